@@ -1,0 +1,1 @@
+"""The columnar core: one topics x depth batch per (qrels, run) pair."""

@@ -1,0 +1,292 @@
+"""Join a run with its qrels once, into a topics x depth batch of labels.
+
+Every measure in cwlkit is computed from a :class:`RankingBatch`: a dense ``[T, D]`` matrix of
+the qrels label at each rank of each topic (``T`` topics, ``D`` the longest ranking), with
+masks for judged documents and for ranks inside the run. Building it is the only step that
+touches strings; it is done once and shared by every measure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import CwlkitError, ParamError
+from ..io._text import encode, sort_rank
+from ..io.trec import Qrels, Run
+
+Order = Literal["score", "rank", "file"]
+TopicSet = Literal["run", "qrels", "both", "either"]
+
+
+@dataclass(eq=False)
+class RankingBatch:
+    """Labels of the ranked documents of every topic, as dense matrices.
+
+    Attributes
+    ----------
+    topics : numpy.ndarray
+        Topic ids (str), sorted in byte (strcmp) order.
+    depth : numpy.ndarray
+        int64[T], number of ranked documents of each topic (0 for a topic with no run).
+    labels : numpy.ndarray
+        float64[T, D], the qrels label of the document at each rank; NaN when the document is
+        not in the qrels (unjudged) and beyond ``depth``.
+    judged : numpy.ndarray
+        bool[T, D], the document at that rank is in the qrels.
+    valid : numpy.ndarray
+        bool[T, D], ``rank < depth``.
+    scores : numpy.ndarray
+        float64[T, D], the run's scores (NaN past depth).
+    qrel_labels : numpy.ndarray
+        float64[T, Q], every qrels label of the topic sorted descending, NaN-padded: the ideal
+        ranking and the counts of relevant documents come from here.
+    n_judged : numpy.ndarray
+        int64[T], number of qrels entries of each topic.
+    q0 : numpy.ndarray or None
+        int64[T, D] codes of the run's second column (element types), -1 past depth;
+        ``q0_names`` maps codes to strings.
+    """
+
+    topics: np.ndarray
+    depth: np.ndarray
+    labels: np.ndarray
+    judged: np.ndarray
+    valid: np.ndarray
+    scores: np.ndarray
+    qrel_labels: np.ndarray
+    n_judged: np.ndarray
+    q0: np.ndarray
+    q0_names: list[str]
+    runid: str = ""
+    _doc_source: tuple | None = field(default=None, repr=False)
+    _docs: np.ndarray | None = field(default=None, repr=False)
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_topics(self) -> int:
+        """Number of topics ``T``."""
+        return int(self.topics.size)
+
+    @property
+    def max_depth(self) -> int:
+        """Width ``D`` of the matrices."""
+        return int(self.labels.shape[1])
+
+    @property
+    def docs(self) -> np.ndarray:
+        """object[T, D] document ids (None past depth); built on first use."""
+        if self._docs is None:
+            out = np.full(self.labels.shape, None, dtype=object)
+            if self._doc_source is not None:
+                rows, cols, docs = self._doc_source
+                out[rows, cols] = np.asarray(docs.to_pylist(), dtype=object)
+            self._docs = out
+        return self._docs
+
+    def num_rel(self, rel: float = 1.0) -> np.ndarray:
+        """int64[T], qrels entries with label >= ``rel`` (R)."""
+        with np.errstate(invalid="ignore"):
+            return (self.qrel_labels >= rel).sum(axis=1).astype(np.int64)
+
+    def select(self, mask: np.ndarray) -> RankingBatch:
+        """A batch of the topics where ``mask`` (bool[T]) is true."""
+        return RankingBatch(
+            topics=self.topics[mask],
+            depth=self.depth[mask],
+            labels=self.labels[mask],
+            judged=self.judged[mask],
+            valid=self.valid[mask],
+            scores=self.scores[mask],
+            qrel_labels=self.qrel_labels[mask],
+            n_judged=self.n_judged[mask],
+            q0=self.q0[mask],
+            q0_names=self.q0_names,
+            runid=self.runid,
+            _docs=None if self._docs is None else self._docs[mask],
+            _doc_source=None if self._docs is not None else _select_source(self._doc_source, mask),
+        )
+
+
+def _select_source(src: tuple | None, mask: np.ndarray) -> tuple | None:
+    if src is None:
+        return None
+    rows, cols, docs = src
+    new_index = np.cumsum(mask) - 1
+    keep = mask[rows]
+    return new_index[rows[keep]], cols[keep], docs.filter(pa.array(keep))
+
+
+def build_batch(
+    qrels: Qrels,
+    run: Run,
+    *,
+    order: Order = "score",
+    topics: TopicSet = "run",
+    max_depth: int | None = None,
+    score_precision: Literal["double", "single"] = "double",
+    drop_unjudged: bool = False,
+) -> RankingBatch:
+    """Join ``run`` with ``qrels`` into a :class:`RankingBatch`.
+
+    Parameters
+    ----------
+    qrels, run : Qrels, Run
+        As read by :func:`cwlkit.read_qrels` and :func:`cwlkit.read_run`.
+    order : {"score", "rank", "file"}
+        ``score``: score descending, ties broken by document id descending in byte order
+        (trec_eval's rule; the rank column is ignored). ``rank``: the rank column ascending
+        (ties by file order). ``file``: the order of the lines in the file (cwl_eval's rule).
+    topics : {"run", "qrels", "both", "either"}
+        Which topics the batch holds: those of the run, of the qrels, of both (intersection,
+        trec_eval's default) or of either (union). A topic with no run lines has depth 0; a
+        topic with no qrels lines has every document unjudged.
+    max_depth : int, optional
+        Keep only the first ``max_depth`` documents of each ranking (after ordering).
+    score_precision : {"double", "single"}
+        ``single`` rounds scores to float32 before ordering, as trec_eval 9.0.8 stores them:
+        scores that differ by less than float32 resolution become ties.
+    drop_unjudged : bool
+        Remove documents that are not in the qrels or have a negative label before ordering
+        (trec_eval's ``-J``).
+    """
+    if order not in ("score", "rank", "file"):
+        raise ParamError(f"order must be 'score', 'rank' or 'file'; got {order!r}")
+    if topics not in ("run", "qrels", "both", "either"):
+        raise ParamError(f"topics must be 'run', 'qrels', 'both' or 'either'; got {topics!r}")
+    if max_depth is not None and max_depth < 0:
+        raise ParamError(f"max_depth must be >= 0; got {max_depth}")
+    rt, qt = run.table, qrels.table
+    (run_topic, qrel_topic), topic_dict = encode(rt.column("topic"), qt.column("topic"))
+    (run_doc, qrel_doc), _ = encode(rt.column("doc"), qt.column("doc"))
+    n_codes = len(topic_dict)
+
+    # label of every run row: look (topic, doc) up among the sorted qrels keys
+    width = int(max(run_doc.max(initial=0), qrel_doc.max(initial=0))) + 1
+    qkeys = qrel_topic * width + qrel_doc
+    qorder = np.argsort(qkeys, kind="stable")
+    qkeys_sorted = qkeys[qorder]
+    rkeys = run_topic * width + run_doc
+    pos = np.searchsorted(qkeys_sorted, rkeys)
+    pos_c = np.minimum(pos, max(qkeys_sorted.size - 1, 0))
+    found = (qkeys_sorted.size > 0) & (qkeys_sorted[pos_c] == rkeys) if qkeys_sorted.size else np.zeros(rkeys.size, bool)
+    qlabels = qrels.labels
+    run_label = np.where(found, qlabels[qorder[pos_c]] if qkeys_sorted.size else np.nan, np.nan)
+
+    # topic selection, in strcmp order
+    in_run = np.zeros(n_codes, bool)
+    in_run[run_topic] = True
+    in_qrels = np.zeros(n_codes, bool)
+    in_qrels[qrel_topic] = True
+    keep_code = {"run": in_run, "qrels": in_qrels, "both": in_run & in_qrels, "either": in_run | in_qrels}[topics]
+    trank = sort_rank(topic_dict)
+    kept_codes = np.flatnonzero(keep_code)
+    kept_codes = kept_codes[np.argsort(trank[kept_codes], kind="stable")]
+    row_of_code = np.full(n_codes, -1, dtype=np.int64)
+    row_of_code[kept_codes] = np.arange(kept_codes.size)
+    T = int(kept_codes.size)
+    if T == 0:
+        raise CwlkitError(
+            f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
+            if topics == "both"
+            else "no topics to evaluate"
+        )
+
+    # run rows to keep
+    row = row_of_code[run_topic]
+    keep = row >= 0
+    if drop_unjudged:
+        with np.errstate(invalid="ignore"):
+            keep &= found & (run_label >= 0)
+    idx = np.flatnonzero(keep)
+    row = row[idx]
+    scores = rt.column("score").to_numpy()[idx]
+    if score_precision == "single":
+        scores = scores.astype(np.float32).astype(np.float64)
+    elif score_precision != "double":
+        raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
+
+    # order within topic
+    if order == "score":
+        doc_col = rt.column("doc").take(pa.array(idx))
+        doc_rank = _byte_rank(doc_col)
+        perm = np.lexsort((-doc_rank, -scores, row))
+    elif order == "rank":
+        ranks = _parse_ranks(run, idx)
+        perm = np.lexsort((idx, ranks, row))
+    else:
+        perm = np.lexsort((idx, row))
+    idx, row, scores = idx[perm], row[perm], scores[perm]
+    counts = np.bincount(row, minlength=T).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    col = np.arange(idx.size, dtype=np.int64) - starts[row]
+    if max_depth is not None:
+        sel = col < max_depth
+        idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
+        counts = np.minimum(counts, max_depth)
+    D = int(counts.max(initial=0))
+
+    labels = np.full((T, D), np.nan)
+    labels[row, col] = run_label[idx]
+    judged = np.zeros((T, D), bool)
+    judged[row, col] = found[idx]
+    valid = np.arange(D)[None, :] < counts[:, None]
+    score_m = np.full((T, D), np.nan)
+    score_m[row, col] = scores
+    (q0_codes,), q0_dict = encode(rt.column("q0"))
+    q0 = np.full((T, D), -1, dtype=np.int64)
+    q0[row, col] = q0_codes[idx]
+
+    # qrels labels per topic, sorted descending
+    qrow = row_of_code[qrel_topic]
+    qsel = np.flatnonzero(qrow >= 0)
+    qrow = qrow[qsel]
+    ql = qlabels[qsel]
+    qperm = np.lexsort((-ql, qrow))
+    qrow, ql = qrow[qperm], ql[qperm]
+    qcounts = np.bincount(qrow, minlength=T).astype(np.int64)
+    qstarts = np.concatenate(([0], np.cumsum(qcounts)[:-1]))
+    qcol = np.arange(qrow.size) - qstarts[qrow]
+    qrel_labels = np.full((T, int(qcounts.max(initial=0))), np.nan)
+    qrel_labels[qrow, qcol] = ql
+
+    return RankingBatch(
+        topics=np.asarray(topic_dict.take(pa.array(kept_codes)).to_pylist(), dtype=object),
+        depth=counts,
+        labels=labels,
+        judged=judged,
+        valid=valid,
+        scores=score_m,
+        qrel_labels=qrel_labels,
+        n_judged=qcounts,
+        q0=q0,
+        q0_names=[str(x) for x in q0_dict.to_pylist()],
+        runid=run.runid,
+        _doc_source=(row, col, rt.column("doc").take(pa.array(idx))),
+    )
+
+
+def _byte_rank(docs: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Rank of each string in byte order (equal strings share a rank)."""
+    enc = pc.dictionary_encode(docs.combine_chunks() if isinstance(docs, pa.ChunkedArray) else docs)
+    rank = sort_rank(enc.dictionary)
+    return rank[enc.indices.to_numpy(zero_copy_only=False)]
+
+
+def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:
+    col = run.table.column("rank").take(pa.array(idx))
+    try:
+        return pc.cast(col, pa.int64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        from ..errors import FormatError
+
+        for i, t in enumerate(col.to_pylist()):
+            try:
+                int(t)
+            except ValueError:
+                raise FormatError(run.path, int(run.lines[idx[i]]), f"expected an integer rank, got {t!r}") from None
+        raise FormatError(run.path, None, "could not parse the rank column") from None

@@ -1,0 +1,79 @@
+"""Mappings from relevance labels to gains.
+
+* ``identity``: g = label (negative labels give 0).
+* ``linear``: g = label / max_label.
+* ``exp``: g = (2^label - 1) / (2^max_label - 1).
+* ``err``: g = (2^label - 1) / 2^max_label (the ERR paper's Equation 2; never reaches 1).
+* a table ``"0:0,1:0.5,2:1"``: labels not in the table are an error.
+
+Negative labels (spam, "pooled but unjudged") always map to gain 0. ``max_label`` is the
+largest label in the qrels unless given.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ParamError
+
+_NAMED = ("identity", "linear", "exp", "err")
+
+
+@dataclass(frozen=True)
+class GainMap:
+    """A label -> gain mapping; ``spec`` is one of the named mappings or a table."""
+
+    spec: str = "identity"
+    max_label: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.spec not in _NAMED:
+            self.table  # validates  # noqa: B018
+
+    @property
+    def table(self) -> dict[float, float]:
+        """The explicit table (only for table specs)."""
+        out: dict[float, float] = {}
+        for part in self.spec.split(","):
+            m = re.match(r"^\s*([-+]?[\d.eE+-]+)\s*:\s*([-+]?[\d.eE+-]+)\s*$", part)
+            if not m:
+                raise ParamError(
+                    f"--gain must be identity, linear, exp, err or a table like '0:0,1:0.5,2:1'; got {self.spec!r}"
+                )
+            try:
+                out[float(m.group(1))] = float(m.group(2))
+            except ValueError:
+                raise ParamError(f"bad number in gain table {self.spec!r}") from None
+        return out
+
+    def __call__(self, labels: np.ndarray, data_max: float | None = None) -> np.ndarray:
+        """Gains for ``labels`` (NaN stays NaN: unjudged)."""
+        lab = np.asarray(labels, dtype=np.float64)
+        top = self.max_label if self.max_label is not None else data_max
+        with np.errstate(invalid="ignore"):
+            pos = np.where(lab < 0, 0.0, lab)
+            if self.spec == "identity":
+                return pos
+            if self.spec in ("linear", "exp", "err"):
+                if top is None or not np.isfinite(top) or top <= 0:
+                    top = 1.0
+                if self.spec == "linear":
+                    return pos / top
+                if self.spec == "exp":
+                    return (np.exp2(pos) - 1.0) / (2.0**top - 1.0)
+                return (np.exp2(pos) - 1.0) / 2.0**top
+            table = self.table
+            keys = np.array(sorted(table))
+            vals = np.array([table[k] for k in keys])
+            idx = np.searchsorted(keys, lab)
+            idx_c = np.minimum(idx, keys.size - 1)
+            hit = keys[idx_c] == lab
+            bad = ~hit & ~np.isnan(lab) & (lab >= 0)
+            if bad.any():
+                raise ParamError(
+                    f"label {format(float(lab[bad][0]), 'g')} is not in the gain table {self.spec!r}"
+                )
+            return np.where(hit, vals[idx_c], np.where(np.isnan(lab), np.nan, 0.0))

@@ -1,0 +1,45 @@
+"""Exceptions raised by cwlkit. Every message is one line, meant to be shown to a user as is."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class CwlkitError(Exception):
+    """Base class of every error cwlkit raises on bad input or bad parameters."""
+
+
+class FormatError(CwlkitError):
+    """A malformed input file: ``path:line: message``.
+
+    Parameters
+    ----------
+    path : str
+        The file name as the user gave it.
+    line : int or None
+        1-based line number of the offending line, or None when the problem is the whole file.
+    msg : str
+        What was expected and what was found.
+    """
+
+    def __init__(self, path: object, line: int | None, msg: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.msg = msg
+        where = f"{self.path}:{line}" if line is not None else self.path
+        super().__init__(f"{where}: {msg}")
+
+
+class ParamError(CwlkitError):
+    """A measure or option parameter outside its domain."""
+
+
+class UnknownMeasureError(CwlkitError):
+    """A measure name that the registry does not know; suggests the closest names."""
+
+    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+        self.name = name
+        close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown measure {name!r}{hint}")

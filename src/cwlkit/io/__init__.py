@@ -1,0 +1,1 @@
+"""Readers: file formats to columns. Nothing here knows about measures."""

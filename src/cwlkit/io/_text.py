@@ -1,0 +1,212 @@
+"""Shared machinery for whitespace-separated text formats.
+
+The happy path is columnar: the bytes are normalised with a few C-level regular expression
+passes (tabs and CR to spaces, runs of spaces folded, lines stripped, optional ``#`` comment
+lines blanked), then pyarrow's CSV reader splits them on single spaces. Only when that fails
+does a Python scan walk the lines to name the first bad one (the error path may be slow; the
+happy path may not).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+from ..errors import CwlkitError, FormatError
+
+_WS = bytes.maketrans(b"\t\r\v\f", b"    ")
+_MULTI = re.compile(rb" {2,}")
+_EDGE = re.compile(rb"(?m)^ +| +$")
+_COMMENT = re.compile(rb"(?m)^#[^\n]*")
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """Return the bytes of ``path`` (``-`` is standard input), un-gzipped if it is gzip."""
+    try:
+        if str(path) == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise CwlkitError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CwlkitError(f"{path}: is a directory, expected a file") from None
+    except PermissionError:
+        raise CwlkitError(f"{path}: permission denied") from None
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError) as exc:
+            raise FormatError(path, None, f"not a valid gzip file ({exc})") from None
+    return data
+
+
+def normalise(data: bytes, *, comments: bool = False) -> bytes:
+    """Fold every run of blanks to one space and strip each line; blank ``#`` lines if asked."""
+    data = data.translate(_WS)
+    if comments:
+        data = _COMMENT.sub(b"", data)
+    data = _MULTI.sub(b" ", data)
+    return _EDGE.sub(b"", data)
+
+
+def line_numbers(data: bytes) -> np.ndarray:
+    """1-based numbers of the non-empty lines of normalised ``data``, in file order."""
+    arr = np.frombuffer(data, dtype=np.uint8)
+    nl = np.flatnonzero(arr == 10)
+    starts = np.concatenate(([0], nl + 1))
+    ends = np.concatenate((nl, [arr.size]))
+    return np.flatnonzero(ends > starts).astype(np.int64) + 1
+
+
+def split_columns(
+    path: str | Path,
+    data: bytes,
+    names: Sequence[str],
+    expected: str,
+    *,
+    min_fields: int | None = None,
+) -> tuple[pa.Table, np.ndarray]:
+    """Split normalised ``data`` into string columns ``names``.
+
+    Parameters
+    ----------
+    path : str or Path
+        Used in error messages only.
+    data : bytes
+        Normalised text (see :func:`normalise`).
+    names : sequence of str
+        Column names; every non-empty line must have exactly this many fields, unless
+        ``min_fields`` is given, in which case lines may have between ``min_fields`` and
+        ``len(names)`` fields... (not used by TREC formats, which are exact).
+    expected : str
+        Human description of a line, e.g. ``"topic Q0 doc rank score tag"``.
+
+    Returns
+    -------
+    table : pyarrow.Table
+        One string column per name.
+    lines : numpy.ndarray
+        The 1-based line number of each row.
+    """
+    lines = line_numbers(data)
+    if lines.size == 0:
+        raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
+    n = len(names)
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(
+                delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types={c: pa.string() for c in names},
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+            ),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        _scan_field_counts(path, data, n, expected)
+        raise FormatError(path, None, f"could not parse: expected '{expected}'") from None
+    if table.num_rows != lines.size:  # pragma: no cover - defensive
+        _scan_field_counts(path, data, n, expected)
+        raise FormatError(path, None, f"could not parse: expected '{expected}'")
+    table = table.combine_chunks()
+    return table, lines
+
+
+def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> None:
+    for i, line in enumerate(data.split(b"\n"), 1):
+        if not line:
+            continue
+        got = line.count(b" ") + 1
+        if got != n:
+            raise FormatError(
+                path, i, f"expected {n} fields ({expected}), got {got}"
+            )
+
+
+def parse_floats(
+    path: str | Path,
+    column: pa.Array,
+    lines: np.ndarray,
+    what: str,
+    *,
+    finite: bool = True,
+) -> np.ndarray:
+    """Parse a string column as float64; name the first bad line on failure."""
+    import pyarrow.compute as pc
+
+    try:
+        values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        values = None
+    if values is not None:
+        bad = ~np.isfinite(values) if finite else np.isnan(values)
+        if not bad.any():
+            return values
+        i = int(np.flatnonzero(bad)[0])
+        raise FormatError(path, int(lines[i]), f"expected a finite number for {what}, got {column[i].as_py()!r}")
+    texts = column.to_pylist()
+    for i, t in enumerate(texts):
+        try:
+            float(t)
+        except ValueError:
+            raise FormatError(path, int(lines[i]), f"expected a number for {what}, got {t!r}") from None
+    raise FormatError(path, None, f"could not parse {what} as numbers")  # pragma: no cover
+
+
+def first_duplicate(keys: np.ndarray) -> tuple[int, int] | None:
+    """Indices (first, second) of the first repeated key in file order, or None."""
+    if keys.size < 2:
+        return None
+    order = np.argsort(keys, kind="stable")
+    sk = keys[order]
+    dup = np.flatnonzero(sk[1:] == sk[:-1])
+    if dup.size == 0:
+        return None
+    second = order[dup + 1]
+    j = int(np.argmin(second))
+    return int(order[dup[j]]), int(second[j])
+
+
+def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
+    """Encode several string arrays with one shared dictionary.
+
+    Returns the int32 codes of each array and the dictionary (unique strings, in first-seen
+    order).
+    """
+    import pyarrow.compute as pc
+
+    lengths = [len(a) for a in arrays]
+    combined = pa.concat_arrays([a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays])
+    enc = pc.dictionary_encode(combined)
+    idx = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    out: list[np.ndarray] = []
+    start = 0
+    for n in lengths:
+        out.append(idx[start : start + n])
+        start += n
+    return out, enc.dictionary
+
+
+def sort_rank(dictionary: pa.Array) -> np.ndarray:
+    """Rank of each dictionary entry in byte (strcmp) order: ``rank[code]``."""
+    import pyarrow.compute as pc
+
+    order = pc.sort_indices(dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order), dtype=np.int64)
+    return rank
+
+
+Check = Callable[[pa.Table, np.ndarray], None]

@@ -1,0 +1,190 @@
+"""TREC qrels and run files, read into columns.
+
+Qrels lines are ``topic iteration document label`` (label: integer, negative or fractional).
+Run lines are ``topic Q0 document rank score tag`` (the ``Q0`` column is the element type that
+cwl_eval's cost files key on; trec_eval ignores it and the rank column). Fields are separated by
+any run of blanks; lines of a topic may be anywhere in the file; gzip is detected from the
+file's first bytes; ``-`` reads standard input. Duplicate documents within a topic are an error
+in both files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import FormatError
+from ._text import first_duplicate, normalise, parse_floats, read_bytes, split_columns
+
+QRELS_COLUMNS = ("topic", "iter", "doc", "label_text")
+RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgements as columns.
+
+    Attributes
+    ----------
+    table : pyarrow.Table
+        Columns ``topic``, ``iter``, ``doc``, ``label_text`` (strings) and ``label`` (float64).
+    lines : numpy.ndarray
+        1-based line number in ``path`` of each row.
+    path : str
+        Where the judgements came from (for messages).
+    """
+
+    table: pa.Table
+    lines: np.ndarray
+    path: str = "<qrels>"
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The labels as float64."""
+        return self.table.column("label").to_numpy()
+
+    @classmethod
+    def from_records(cls, records: list[tuple[str, str, float]], path: str = "<qrels>") -> Qrels:
+        """Build from ``(topic, doc, label)`` tuples (for tests and the API)."""
+        topics, docs, labels = zip(*records, strict=True) if records else ((), (), ())
+        labels_f = np.asarray(labels, dtype=np.float64)
+        table = pa.table(
+            {
+                "topic": pa.array([str(t) for t in topics], pa.string()),
+                "iter": pa.array(["0"] * len(topics), pa.string()),
+                "doc": pa.array([str(d) for d in docs], pa.string()),
+                "label_text": pa.array([repr(x) for x in labels], pa.string()),
+                "label": pa.array(labels_f, pa.float64()),
+            }
+        )
+        return cls(table, np.arange(1, len(topics) + 1, dtype=np.int64), path)
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A ranked result list as columns.
+
+    Attributes
+    ----------
+    table : pyarrow.Table
+        Columns ``topic``, ``q0``, ``doc``, ``rank``, ``score_text``, ``tag`` (strings) and
+        ``score`` (float64).
+    lines : numpy.ndarray
+        1-based line number in ``path`` of each row.
+    path : str
+        Where the run came from (for messages).
+    """
+
+    table: pa.Table
+    lines: np.ndarray
+    path: str = "<run>"
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __len__(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def runid(self) -> str:
+        """The tag of the last line (trec_eval's convention)."""
+        return str(self.table.column("tag")[-1].as_py()) if self.table.num_rows else ""
+
+    @classmethod
+    def from_records(
+        cls, records: list[tuple[str, str, float]], path: str = "<run>", tag: str = "run"
+    ) -> Run:
+        """Build from ``(topic, doc, score)`` tuples, rank = position within its topic."""
+        topics, docs, scores = zip(*records, strict=True) if records else ((), (), ())
+        seen: dict[str, int] = {}
+        ranks = []
+        for t in topics:
+            seen[t] = seen.get(t, 0) + 1
+            ranks.append(str(seen[t]))
+        n = len(topics)
+        table = pa.table(
+            {
+                "topic": pa.array([str(t) for t in topics], pa.string()),
+                "q0": pa.array(["Q0"] * n, pa.string()),
+                "doc": pa.array([str(d) for d in docs], pa.string()),
+                "rank": pa.array(ranks, pa.string()),
+                "score_text": pa.array([repr(float(s)) for s in scores], pa.string()),
+                "tag": pa.array([tag] * n, pa.string()),
+                "score": pa.array(np.asarray(scores, dtype=np.float64), pa.float64()),
+            }
+        )
+        _check_duplicates(path, table, np.arange(1, n + 1, dtype=np.int64), "run")
+        return cls(table, np.arange(1, n + 1, dtype=np.int64), path)
+
+
+def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
+    """Read a TREC qrels file (``topic iteration document label``).
+
+    Parameters
+    ----------
+    path : str or Path
+        Plain or gzip file; ``-`` for standard input.
+    comments : bool
+        Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
+
+    Raises
+    ------
+    FormatError
+        Empty file, a line without exactly 4 fields, a non-numeric or non-finite label, or the
+        same document judged twice for a topic.
+    """
+    data = normalise(read_bytes(path), comments=comments)
+    table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label")
+    labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
+    table = table.append_column("label", pa.array(labels, pa.float64()))
+    _check_duplicates(path, table, lines, "qrels")
+    return Qrels(table, lines, str(path))
+
+
+def read_run(path: str | Path, *, comments: bool = False) -> Run:
+    """Read a TREC run file (``topic Q0 document rank score tag``).
+
+    Parameters
+    ----------
+    path : str or Path
+        Plain or gzip file; ``-`` for standard input.
+    comments : bool
+        Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
+
+    Raises
+    ------
+    FormatError
+        Empty file, a line without exactly 6 fields, a non-numeric score, or a document
+        retrieved twice for one topic.
+    """
+    data = normalise(read_bytes(path), comments=comments)
+    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag")
+    scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
+    table = table.append_column("score", pa.array(scores, pa.float64()))
+    _check_duplicates(path, table, lines, "run")
+    return Run(table, lines, str(path))
+
+
+def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what: str) -> None:
+    from ._text import encode
+
+    (tcodes,), _ = encode(table.column("topic"))
+    (dcodes,), _ = encode(table.column("doc"))
+    keys = tcodes * (int(dcodes.max(initial=0)) + 1) + dcodes
+    dup = first_duplicate(keys)
+    if dup is None:
+        return
+    first, second = dup
+    topic = table.column("topic")[second].as_py()
+    doc = table.column("doc")[second].as_py()
+    raise FormatError(
+        path,
+        int(lines[second]),
+        f"document {doc!r} appears twice for topic {topic!r} in the {what} "
+        f"(first at line {int(lines[first])})",
+    )

@@ -1,0 +1,123 @@
+"""The Measure base class and declarative parameters.
+
+A measure is a frozen dataclass: its fields are its parameters, validated on construction,
+and its canonical name is derived from them (``FAMILY(p=v,...)@k``, defaults omitted). A field
+named ``k`` is the cutoff and is spelled ``@k``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from ..errors import ParamError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
+
+
+def param(
+    default: Any = dataclasses.MISSING,
+    *,
+    gt: float | None = None,
+    ge: float | None = None,
+    lt: float | None = None,
+    le: float | None = None,
+    integer: bool = False,
+    choices: tuple | None = None,
+    doc: str = "",
+) -> Any:
+    """Declare a measure parameter with its domain (checked in ``__post_init__``)."""
+    meta = {"gt": gt, "ge": ge, "lt": lt, "le": le, "integer": integer, "choices": choices, "doc": doc}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def format_value(v: Any) -> str:
+    """Shortest faithful spelling of a parameter value: ``2`` not ``2.0``, ``0.8``."""
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, float):
+        if math.isfinite(v) and v == int(v) and abs(v) < 1e15:
+            return str(int(v))
+        return repr(v)
+    return str(v)
+
+
+def _domain(meta: dict) -> str:
+    lo = f"({meta['gt']}" if meta["gt"] is not None else (f"[{meta['ge']}" if meta["ge"] is not None else "(-inf")
+    hi = f"{meta['lt']})" if meta["lt"] is not None else (f"{meta['le']}]" if meta["le"] is not None else "inf)")
+    return f"{lo}, {hi}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Measure:
+    """Base class of every measure.
+
+    Subclasses set ``family`` (the canonical family name), optionally ``aliases``, declare
+    their parameters as dataclass fields made with :func:`param`, and implement
+    :meth:`compute`.
+    """
+
+    family: ClassVar[str] = "Measure"
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            meta = f.metadata
+            if not meta:
+                continue
+            v = getattr(self, f.name)
+            if v is None:
+                continue
+            if meta.get("choices") is not None:
+                if v not in meta["choices"]:
+                    raise ParamError(
+                        f"The {f.name!r} parameter of {self.family} must be one of "
+                        f"{', '.join(map(str, meta['choices']))}; got {v!r}."
+                    )
+                continue
+            if isinstance(v, str):
+                continue
+            if meta.get("integer") and float(v) != int(v):
+                raise ParamError(f"The {f.name!r} parameter of {self.family} must be an integer; got {v!r}.")
+            ok = math.isfinite(float(v)) or (meta["lt"] is None and meta["le"] is None and v > 0)
+            ok = ok and (meta["gt"] is None or v > meta["gt"]) and (meta["ge"] is None or v >= meta["ge"])
+            ok = ok and (meta["lt"] is None or v < meta["lt"]) and (meta["le"] is None or v <= meta["le"])
+            if not ok:
+                raise ParamError(
+                    f"The {f.name!r} parameter of {self.family} must be in {_domain(meta)}; "
+                    f"got {format_value(v)}."
+                )
+
+    @property
+    def name(self) -> str:
+        """Canonical spelling, e.g. ``RBP(p=0.8)`` or ``P@10``."""
+        parts = []
+        cutoff = None
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "k":
+                cutoff = v
+                continue
+            if f.default is not dataclasses.MISSING and v == f.default:
+                continue
+            parts.append(f"{f.name}={format_value(v)}")
+        s = self.family + (f"({','.join(parts)})" if parts else "")
+        if cutoff is not None:
+            s += f"@{format_value(cutoff)}"
+        return s
+
+    def __str__(self) -> str:
+        return self.name
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        """Per-topic values, float64[T], in the batch's topic order."""
+        raise NotImplementedError  # pragma: no cover
+
+    @classmethod
+    def params(cls) -> list[dataclasses.Field]:
+        """The parameter fields, in declaration order."""
+        return list(dataclasses.fields(cls))

@@ -1,0 +1,8 @@
+"""C/W/L metrics: one small module per family, all computed by :mod:`.base`'s engine."""
+
+from __future__ import annotations
+
+from . import ap, bpm, dcg, ift, inst, nerr, precision, rbp, rr, set, tbg  # noqa: F401  (registration)
+from .base import CWL_TABLE, CWLContext, CWLMetric, CWLScores, measure, weights
+
+__all__ = ["CWL_TABLE", "CWLContext", "CWLMetric", "CWLScores", "measure", "weights"]

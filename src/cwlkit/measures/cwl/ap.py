@@ -1,0 +1,41 @@
+"""Average precision as a C/W/L metric (cwl_eval's definition)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import CWLContext, CWLMetric, register_cwl
+
+
+@register_cwl
+@dataclass(frozen=True)
+class AP(CWLMetric):
+    """AP as cwl_eval defines it: with rho(i) = g_i / i, C(i) = sum_{j>i} rho_j / sum_{j>=i} rho_j.
+
+    So L(i) = rho_i / sum rho and EU = sum_i (g_i / i) CG_i / sum_i g_i: the denominator is
+    the gain *retrieved*, not R from the qrels (use trec_eval's ``AP`` for that). A ranking
+    without gain has C(1) = 0: ED = 1, EU = 0. O(n): suffix sums, not cwl_eval's O(n^2) loop.
+
+    The user model has no tail past the last relevant document, so the upper bound of the
+    residual fills only the unjudged documents inside the run (filling an infinite tail with
+    relevant documents would drive AP's W to a non-summable sequence). AP is not monotone in
+    the gains (a relevant document deep in the ranking lowers it), so upper minus lower can be
+    negative: the EU residual reported is max(0, upper - lower).
+    """
+
+    family = "AP"
+    aliases = ("AP_cwl",)
+    cwl_class = "APCWLMetric"
+    cwl_format = "AP"
+    upper_tail = False
+
+    def continuation(self, x: CWLContext) -> np.ndarray:
+        rho = x.gain / x.rank
+        suffix = np.cumsum(rho[:, ::-1], axis=1)[:, ::-1]
+        after = suffix - rho
+        with np.errstate(invalid="ignore", divide="ignore"):
+            c = np.where((after > 0) & (suffix > 0), after / suffix, 0.0)
+        c[:, -1] = 0.0
+        return c

@@ -1,0 +1,358 @@
+"""The C/W/L engine: a metric states its continuation C(i); everything else follows.
+
+For each topic the user model reads the ranking top down and continues from rank i to rank
+i+1 with probability C(i). With V(1) = 1 and V(i+1) = V(i) C(i):
+
+* ``W(i) = V(i) / sum V``          (attention at rank i),
+* ``L(i) = V(i) (1 - C(i))``       (probability of stopping at rank i),
+* ``EU = sum W g``, ``EC = sum W c``, ``ED = sum V``,
+* ``ETU = sum L CG``, ``ETC = sum L CC`` (CG, CC: cumulative gain and cost).
+
+The sums run to infinity: past the end of the run the user meets documents of the padding
+gain (0 for the lower bound; the maximum gain for the upper bound) and padding cost. Where
+C has a known form there (RBP, INSQ, INST once no more gain can come, TBG...), the metric gives
+the closed form of the remaining expected depth; otherwise the engine extends the grid until
+the remaining mass is below ``TAIL_TOL``. Then EU * ED = ETU and EC * ED = ETC exactly (up to
+rounding). A topic whose ED is infinite (RR on a topic with no relevant document) reports
+``ED = ETC = inf``, ``EU = ETU = 0`` and ``EC`` = the padding cost.
+
+``max_depth`` reproduces cwl_eval 1.0.12 instead: the ranking is cut or padded to exactly n
+ranks, W is normalised over those n ranks and nothing is added for the tail.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ...errors import CwlkitError
+from ..base import Measure, format_value
+
+TAIL_TOL = 1e-12
+MAX_HORIZON = 1 << 22
+
+#: every C/W/L family, by lower-cased canonical name, alias and cwl_eval class name
+CWL_TABLE: dict[str, type] = {}
+
+
+def register_cwl(cls: type) -> type:
+    """Register a C/W/L metric in the C/W/L table and in the general registry."""
+    from ..registry import register
+
+    for key in (cls.family, *cls.aliases, cls.cwl_class):
+        if key:
+            CWL_TABLE.setdefault(key.lower(), cls)
+    return register(cls)
+
+
+@dataclass
+class CWLContext:
+    """What a continuation function sees, for all topics at once.
+
+    Attributes
+    ----------
+    rank : numpy.ndarray
+        float64[1, H], ranks 1..H.
+    gain, cost : numpy.ndarray
+        float64[T, H], gain and cost at each rank (padding past the run's end).
+    cum_gain, cum_cost : numpy.ndarray
+        float64[T, H], CG(i) and CC(i), including rank i.
+    depth : numpy.ndarray
+        int64[T], length of each run.
+    pad_gain, pad_cost : float
+        Gain and cost of every rank past the run, and past H.
+    compat : bool
+        True in cwl_eval's truncated mode (H is the fixed depth n).
+    """
+
+    rank: np.ndarray
+    gain: np.ndarray
+    cost: np.ndarray
+    cum_gain: np.ndarray
+    cum_cost: np.ndarray
+    depth: np.ndarray
+    pad_gain: float
+    pad_cost: float
+    compat: bool = False
+
+    @property
+    def horizon(self) -> int:
+        """Number of ranks H in the grid."""
+        return int(self.rank.shape[1])
+
+
+@dataclass
+class CWLScores:
+    """The five C/W/L measurements of one metric for every topic (float64[T] each)."""
+
+    EU: np.ndarray
+    ETU: np.ndarray
+    EC: np.ndarray
+    ETC: np.ndarray
+    ED: np.ndarray
+
+    COLUMNS: ClassVar[tuple[str, ...]] = ("EU", "ETU", "EC", "ETC", "ED")
+
+    def as_array(self) -> np.ndarray:
+        """float64[5, T] in the order EU, ETU, EC, ETC, ED."""
+        return np.vstack([self.EU, self.ETU, self.EC, self.ETC, self.ED])
+
+
+@dataclass(frozen=True)
+class CWLMetric(Measure):
+    """Base class of C/W/L metrics: subclasses implement :meth:`continuation`.
+
+    Class attributes
+    ----------------
+    cwl_class : str
+        cwl_eval's class name (``INSTCWLMetric``), accepted in metrics files.
+    cwl_params : tuple of (str, str, str)
+        cwl_eval's constructor parameters in order: (cwl keyword, our field, cwl default as
+        written in cwl_eval's source, used to print its names).
+    cwl_format : str
+        cwl_eval's printed name, formatted with the cwl keywords (``INST-T={T}``).
+    gain_domain : tuple of float or None
+        Gains the metric requires (INST and the ERR-inspired metrics need [0, 1]).
+    upper_tail : bool
+        Whether the upper bound (residuals) fills ranks past the run with the maximum gain.
+    """
+
+    cwl_class: ClassVar[str] = ""
+    cwl_params: ClassVar[tuple[tuple[str, str, str], ...]] = ()
+    cwl_format: ClassVar[str] = ""
+    gain_domain: ClassVar[tuple[float, float] | None] = None
+    upper_tail: ClassVar[bool] = True
+    normalise_by_ideal: ClassVar[bool] = False
+
+    # --- what a metric states -------------------------------------------------------------
+    def continuation(self, x: CWLContext) -> np.ndarray:
+        """C(i) for every topic and rank, float64[T, H] in [0, 1]."""
+        raise NotImplementedError  # pragma: no cover
+
+    def min_horizon(self) -> int:
+        """Ranks the grid must cover (e.g. k for P@k) beyond which the tail is simple."""
+        return 1
+
+    def tail(self, x: CWLContext) -> np.ndarray | None:
+        """Remaining expected depth from rank H+1, per topic.
+
+        ``sum_{m>=0} prod_{j=H+1}^{H+m} C(j)`` when every rank past H has gain
+        ``x.pad_gain`` and cost ``x.pad_cost`` (``inf`` if it diverges), or None when there
+        is no closed form (the engine then extends the grid).
+        """
+        return None
+
+    # --- cwl_eval names ---------------------------------------------------------------------
+    def cwl_name(self, written: dict[str, str] | None = None) -> str:
+        """cwl_eval's printed name; ``written`` holds parameter texts as the user wrote them."""
+        if not self.cwl_format:
+            return self.name
+        values = {}
+        for cwl_kw, fld, default in self.cwl_params:
+            text = (written or {}).get(fld)
+            if text is None:
+                v = getattr(self, fld)
+                dv = _literal(default)
+                text = default if (dv is not None and float(v) == dv) else format_value(v)
+                values[cwl_kw] = text
+            else:
+                values[cwl_kw] = _cwl_str(text)
+        return self.cwl_format.format(**values)
+
+    # --- Measure API --------------------------------------------------------------------
+    def compute(self, batch) -> np.ndarray:  # type: ignore[override]
+        """EU for every topic, with identity gains, unit costs and no depth cut."""
+        from .evaluate import cwl_scores
+
+        return cwl_scores(self, batch).EU
+
+
+def _literal(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _cwl_str(text: str) -> str:
+    """How cwl_eval prints an argument: ``str(float(t))`` if it has a '.', else ``str(int(t))``."""
+    t = text.strip()
+    try:
+        if "." in t:
+            return str(float(t))
+        return str(int(t))
+    except ValueError:
+        try:
+            return str(float(t))
+        except ValueError:
+            return t
+
+
+# --------------------------------------------------------------------------------------------
+# the engine
+
+
+def _grid(gain: np.ndarray, cost: np.ndarray, depth: np.ndarray, H: int, pad_gain: float, pad_cost: float, compat: bool) -> CWLContext:
+    T, D = gain.shape
+    g = np.full((T, H), pad_gain)
+    c = np.full((T, H), pad_cost)
+    w = min(D, H)
+    inside = np.arange(w)[None, :] < depth[:, None]
+    g[:, :w] = np.where(inside, gain[:, :w], pad_gain)
+    c[:, :w] = np.where(inside, cost[:, :w], pad_cost)
+    return CWLContext(
+        rank=np.arange(1, H + 1, dtype=np.float64)[None, :],
+        gain=g,
+        cost=c,
+        cum_gain=np.cumsum(g, axis=1),
+        cum_cost=np.cumsum(c, axis=1),
+        depth=np.minimum(depth, H),
+        pad_gain=pad_gain,
+        pad_cost=pad_cost,
+        compat=compat,
+    )
+
+
+def measure(
+    metric: CWLMetric,
+    gain: np.ndarray,
+    cost: np.ndarray,
+    depth: np.ndarray,
+    *,
+    pad_gain: float = 0.0,
+    pad_cost: float = 1.0,
+    max_depth: int | None = None,
+) -> CWLScores:
+    """The five measurements of ``metric`` for every topic.
+
+    Parameters
+    ----------
+    metric : CWLMetric
+    gain, cost : numpy.ndarray
+        float64[T, D]: gain and cost of the document at each rank (values past ``depth`` are
+        ignored).
+    depth : numpy.ndarray
+        int64[T], length of each ranking.
+    pad_gain, pad_cost : float
+        Gain and cost of every rank past the end of the ranking.
+    max_depth : int, optional
+        cwl_eval's mode: cut or pad every ranking to exactly ``max_depth`` ranks, normalise W
+        over them and ignore the tail.
+    """
+    T = gain.shape[0]
+    depth = np.asarray(depth, dtype=np.int64)
+    if max_depth is not None:
+        x = _grid(gain, cost, depth, max_depth, pad_gain, pad_cost, True)
+        C = np.clip(metric.continuation(x), 0.0, 1.0)
+        V = np.cumprod(np.hstack([np.ones((T, 1)), C[:, :-1]]), axis=1)
+        ED = V.sum(axis=1)
+        L = V * (1.0 - C)
+        return CWLScores(
+            EU=(V * x.gain).sum(axis=1) / ED,
+            ETU=(L * x.cum_gain).sum(axis=1),
+            EC=(V * x.cost).sum(axis=1) / ED,
+            ETC=(L * x.cum_cost).sum(axis=1),
+            ED=ED,
+        )
+
+    out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
+    todo = np.arange(T)
+    H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
+    while todo.size:
+        x = _grid(gain[todo], cost[todo], depth[todo], H, pad_gain, pad_cost, False)
+        C = np.clip(metric.continuation(x), 0.0, 1.0)
+        n = todo.size
+        V = np.cumprod(np.hstack([np.ones((n, 1)), C[:, :-1]]), axis=1)
+        V_next = V[:, -1] * C[:, -1]
+        L = V * (1.0 - C)
+        sv = V.sum(axis=1)
+        svg = (V * x.gain).sum(axis=1)
+        svc = (V * x.cost).sum(axis=1)
+        etu = (L * x.cum_gain).sum(axis=1)
+        etc = (L * x.cum_cost).sum(axis=1)
+        open_ = V_next > 0
+        rest = np.zeros(n)
+        done = np.ones(n, dtype=bool)
+        if open_.any():
+            r = metric.tail(x)
+            if r is None:
+                # no closed form: stop where the remaining mass is negligible, else extend
+                small = V_next <= TAIL_TOL
+                if H >= MAX_HORIZON:
+                    raise CwlkitError(
+                        f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
+                    )
+                done = ~open_ | small
+            else:
+                rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
+        inf = open_ & np.isinf(rest) & done
+        fin = done & ~inf
+        with np.errstate(invalid="ignore"):
+            tail_v = np.where(open_ & ~np.isinf(rest), V_next * rest, 0.0)
+        ED = sv + tail_v
+        SVG = svg + x.pad_gain * tail_v
+        SVC = svc + x.pad_cost * tail_v
+        cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
+        ETU = etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + x.pad_gain * tail_v
+        ETC = etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + x.pad_cost * tail_v
+        idx = todo[fin]
+        out["EU"][idx] = (SVG / ED)[fin]
+        out["EC"][idx] = (SVC / ED)[fin]
+        out["ED"][idx] = ED[fin]
+        out["ETU"][idx] = ETU[fin]
+        out["ETC"][idx] = ETC[fin]
+        idx = todo[inf]
+        out["EU"][idx] = 0.0
+        out["ETU"][idx] = 0.0
+        out["EC"][idx] = pad_cost
+        out["ETC"][idx] = np.inf
+        out["ED"][idx] = np.inf
+        todo = todo[~done]
+        H *= 2
+    return CWLScores(**out)
+
+
+def weights(metric: CWLMetric, gain: np.ndarray, cost: np.ndarray | None = None, *, pad_gain: float = 0.0, pad_cost: float = 1.0, horizon: int | None = None) -> dict[str, np.ndarray]:
+    """C, V, W and L vectors of one ranking, over its ranks (or ``horizon`` ranks).
+
+    W is normalised by the full (infinite) expected depth, so over a finite horizon it sums to
+    less than one by exactly the mass of the tail.
+    """
+    g = np.asarray(gain, dtype=np.float64)[None, :]
+    c = np.ones_like(g) if cost is None else np.asarray(cost, dtype=np.float64)[None, :]
+    H = max(horizon or g.shape[1], metric.min_horizon(), g.shape[1])
+    x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)
+    C = np.clip(metric.continuation(x), 0.0, 1.0)[0]
+    V = np.cumprod(np.concatenate([[1.0], C[:-1]]))
+    ED = measure(metric, g, c, np.array([g.shape[1]]), pad_gain=pad_gain, pad_cost=pad_cost).ED[0]
+    return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
+
+
+def trigamma_tail(a: np.ndarray) -> np.ndarray:
+    """``a^2 * sum_{m>=0} 1/(a+m)^2 = a^2 psi_1(a)``: the tail of C(j) = ((j+b-1)/(j+b))^2."""
+    from scipy.special import polygamma
+
+    a = np.asarray(a, dtype=np.float64)
+    return a * a * polygamma(1, a)
+
+
+def geometric_tail(c: np.ndarray | float) -> np.ndarray:
+    """``1 / (1 - c)`` (inf when c = 1): the tail of a constant continuation c."""
+    c = np.asarray(c, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        return np.where(c >= 1.0, np.inf, 1.0 / (1.0 - np.minimum(c, 1.0)))
+
+
+def logistic(z: np.ndarray) -> np.ndarray:
+    """1 / (1 + e^-z) without overflow (scipy's expit)."""
+    from scipy.special import expit
+
+    return expit(np.asarray(z, dtype=np.float64))
+
+
+def cwl_fields(cls: type[CWLMetric]) -> list[dataclasses.Field]:
+    """The dataclass fields of a metric."""
+    return list(dataclasses.fields(cls))

@@ -1,0 +1,55 @@
+"""Scaled DCG (cwl_eval's "NDCG") and ideal-normalised nDCG."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base import param
+from .base import CWLContext, CWLMetric, register_cwl
+
+
+@register_cwl
+@dataclass(frozen=True)
+class SDCG(CWLMetric):
+    """SDCG@k: C(i) = log2(i+1) / log2(i+2) for i < k, else 0.
+
+    So W(i) = (1/log2(i+1)) / sum_{j<=k} 1/log2(j+1) and EU = DCG@k / sum_{j<=k} 1/log2(j+1):
+    DCG scaled by its largest discount sum, not by the ideal DCG. This is what cwl_eval prints
+    as ``NDCG-k@k``. A run shorter than k is padded with zero gain (cwl_eval loses mass there
+    when its depth cut is below k).
+    """
+
+    family = "SDCG"
+    cwl_class = "NDCGCWLMetric"
+    cwl_params = (("k", "k", "10"),)
+    cwl_format = "NDCG-k@{k}"
+    k: int = param(10, ge=1, integer=True, doc="cutoff")
+
+    def continuation(self, x: CWLContext) -> np.ndarray:
+        r = x.rank
+        c = np.log2(r + 1.0) / np.log2(r + 2.0)
+        return np.broadcast_to(np.where(r < self.k, c, 0.0), x.gain.shape)
+
+    def min_horizon(self) -> int:
+        return int(self.k)
+
+
+@register_cwl
+@dataclass(frozen=True)
+class NDCG(SDCG):
+    """nDCG@k normalised by the ideal ranking: EU = SDCG(run) / SDCG(ideal).
+
+    The ideal ranking sorts every judged document of the topic by gain (the qrels, not the
+    run). W, L, EC, ETC and ED are SDCG's (same user model); ETU = EU * ED. A topic with no
+    gain in its qrels scores 0. Not a C/W/L metric in the strict sense: the normalisation
+    depends on the qrels.
+    """
+
+    family = "nDCG"
+    aliases = ("NDCG",)
+    cwl_class = ""
+    cwl_params = ()
+    cwl_format = ""
+    normalise_by_ideal = True

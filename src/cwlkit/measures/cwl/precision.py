@@ -1,0 +1,33 @@
+"""Precision at k as a C/W/L metric."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..base import param
+from .base import CWLContext, CWLMetric, register_cwl
+
+
+@register_cwl
+@dataclass(frozen=True)
+class Precision(CWLMetric):
+    """P@k: C(i) = 1 for i < k, 0 from k on, so W(i) = 1/k for i <= k.
+
+    EU = (sum of the gains of the first k documents) / k. A run shorter than k is padded with
+    the padding gain (0: unretrieved documents are not relevant), so P@k is defined for every k.
+    """
+
+    family = "P"
+    aliases = ("P_cwl", "Precision")
+    cwl_class = "PrecisionCWLMetric"
+    cwl_params = (("k", "k", "10"),)
+    cwl_format = "P@{k}"
+    k: int = param(10, ge=1, integer=True, doc="cutoff")
+
+    def continuation(self, x: CWLContext) -> np.ndarray:
+        return np.broadcast_to((x.rank < self.k).astype(np.float64), x.gain.shape)
+
+    def min_horizon(self) -> int:
+        return int(self.k)

@@ -1,0 +1,31 @@
+"""Reciprocal rank as a C/W/L metric."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import CWLContext, CWLMetric, register_cwl
+
+
+@register_cwl
+@dataclass(frozen=True)
+class RR(CWLMetric):
+    """RR: C(i) = 1 until the first document with positive gain (rank r), 0 from r on.
+
+    EU = g_r / r (graded), ETU = g_r, ED = r. With no gain anywhere the user never stops: ED is
+    infinite, and EU = ETU = 0 (cwl_eval reports ED = its depth cut, 1000).
+    """
+
+    family = "RR"
+    aliases = ("RR_cwl",)
+    cwl_class = "RRCWLMetric"
+    cwl_format = "RR"
+
+    def continuation(self, x: CWLContext) -> np.ndarray:
+        return (x.cum_gain <= 0).astype(np.float64)
+
+    def tail(self, x: CWLContext) -> np.ndarray:
+        seen = x.cum_gain[:, -1] > 0
+        return np.where(seen | (x.pad_gain > 0), 1.0, np.inf)

@@ -1,0 +1,138 @@
+"""One safe parser for measure names (no ``eval``).
+
+Grammar::
+
+    measure  := NAME [ "(" [ arg ("," arg)* ] ")" ] [ "@" value ]
+    arg      := [ KEY "=" ] value
+    value    := number (any float notation) | word | quoted string
+
+Positional arguments fill the family's parameters in declaration order. Other spellings
+(trec_eval's ``P.5,10``) are tried first through :func:`registry.register_syntax`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from ..errors import ParamError, UnknownMeasureError
+from . import registry
+from .base import Measure
+
+_HEAD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S)
+_NUM = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?inf$", re.I)
+
+
+def split_args(text: str) -> list[str]:
+    """Split an argument list on top-level commas, honouring quotes."""
+    out, cur, quote = [], [], ""
+    for ch in text:
+        if quote:
+            cur.append(ch)
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+            cur.append(ch)
+        elif ch == ",":
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if quote:
+        raise ParamError(f"unterminated quote in {text!r}")
+    last = "".join(cur).strip()
+    if last or out:
+        out.append(last)
+    return out
+
+
+def parse_value(text: str) -> Any:
+    """A number, a quoted string (unquoted) or a bare word."""
+    t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    if _NUM.match(t):
+        v = float(t)
+        return v
+    return t
+
+
+def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
+    """Convert a parsed value to the field's declared type, or raise ParamError."""
+    typ = str(field.type)
+    if isinstance(value, str) and ("float" in typ or "int" in typ) and "str" not in typ:
+        raise ParamError(f"The {field.name!r} parameter of {cls.family} must be a number; got {value!r}.")
+    if isinstance(value, float):
+        if "int" in typ and "float" not in typ:
+            if value != int(value):
+                raise ParamError(f"The {field.name!r} parameter of {cls.family} must be an integer; got {value!r}.")
+            return int(value)
+        if "float" not in typ and "str" in typ:
+            return format(value, "g")
+    return value
+
+
+def build(cls: type[Measure], args: list[str], cutoff: str | None, text: str) -> Measure:
+    """Instantiate ``cls`` from textual arguments."""
+    fields = [f for f in dataclasses.fields(cls)]
+    by_name = {f.name: f for f in fields}
+    kwargs: dict[str, Any] = {}
+    positional = [f for f in fields if f.name != "k"] + [f for f in fields if f.name == "k"]
+    pos_i = 0
+    for a in args:
+        if a == "":
+            continue
+        m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(.+)$", a, re.S)
+        if m:
+            key, val = m.group(1), m.group(2)
+            f = by_name.get(key) or next((x for x in fields if x.name.lower() == key.lower()), None)
+            if f is None:
+                names = ", ".join(x.name for x in fields) or "none"
+                raise ParamError(f"{cls.family} has no parameter {key!r} (parameters: {names}) in {text!r}")
+        else:
+            if pos_i >= len(positional):
+                raise ParamError(f"too many arguments for {cls.family} in {text!r}")
+            f, val = positional[pos_i], a
+            pos_i += 1
+        if f.name in kwargs:
+            raise ParamError(f"parameter {f.name!r} given twice in {text!r}")
+        kwargs[f.name] = coerce(cls, f, parse_value(val))
+    if cutoff is not None:
+        if "k" not in by_name:
+            raise ParamError(f"{cls.family} takes no cutoff, but {text!r} has '@{cutoff}'")
+        if "k" in kwargs:
+            raise ParamError(f"cutoff given twice in {text!r}")
+        kwargs["k"] = coerce(cls, by_name["k"], parse_value(cutoff))
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        missing = [f.name for f in fields if f.name not in kwargs and f.default is dataclasses.MISSING]
+        if missing:
+            raise ParamError(f"{cls.family} needs a value for {', '.join(missing)} in {text!r}") from None
+        raise ParamError(f"bad parameters in {text!r}: {exc}") from None
+
+
+def parse_measures(text: str) -> list[Measure]:
+    """Parse one spelling into one or more measures (``P.5,10`` gives two)."""
+    for syntax in registry.syntaxes():
+        got = syntax(text)
+        if got is not None:
+            return got
+    m = _HEAD.match(text)
+    if not m:
+        raise UnknownMeasureError(text.strip(), [])
+    name, args, cutoff = m.group(1), m.group(2), m.group(3)
+    cls = registry.lookup(name)
+    return [build(cls, split_args(args) if args is not None else [], cutoff, text.strip())]
+
+
+def parse_measure(text: str | Measure) -> Measure:
+    """Parse a single measure, e.g. ``"RBP(p=0.8)"``, ``"P@10"``, ``"INST(T=2)"``."""
+    if isinstance(text, Measure):
+        return text
+    got = parse_measures(text)
+    if len(got) != 1:
+        raise ParamError(f"{text!r} names {len(got)} measures; expected one")
+    return got[0]
