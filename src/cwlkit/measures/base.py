@@ -63,6 +63,8 @@ class Measure:
 
     family: ClassVar[str] = "Measure"
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: spell every parameter in the name, defaults included (``RBP(p=0.8)``)
+    show_defaults: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -102,7 +104,7 @@ class Measure:
             if f.name == "k":
                 cutoff = v
                 continue
-            if f.default is not dataclasses.MISSING and v == f.default:
+            if not self.show_defaults and f.default is not dataclasses.MISSING and v == f.default:
                 continue
             parts.append(f"{f.name}={format_value(v)}")
         s = self.family + (f"({','.join(parts)})" if parts else "")

@@ -126,6 +126,7 @@ class CWLMetric(Measure):
     gain_domain: ClassVar[tuple[float, float] | None] = None
     upper_tail: ClassVar[bool] = True
     normalise_by_ideal: ClassVar[bool] = False
+    show_defaults: ClassVar[bool] = True
 
     # --- what a metric states -------------------------------------------------------------
     def continuation(self, x: CWLContext) -> np.ndarray:

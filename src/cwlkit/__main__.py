@@ -1,0 +1,5 @@
+"""``python -m cwlkit``."""
+
+from .cli.main import entry
+
+entry()

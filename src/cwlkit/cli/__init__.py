@@ -1,0 +1,1 @@
+"""Command line: one thin module per subcommand (flags -> API -> report)."""

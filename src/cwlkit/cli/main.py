@@ -1,0 +1,77 @@
+"""``cwlkit SUBCOMMAND ...``: dispatch to the subcommand modules (imported on demand)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from ..errors import CwlkitError
+
+#: subcommand -> (module, one-line summary); summaries live here so --help imports nothing
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "cwl": ("cwlkit.cli.cwl", "C/W/L evaluation (cwl_eval's command line, exact tails, residuals)"),
+    "trec_eval": ("cwlkit.cli.trec_eval", "trec_eval-compatible evaluation, byte-identical output"),
+    "gdeval": ("cwlkit.cli.gdeval", "the TREC Web Track's gdeval.pl: nDCG@k and ERR@k"),
+    "letor": ("cwlkit.cli.letor", "LETOR's Eval-Score / Eval-Rank / t-test scripts"),
+    "compare": ("cwlkit.cli.compare", "compare runs: mean scores, paired tests, corrections"),
+    "correlate": ("cwlkit.cli.correlate", "correlation of two measures over runs and topics"),
+    "fit": ("cwlkit.cli.fit", "fit a metric's parameter to a target measure (the ERR paper's method)"),
+}
+
+USAGE = "usage: cwlkit [--version] [-h] SUBCOMMAND [ARGS...]"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse that raises a one-line CwlkitError instead of printing usage and exiting."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise CwlkitError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def _help() -> str:
+    lines = [USAGE, "", "Fast, exact offline evaluation of ranked retrieval.", "", "subcommands:"]
+    for name, (_, summary) in SUBCOMMANDS.items():
+        lines.append(f"  {name:<11} {summary}")
+    lines += ["", "Run 'cwlkit SUBCOMMAND --help' for a subcommand's options."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; return the exit status (0 ok, 2 bad input or usage)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        sys.stdout.write(_help())
+        return 0 if argv else 2
+    if argv[0] in ("--version", "-V"):
+        from .. import __version__
+
+        sys.stdout.write(f"cwlkit {__version__}\n")
+        return 0
+    name = argv[0]
+    if name not in SUBCOMMANDS:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(SUBCOMMANDS), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        sys.stderr.write(f"cwlkit: error: unknown subcommand {name!r}{hint}\n")
+        return 2
+    try:
+        mod = importlib.import_module(SUBCOMMANDS[name][0])
+        return int(mod.main(argv[1:]) or 0)
+    except CwlkitError as exc:
+        sys.stderr.write(f"cwlkit: error: {exc}\n")
+        return 2
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Output formats: text compatible with the peer tools, tsv, json."""
