@@ -1,0 +1,128 @@
+"""Bad input: one-line errors naming file and line, exit status 2, nothing on stdout."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+from conftest import EXAMPLE
+
+from cwlkit import build_batch, read_qrels, read_run
+from cwlkit.errors import FormatError
+
+GOOD_Q = "1 0 a 1\n1 0 b 0\n"
+GOOD_R = "1 Q0 a 1 2.0 x\n1 Q0 b 2 1.0 x\n"
+
+
+def _files(tmp_path, q=GOOD_Q, r=GOOD_R):
+    qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qp.write_text(q)
+    rp.write_text(r)
+    return qp, rp
+
+
+@pytest.mark.parametrize(
+    "q,r,needle",
+    [
+        ("1 0 a\n", GOOD_R, "qrels.txt:1: expected 4 fields"),
+        (GOOD_Q + "1 0 c x\n", GOOD_R, "qrels.txt:3: expected a number for the relevance label, got 'x'"),
+        (GOOD_Q + "1 0 a 0\n", GOOD_R, "qrels.txt:3: document 'a' appears twice for topic '1'"),
+        ("", GOOD_R, "qrels.txt: empty file"),
+        (GOOD_Q, "1 Q0 a 1 2.0\n", "run.txt:1: expected 6 fields"),
+        (GOOD_Q, "1 Q0 a 1 2.0 x\n\n1 Q0 b 2 high x\n", "run.txt:3: expected a number for the score, got 'high'"),
+        (GOOD_Q, GOOD_R + "1 Q0 a 3 0.5 x\n", "run.txt:3: document 'a' appears twice for topic '1' in the run (first at line 1)"),
+        (GOOD_Q, "  \n", "run.txt: empty file"),
+        (GOOD_Q + "1 0 c nan\n", GOOD_R, "qrels.txt:3: expected a finite number"),
+    ],
+)
+def test_bad_files(cli, tmp_path, q, r, needle):
+    qp, rp = _files(tmp_path, q, r)
+    rc, out, err = cli("cwl", qp, rp)
+    assert rc == 2
+    assert out == ""
+    assert err.count("\n") == 1 and needle in err, err
+
+
+def test_missing_file(cli, tmp_path):
+    rc, out, err = cli("cwl", tmp_path / "nope", tmp_path / "nope2")
+    assert rc == 2 and out == "" and "nope: no such file" in err
+
+
+@pytest.mark.parametrize(
+    "metric,needle",
+    [
+        ("FooCWLMetric()", "unknown measure 'FooCWLMetric'"),
+        ("RBP(p=1.5)", "The 'p' parameter of RBP must be in (0.0, 1.0); got 1.5."),
+        ("RBPCWLMetric(theta=abc)", "must be a number"),
+        ("INSTCWLMetric(T=2, X=3)", "INSTCWLMetric has no parameter 'X'"),
+        ("IFTGoalCWLMetric(2)", "needs a value for b1, R1"),
+        ("PrecisionCWLMetric(k=2.5)", "must be an integer"),
+        ("RBP(p=0.5", "cannot read metric"),
+    ],
+)
+def test_bad_metrics(cli, tmp_path, metric, needle):
+    qp, rp = _files(tmp_path)
+    rc, out, err = cli("cwl", qp, rp, "-M", metric)
+    assert rc == 2 and out == ""
+    assert needle in err and err.count("\n") == 1, err
+
+
+def test_metrics_file_syntax(cli, tmp_path):
+    qp, rp = _files(tmp_path)
+    mf = tmp_path / "metrics.txt"
+    mf.write_text("# comment\n\nPrecisionCWLMetric(k=2)\nRBPCWLMetric(8e-1)  # trailing\nINST(T=2)\n")
+    rc, out, err = cli("cwl", qp, rp, "-m", mf)
+    assert rc == 0, err
+    assert [line.split("\t")[1] for line in out.splitlines()] == ["P@2", "RBP@0.8", "INST(T=2)"]
+    mf.write_text("RBPCWLMetric(0.5)\nNopeCWLMetric()\n")
+    rc, out, err = cli("cwl", qp, rp, "-m", mf)
+    assert rc == 2 and out == "" and "metrics.txt:2:" in err
+
+
+def test_bad_options(cli, tmp_path):
+    qp, rp = _files(tmp_path)
+    for args, needle in [(["--max-depth", "0"], "--max-depth must be >= 1"),
+                         (["--gain", "weird"], "--gain must be"),
+                         (["--order", "x"], "invalid choice")]:
+        rc, out, err = cli("cwl", qp, rp, *args)
+        assert rc == 2 and out == "" and needle in err, err
+
+
+def test_gzip_and_whitespace(tmp_path):
+    p = tmp_path / "run.gz"
+    p.write_bytes(gzip.compress(b"1\tQ0  a 1 2.0 x\r\n 1 Q0 b 2 1.0 x \n"))
+    run = read_run(p)
+    assert run.table.column("doc").to_pylist() == ["a", "b"]
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n")
+    b = build_batch(read_qrels(q), run)
+    assert b.labels[0, 0] == 1 and not b.judged[0, 1]
+
+
+def test_line_numbers_skip_blank_lines(tmp_path):
+    p = tmp_path / "r"
+    p.write_text("\n\n1 Q0 a 1 2 x\n\n1 Q0 b 2\n")
+    with pytest.raises(FormatError) as e:
+        read_run(p)
+    assert e.value.line == 5
+
+
+def test_no_write_to_cwd(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli("cwl", "--example")
+    assert rc == 0 and list(tmp_path.iterdir()) == []
+
+
+def test_topic_order_and_split_topics(cli, tmp_path):
+    # lines of a topic anywhere in the file: one ranking per topic (cwl_eval evaluates twice)
+    qp, rp = _files(tmp_path, "A 0 a 1\nB 0 b 1\n", "B Q0 b 1 1 x\nA Q0 x 1 3 x\nB Q0 c 2 0.5 x\nA Q0 a 2 2 x\n")
+    rc, out, _ = cli("cwl", qp, rp, "-M", "P@2")
+    assert [line.split("\t")[:3] for line in out.splitlines()] == [["A", "P@2", "0.5000"], ["B", "P@2", "0.5000"]]
+    rc, out, _ = cli("cwl", qp, rp, "-M", "P@2", "--order", "file")
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["B", "A"]
+
+
+def test_example_runs(cli):
+    rc, out, err = cli("cwl", "--example", "-n", "--mean", "-o", "json")
+    assert rc == 0 and '"topic": "all"' in out
+    assert (EXAMPLE / "example.metrics").exists()
