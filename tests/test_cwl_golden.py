@@ -10,7 +10,7 @@ from conftest import EXAMPLE
 
 from cwlkit.measures.cwl import measure, weights
 from cwlkit.measures.cwl.bpm import BPMD
-from cwlkit.measures.cwl.inst import INST, INSQ
+from cwlkit.measures.cwl.inst import INSQ, INST
 from cwlkit.measures.cwl.rbp import RBP
 
 T1_GAIN = [0.0, 0.0, 0.2, 0.4, 1.0, 0.2, 0.0, 0.0, 1.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.0]

@@ -74,7 +74,7 @@ def main(argv: list[str]) -> int:
     from ..core.batch import build_batch
     from ..core.gains import GainMap
     from ..io.costs import read_costs, read_doc_costs
-    from ..io.trec import read_qrels, read_run
+    from ..io.trec import read_pair
     from ..measures.cwl.evaluate import prepare
     from ..measures.cwl.parse import DEFAULT_METRICS, parse_cwl_metric, read_metrics_file
     from ..report.cwl import format_cwl
@@ -86,8 +86,7 @@ def main(argv: list[str]) -> int:
     if not specs:
         specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
     gain = GainMap(args.gain)
-    qrels = read_qrels(args.qrels)
-    run = read_run(args.run)
+    qrels, run = read_pair(args.qrels, args.run)
     costs = read_costs(args.cost_file) if args.cost_file else None
     doc_costs = read_doc_costs(args.doc_costs) if args.doc_costs else None
     batch = build_batch(qrels, run, order=args.order, topics="run")

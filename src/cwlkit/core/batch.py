@@ -160,22 +160,36 @@ def build_batch(
         raise ParamError(f"topics must be 'run', 'qrels', 'both' or 'either'; got {topics!r}")
     if max_depth is not None and max_depth < 0:
         raise ParamError(f"max_depth must be >= 0; got {max_depth}")
-    rt, qt = run.table, qrels.table
-    (run_topic, qrel_topic), topic_dict = encode(rt.column("topic"), qt.column("topic"))
-    (run_doc, qrel_doc), _ = encode(rt.column("doc"), qt.column("doc"))
+    rt = run.table
+    run_topic, rt_dict, run_doc, rd_dict = run.codes()
+    qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
+    # qrels topics -> run topic codes; topics only in the qrels get codes after the run's
+    q2r = pc.index_in(qt_dict, value_set=rt_dict).to_numpy(zero_copy_only=False)
+    q2r = np.where(np.isnan(q2r), -1, q2r).astype(np.int64) if q2r.dtype.kind == "f" else q2r.astype(np.int64)
+    missing = q2r < 0
+    q2r[missing] = len(rt_dict) + np.arange(int(missing.sum()))
+    topic_dict = pa.concat_arrays([rt_dict, qt_dict.filter(pa.array(missing))]) if missing.any() else rt_dict
+    qrel_topic = q2r[qt_codes]
     n_codes = len(topic_dict)
+    # run documents -> qrels document codes (-1: never judged)
+    r2q = pc.index_in(rd_dict, value_set=qd_dict).to_numpy(zero_copy_only=False)
+    r2q = np.where(np.isnan(r2q), -1, r2q).astype(np.int64) if r2q.dtype.kind == "f" else r2q.astype(np.int64)
+    run_qdoc = r2q[run_doc]
 
-    # label of every run row: look (topic, doc) up among the sorted qrels keys
-    width = int(max(run_doc.max(initial=0), qrel_doc.max(initial=0))) + 1
-    qkeys = qrel_topic * width + qrel_doc
+    # label of every run row: look (topic, qrels doc) up among the sorted qrels keys
+    width = len(qd_dict) + 1
+    qkeys = qrel_topic * width + qd_codes
     qorder = np.argsort(qkeys, kind="stable")
     qkeys_sorted = qkeys[qorder]
-    rkeys = run_topic * width + run_doc
-    pos = np.searchsorted(qkeys_sorted, rkeys)
-    pos_c = np.minimum(pos, max(qkeys_sorted.size - 1, 0))
-    found = (qkeys_sorted.size > 0) & (qkeys_sorted[pos_c] == rkeys) if qkeys_sorted.size else np.zeros(rkeys.size, bool)
+    rkeys = np.where(run_qdoc >= 0, run_topic * width + run_qdoc, -1)
     qlabels = qrels.labels
-    run_label = np.where(found, qlabels[qorder[pos_c]] if qkeys_sorted.size else np.nan, np.nan)
+    if qkeys_sorted.size:
+        pos = np.minimum(np.searchsorted(qkeys_sorted, rkeys), qkeys_sorted.size - 1)
+        found = (qkeys_sorted[pos] == rkeys) & (rkeys >= 0)
+        run_label = np.where(found, qlabels[qorder[pos]], np.nan)
+    else:
+        found = np.zeros(rkeys.size, bool)
+        run_label = np.full(rkeys.size, np.nan)
 
     # topic selection, in strcmp order
     in_run = np.zeros(n_codes, bool)
@@ -212,9 +226,7 @@ def build_batch(
 
     # order within topic
     if order == "score":
-        doc_col = rt.column("doc").take(pa.array(idx))
-        doc_rank = _byte_rank(doc_col)
-        perm = np.lexsort((-doc_rank, -scores, row))
+        perm = _score_order(run, run_doc[idx], scores, row)
     elif order == "rank":
         ranks = _parse_ranks(run, idx)
         perm = np.lexsort((idx, ranks, row))
@@ -270,11 +282,37 @@ def build_batch(
     )
 
 
-def _byte_rank(docs: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """Rank of each string in byte order (equal strings share a rank)."""
-    enc = pc.dictionary_encode(docs.combine_chunks() if isinstance(docs, pa.ChunkedArray) else docs)
-    rank = sort_rank(enc.dictionary)
-    return rank[enc.indices.to_numpy(zero_copy_only=False)]
+def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """Permutation ordering rows by topic, score descending, then docno descending (bytes).
+
+    Docnos are compared only inside groups of tied scores, so only the documents that tie are
+    sorted as strings.
+    """
+    perm = np.lexsort((-scores, row))
+    s, r = scores[perm], row[perm]
+    tie = np.zeros(perm.size, dtype=bool)
+    same = (s[1:] == s[:-1]) & (r[1:] == r[:-1])
+    tie[1:] |= same
+    tie[:-1] |= same
+    if not tie.any():
+        return perm
+    tied = perm[tie]
+    codes = doc_codes[tied]
+    uniq, inv = np.unique(codes, return_inverse=True)
+    names = run.codes()[3].take(pa.array(uniq))
+    rank = sort_rank(names)[inv]
+    group = np.cumsum(~np.concatenate(([False], same)))[tie]  # tie-group id of each tied row
+    perm[tie] = tied[np.lexsort((-rank, group))]
+    return perm
+
+
+def _doc_byte_rank(run: Run) -> np.ndarray:
+    """Rank of each of the run's distinct documents in byte (strcmp) order, cached."""
+    got = run._cache.get("doc_rank")
+    if got is None:
+        got = sort_rank(run.codes()[3])
+        run._cache["doc_rank"] = got
+    return got
 
 
 def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:

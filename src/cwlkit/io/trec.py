@@ -20,11 +20,31 @@ from ..errors import FormatError
 from ._text import first_duplicate, normalise, parse_floats, read_bytes, split_columns
 
 QRELS_COLUMNS = ("topic", "iter", "doc", "label_text")
+
+
+class _Coded:
+    """Integer codes of the topic and document columns, computed once and cached."""
+
+    table: pa.Table
+    _cache: dict
+
+    def codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
+        """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
+        got = self._cache.get("codes")
+        if got is None:
+            from ._text import encode, encode_runs
+
+            t, td = encode_runs(self.table.column("topic"))
+            (d,), dd = encode(self.table.column("doc"))
+            got = (t, td, d, dd)
+            self._cache["codes"] = got
+        return got
+
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
 
 
 @dataclass(frozen=True, eq=False)
-class Qrels:
+class Qrels(_Coded):
     """Relevance judgements as columns.
 
     Attributes
@@ -68,7 +88,7 @@ class Qrels:
 
 
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(_Coded):
     """A ranked result list as columns.
 
     Attributes
@@ -142,8 +162,9 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label")
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", pa.array(labels, pa.float64()))
-    _check_duplicates(path, table, lines, "qrels")
-    return Qrels(table, lines, str(path))
+    q = Qrels(table, lines, str(path))
+    _check_duplicates(path, table, lines, "qrels", q.codes())
+    return q
 
 
 def read_run(path: str | Path, *, comments: bool = False) -> Run:
@@ -166,16 +187,35 @@ def read_run(path: str | Path, *, comments: bool = False) -> Run:
     table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag")
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     table = table.append_column("score", pa.array(scores, pa.float64()))
-    _check_duplicates(path, table, lines, "run")
-    return Run(table, lines, str(path))
+    r = Run(table, lines, str(path))
+    _check_duplicates(path, table, lines, "run", r.codes())
+    return r
 
 
-def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what: str) -> None:
-    from ._text import encode
+def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = False) -> tuple[Qrels, Run]:
+    """Read a qrels file and a run file concurrently (the parsing releases the GIL).
 
-    (tcodes,), _ = encode(table.column("topic"))
-    (dcodes,), _ = encode(table.column("doc"))
-    keys = tcodes * (int(dcodes.max(initial=0)) + 1) + dcodes
+    Errors are raised as :func:`read_qrels` and :func:`read_run` raise them, the qrels' first.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        fq = pool.submit(read_qrels, qrels_path, comments=comments)
+        fr = pool.submit(read_run, run_path, comments=comments)
+        q = fq.result()
+        r = fr.result()
+    return q, r
+
+
+def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what: str, codes=None) -> None:
+    if codes is None:
+        from ._text import encode
+
+        (t,), _ = encode(table.column("topic"))
+        (d,), dd = encode(table.column("doc"))
+    else:
+        t, _, d, dd = codes
+    keys = t * (len(dd) + 1) + d
     dup = first_duplicate(keys)
     if dup is None:
         return

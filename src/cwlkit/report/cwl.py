@@ -42,29 +42,35 @@ def format_cwl(
     an ``all`` row per metric: the mean over topics.
     """
     cols = _columns(res, residuals)
-    order = list(range(len(res.topics))) if topic_order is None else topic_order
-    mats = [_matrix(res, c) for c in cols]
-    rows: list[tuple[str, str, list[float]]] = []
-    for j in order:
-        for i, name in enumerate(names):
-            rows.append((res.topics[j], name, [float(m[i, j]) for m in mats]))
+    order = np.arange(len(res.topics)) if topic_order is None else np.asarray(topic_order, dtype=np.int64)
+    M = len(names)
+    # [rows, columns] with rows ordered topic-major, then metric
+    block = np.stack([_matrix(res, c)[:, order].T.reshape(-1) for c in cols], axis=1) if M else np.zeros((0, len(cols)))
+    topics = np.repeat(np.asarray(res.topics, dtype=object)[order], M)
+    metrics = np.tile(np.asarray(names, dtype=object), len(order))
     if mean:
         with np.errstate(invalid="ignore"):
-            means = [m.mean(axis=1) if m.shape[1] else np.full(m.shape[0], np.nan) for m in mats]
-        for i, name in enumerate(names):
-            rows.append(("all", name, [float(m[i]) for m in means]))
+            means = np.stack([(_matrix(res, c).mean(axis=1) if res.values.shape[1] else np.full(M, np.nan)) for c in cols], axis=1)
+        block = np.vstack([block, means])
+        topics = np.concatenate([topics, np.full(M, "all", dtype=object)])
+        metrics = np.concatenate([metrics, np.asarray(names, dtype=object)])
     if fmt == "json":
         recs = [
-            {"topic": t, "metric": n, **{c: (v if math.isfinite(v) else str(v)) for c, v in zip(cols, vals, strict=True)}}
-            for t, n, vals in rows
+            {"topic": t, "metric": n, **{c: (float(v) if math.isfinite(v) else str(v)) for c, v in zip(cols, vals, strict=True)}}
+            for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)
         ]
         return json.dumps(recs, indent=1) + "\n"
     if fmt == "tsv":
         out = ["\t".join(("topic", "metric", *cols))]
-        out += ["\t".join((t, n, *(repr(v) for v in vals))) for t, n, vals in rows]
+        out += ["\t".join((t, n, *(repr(v) for v in vals))) for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)]
         return "\n".join(out) + "\n"
     out = []
     if header:
         out.append("\t".join(("Topic", "Metric", *cols)))
-    out += ["\t".join((t, n, *(f"{v:.4f}" for v in vals))) for t, n, vals in rows]
+    if len(topics):
+        nums = np.char.mod("%.4f", block)
+        body = nums[:, 0].astype(object)
+        for j in range(1, nums.shape[1]):
+            body = body + "\t" + nums[:, j].astype(object)
+        out += (topics + "\t" + metrics + "\t" + body).tolist()
     return "\n".join(out) + ("\n" if out else "")

@@ -226,6 +226,7 @@ def measure(
     pad_gain: float = 0.0,
     pad_cost: float = 1.0,
     max_depth: int | None = None,
+    cache: dict | None = None,
 ) -> CWLScores:
     """The five measurements of ``metric`` for every topic.
 
@@ -242,11 +243,25 @@ def measure(
     max_depth : int, optional
         cwl_eval's mode: cut or pad every ranking to exactly ``max_depth`` ranks, normalise W
         over them and ignore the tail.
+    cache : dict, optional
+        Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
     """
+
+    def grid(sel: np.ndarray | None, H: int, compat: bool) -> CWLContext:
+        key = (id(gain), id(cost), H, pad_gain, pad_cost, compat)
+        if sel is None and cache is not None and key in cache:
+            return cache[key]
+        if sel is None:
+            x = _grid(gain, cost, depth, H, pad_gain, pad_cost, compat)
+            if cache is not None:
+                cache[key] = x
+            return x
+        return _grid(gain[sel], cost[sel], depth[sel], H, pad_gain, pad_cost, compat)
+
     T = gain.shape[0]
     depth = np.asarray(depth, dtype=np.int64)
     if max_depth is not None:
-        x = _grid(gain, cost, depth, max_depth, pad_gain, pad_cost, True)
+        x = grid(None, max_depth, True)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
         V = np.cumprod(np.hstack([np.ones((T, 1)), C[:, :-1]]), axis=1)
         ED = V.sum(axis=1)
@@ -263,7 +278,7 @@ def measure(
     todo = np.arange(T)
     H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
     while todo.size:
-        x = _grid(gain[todo], cost[todo], depth[todo], H, pad_gain, pad_cost, False)
+        x = grid(None if todo.size == T else todo, H, False)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
         n = todo.size
         V = np.cumprod(np.hstack([np.ones((n, 1)), C[:, :-1]]), axis=1)
@@ -332,12 +347,27 @@ def weights(metric: CWLMetric, gain: np.ndarray, cost: np.ndarray | None = None,
     return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
 
 
+def trigamma(x: np.ndarray) -> np.ndarray:
+    """psi_1(x) = sum_{m>=0} 1/(x+m)^2 for x > 0 (recurrence to x >= 16, then the asymptotic
+    series; relative error below 1e-15)."""
+    x = np.array(x, dtype=np.float64, copy=True)
+    acc = np.zeros_like(x)
+    small = x < 16.0
+    while small.any():
+        acc = np.where(small, acc + 1.0 / (x * x), acc)
+        x = np.where(small, x + 1.0, x)
+        small = x < 16.0
+    inv = 1.0 / x
+    inv2 = inv * inv
+    # 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7) - 1/(30x^9) + 5/(66x^11)
+    series = inv + 0.5 * inv2 + inv * inv2 * (1 / 6 + inv2 * (-1 / 30 + inv2 * (1 / 42 + inv2 * (-1 / 30 + inv2 * 5 / 66))))
+    return acc + series
+
+
 def trigamma_tail(a: np.ndarray) -> np.ndarray:
     """``a^2 * sum_{m>=0} 1/(a+m)^2 = a^2 psi_1(a)``: the tail of C(j) = ((j+b-1)/(j+b))^2."""
-    from scipy.special import polygamma
-
     a = np.asarray(a, dtype=np.float64)
-    return a * a * polygamma(1, a)
+    return a * a * trigamma(a)
 
 
 def geometric_tail(c: np.ndarray | float) -> np.ndarray:
@@ -348,10 +378,10 @@ def geometric_tail(c: np.ndarray | float) -> np.ndarray:
 
 
 def logistic(z: np.ndarray) -> np.ndarray:
-    """1 / (1 + e^-z) without overflow (scipy's expit)."""
-    from scipy.special import expit
-
-    return expit(np.asarray(z, dtype=np.float64))
+    """1 / (1 + e^-z), computed without overflow for any z."""
+    z = np.asarray(z, dtype=np.float64)
+    e = np.exp(-np.abs(z))
+    return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def cwl_fields(cls: type[CWLMetric]) -> list[dataclasses.Field]:

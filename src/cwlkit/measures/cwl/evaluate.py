@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -33,6 +33,7 @@ class CWLInput:
     min_cost: float
     judged_gains: np.ndarray
     judged_labels: np.ndarray
+    cache: dict = field(default_factory=dict)
 
 
 def prepare(
@@ -177,13 +178,13 @@ def score(
     counts as unjudged, as cwl_eval does.
     """
     check_domain(metric, inp, residuals)
-    lo = measure(metric, inp.gain_lo, inp.cost_lo, inp.depth, pad_gain=0.0, pad_cost=inp.max_cost, max_depth=max_depth)
+    lo = measure(metric, inp.gain_lo, inp.cost_lo, inp.depth, pad_gain=0.0, pad_cost=inp.max_cost, max_depth=max_depth, cache=inp.cache)
     if metric.normalise_by_ideal:
         lo = _normalise(metric, lo, inp)
     if not residuals:
         return lo, None
     pad = inp.max_gain if (metric.upper_tail or max_depth is not None) else 0.0
-    hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad, pad_cost=inp.min_cost, max_depth=max_depth)
+    hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad, pad_cost=inp.min_cost, max_depth=max_depth, cache=inp.cache)
     if metric.normalise_by_ideal:
         hi = _normalise(metric, hi, inp)
     with np.errstate(invalid="ignore"):
