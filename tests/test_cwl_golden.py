@@ -220,3 +220,13 @@ def test_gain_mappings(cli, tmp_path):
     assert float(out.split("\t")[2]) == pytest.approx(7 / 8 / 2, abs=1e-4)
     rc, out, _ = cli("cwl", q, r, "-M", "P@2", "--gain", "3:0.5")
     assert out.split("\t")[2] == "0.2500"
+
+
+def test_cwl_vectors_api():
+    import cwlkit
+
+    v = cwlkit.cwl_vectors(EXAMPLE / "example.qrels", EXAMPLE / "example.run", "RBP(p=0.6)", "T1")
+    assert v["gain"].tolist() == T1_GAIN
+    # RBP: W(i) = (1-p) p^(i-1), C = p, L = V (1-p)
+    assert np.allclose(v["W"], 0.4 * 0.6 ** np.arange(15))
+    assert np.allclose(v["C"], 0.6) and float(v["ED"]) == pytest.approx(2.5)

@@ -25,6 +25,7 @@ _LAZY = {
     "RankingBatch": "cwlkit.core.batch",
     "evaluate": "cwlkit.api",
     "evaluate_cwl": "cwlkit.api",
+    "cwl_vectors": "cwlkit.api",
     "Results": "cwlkit.results",
     "parse_measure": "cwlkit.measures.parse",
     "CwlkitError": "cwlkit.errors",
@@ -44,6 +45,7 @@ __all__ = [
     "UnknownMeasureError",
     "__version__",
     "build_batch",
+    "cwl_vectors",
     "evaluate",
     "evaluate_cwl",
     "parse_measure",
@@ -53,7 +55,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import evaluate, evaluate_cwl
+    from .api import cwl_vectors, evaluate, evaluate_cwl
     from .core.batch import RankingBatch, build_batch
     from .errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
     from .io.costs import read_costs

@@ -132,3 +132,44 @@ def cwl_results(ms, batch, inp, *, residuals: bool, max_depth: int | None, run: 
             if residuals and hasattr(m, "residual"):
                 cols["ResEU"][i] = m.residual(batch)
     return Results(values, [m.name for m in ms], [str(t) for t in batch.topics], cols, run=run)
+
+
+def cwl_vectors(
+    qrels: Qrels | str | Path,
+    run: Run | str | Path,
+    metric: str | Measure,
+    topic: str,
+    *,
+    costs=None,
+    gain: str = "identity",
+    order: str = "score",
+    horizon: int | None = None,
+) -> dict[str, np.ndarray]:
+    """The C, V, W and L vectors (and ED) of one metric on one topic, as cwl_eval's notebooks
+    show them: the gains, costs and vectors over the run's ranks (or ``horizon`` ranks).
+
+    W is normalised by the exact (infinite-tail) expected depth, so over a finite horizon it
+    sums to one minus the tail's share.
+    """
+    from .io.costs import Costs, read_costs
+    from .measures.cwl import weights
+    from .measures.cwl.evaluate import prepare
+    from .measures.cwl.parse import parse_cwl_metric
+
+    m = metric if isinstance(metric, Measure) else parse_cwl_metric(metric)[0]
+    q, r = _as_qrels(qrels), _as_run(run)
+    if costs is not None and not isinstance(costs, Costs):
+        costs = read_costs(costs)
+    batch = build_batch(q, r, order=order)
+    where = [i for i, t in enumerate(batch.topics) if str(t) == str(topic)]
+    if not where:
+        from .errors import CwlkitError
+
+        raise CwlkitError(f"topic {topic!r} is not in the run")
+    t = where[0]
+    inp = prepare(batch, gain=gain, costs=costs)
+    n = int(batch.depth[t])
+    g, c = inp.gain_lo[t, :n], inp.cost_lo[t, :n]
+    out = weights(m, g, c, pad_cost=inp.max_cost, horizon=horizon)
+    out.update(gain=g, cost=c)
+    return out
