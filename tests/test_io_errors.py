@@ -126,3 +126,12 @@ def test_example_runs(cli):
     rc, out, err = cli("cwl", "--example", "-n", "--mean", "-o", "json")
     assert rc == 0 and '"topic": "all"' in out
     assert (EXAMPLE / "example.metrics").exists()
+
+
+def test_blank_variants_parse_like_single_spaces(tmp_path):
+    p = tmp_path / "r"
+    p.write_text("1  Q0 a 1 2.0 x\n 1 Q0 b 2 1.0 x  \n")
+    assert read_run(p).table.column("doc").to_pylist() == ["a", "b"]
+    p.write_text("1 Q0  a 1 2.0\n")  # five fields, one doubled blank: still an error
+    with pytest.raises(FormatError, match="expected 6 fields"):
+        read_run(p)

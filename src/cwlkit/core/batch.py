@@ -288,7 +288,15 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     Docnos are compared only inside groups of tied scores, so only the documents that tie are
     sorted as strings.
     """
-    perm = np.lexsort((-scores, row))
+    same_topic = row[1:] == row[:-1]
+    n_topics = int(np.count_nonzero(np.bincount(row))) if row.size else 0
+    contiguous = int(np.count_nonzero(~same_topic)) == n_topics - 1
+    if contiguous and not np.any(same_topic & (scores[1:] > scores[:-1])):
+        # the usual file: each topic's lines together, scores non-increasing. A stable sort
+        # of the topic indices (runs of equal keys: near linear) keeps the score order
+        perm = np.argsort(row, kind="stable")
+    else:
+        perm = np.lexsort((-scores, row))
     s, r = scores[perm], row[perm]
     tie = np.zeros(perm.size, dtype=bool)
     same = (s[1:] == s[:-1]) & (r[1:] == r[:-1])
@@ -297,12 +305,13 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     if not tie.any():
         return perm
     tied = perm[tie]
-    codes = doc_codes[tied]
-    uniq, inv = np.unique(codes, return_inverse=True)
-    names = run.codes()[3].take(pa.array(uniq))
-    rank = sort_rank(names)[inv]
     group = np.cumsum(~np.concatenate(([False], same)))[tie]  # tie-group id of each tied row
-    perm[tie] = tied[np.lexsort((-rank, group))]
+    names = run.codes()[3].take(pa.array(doc_codes[tied]))
+    order = pc.sort_indices(
+        pa.table({"g": pa.array(group), "d": names}),
+        sort_keys=[("g", "ascending"), ("d", "descending")],
+    ).to_numpy()
+    perm[tie] = tied[order]
     return perm
 
 

@@ -49,14 +49,20 @@ def read_bytes(path: str | Path) -> bytes:
     return data
 
 
-def normalise(data: bytes, *, comments: bool = False) -> bytes:
-    """Fold every run of blanks to one space and strip each line; blank ``#`` lines if asked."""
-    # each pass runs only when needed: the membership tests are memchr-fast, the regular
-    # expressions are not
+def normalise(data: bytes, *, comments: bool = False, full: bool = True) -> bytes:
+    """Make ``data`` single-space separated.
+
+    Tabs, CR, VT and FF become spaces and, with ``comments``, ``#`` lines are blanked; with
+    ``full`` runs of blanks are also folded and lines stripped. Each pass runs only when its
+    character occurs (single-byte membership tests are memchr-fast; the regular expressions
+    are not). Line count and order never change.
+    """
     if b"\t" in data or b"\r" in data or b"\v" in data or b"\f" in data:
         data = data.translate(_WS)
     if comments and (data.startswith(b"#") or b"\n#" in data):
         data = _COMMENT.sub(b"", data)
+    if not full:
+        return data
     if b"  " in data:
         data = _MULTI.sub(b" ", data)
     if data.startswith(b" ") or data.endswith(b" ") or b"\n " in data or b" \n" in data:
@@ -73,40 +79,92 @@ def line_numbers(data: bytes) -> np.ndarray:
     return np.flatnonzero(ends > starts).astype(np.int64) + 1
 
 
+class LazyLines:
+    """1-based line numbers of a file's rows, computed from its text on first use.
+
+    Behaves like the int64 array it stands for (indexing, ``len``, ``numpy.asarray``); the
+    happy path never needs it, error messages do.
+    """
+
+    def __init__(self, data: bytes) -> None:
+        self._data: bytes | None = data
+        self._arr: np.ndarray | None = None
+
+    @property
+    def array(self) -> np.ndarray:
+        """The line numbers."""
+        if self._arr is None:
+            self._arr = line_numbers(self._data or b"")
+            self._data = None
+        return self._arr
+
+    def __getitem__(self, i):
+        return self.array[i]
+
+    def __len__(self) -> int:
+        return int(self.array.size)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.array if dtype is None else self.array.astype(dtype)
+
+    @property
+    def size(self) -> int:
+        """Number of rows."""
+        return int(self.array.size)
+
+
 def split_columns(
     path: str | Path,
     data: bytes,
     names: Sequence[str],
     expected: str,
     *,
-    min_fields: int | None = None,
-) -> tuple[pa.Table, np.ndarray]:
-    """Split normalised ``data`` into string columns ``names``.
+    comments: bool = False,
+) -> tuple[pa.Table, LazyLines]:
+    """Split the text of a whitespace-separated file into string columns ``names``.
 
     Parameters
     ----------
     path : str or Path
         Used in error messages only.
     data : bytes
-        Normalised text (see :func:`normalise`).
+        The file's text as read.
     names : sequence of str
-        Column names; every non-empty line must have exactly this many fields, unless
-        ``min_fields`` is given, in which case lines may have between ``min_fields`` and
-        ``len(names)`` fields... (not used by TREC formats, which are exact).
+        Column names; every non-empty line must have exactly this many fields.
     expected : str
         Human description of a line, e.g. ``"topic Q0 doc rank score tag"``.
+    comments : bool
+        Skip lines starting with ``#``.
 
     Returns
     -------
     table : pyarrow.Table
         One string column per name.
-    lines : numpy.ndarray
-        The 1-based line number of each row.
+    lines : LazyLines
+        The 1-based line number of each row (computed when first used).
+
+    Notes
+    -----
+    The usual file is already single-space separated, so the text is first parsed as it is;
+    an empty field (from a doubled, leading or trailing blank) or a parse failure sends it
+    through the full normalisation and a second parse, and only if that fails too does a
+    Python scan look for the first bad line.
     """
-    lines = line_numbers(data)
-    if lines.size == 0:
+    quick = normalise(data, comments=comments, full=False)
+    if not quick.strip(b" \n"):
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
-    n = len(names)
+    table = _read(quick, names)
+    if table is not None and not _has_empty_field(table):
+        return table, LazyLines(quick)
+    full = normalise(quick)
+    table = _read(full, names)
+    if table is None:
+        _scan_field_counts(path, full, len(names), expected)
+        raise FormatError(path, None, f"could not parse: expected '{expected}'")
+    return table, LazyLines(full)
+
+
+def _read(data: bytes, names: Sequence[str]) -> pa.Table | None:
     try:
         table = pacsv.read_csv(
             io.BytesIO(data),
@@ -121,13 +179,14 @@ def split_columns(
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        _scan_field_counts(path, data, n, expected)
-        raise FormatError(path, None, f"could not parse: expected '{expected}'") from None
-    if table.num_rows != lines.size:  # pragma: no cover - defensive
-        _scan_field_counts(path, data, n, expected)
-        raise FormatError(path, None, f"could not parse: expected '{expected}'")
-    table = table.combine_chunks()
-    return table, lines
+        return None
+    return table.combine_chunks()
+
+
+def _has_empty_field(table: pa.Table) -> bool:
+    import pyarrow.compute as pc
+
+    return any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in table.column_names) if table.num_rows else False
 
 
 def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> None:

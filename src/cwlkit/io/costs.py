@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_duplicate, normalise, parse_floats, read_bytes, split_columns
+from ._text import first_duplicate, parse_floats, read_bytes, split_columns
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class DocCosts:
 def read_costs(path: str | Path) -> Costs:
     """Read a cwl_eval cost file: one ``element_type cost`` pair per line (blank lines and
     ``#`` comments allowed). Costs must be finite and non-negative."""
-    data = normalise(read_bytes(path), comments=True)
-    table, lines = split_columns(path, data, ("type", "cost_text"), "element_type cost")
+    data = read_bytes(path)
+    table, lines = split_columns(path, data, ("type", "cost_text"), "element_type cost", comments=True)
     costs = parse_floats(path, table.column("cost_text"), lines, "the cost")
     if (costs < 0).any():
         i = int(np.flatnonzero(costs < 0)[0])
@@ -49,8 +49,8 @@ def read_costs(path: str | Path) -> Costs:
 
 def read_doc_costs(path: str | Path) -> DocCosts:
     """Read per-document costs: ``topic doc cost`` per line."""
-    data = normalise(read_bytes(path), comments=True)
-    table, lines = split_columns(path, data, ("topic", "doc", "cost_text"), "topic document cost")
+    data = read_bytes(path)
+    table, lines = split_columns(path, data, ("topic", "doc", "cost_text"), "topic document cost", comments=True)
     costs = parse_floats(path, table.column("cost_text"), lines, "the cost")
     if (costs < 0).any():
         i = int(np.flatnonzero(costs < 0)[0])

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_duplicate, normalise, parse_floats, read_bytes, split_columns
+from ._text import first_duplicate, parse_floats, read_bytes, split_columns
 
 QRELS_COLUMNS = ("topic", "iter", "doc", "label_text")
 
@@ -158,8 +158,8 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
         Empty file, a line without exactly 4 fields, a non-numeric or non-finite label, or the
         same document judged twice for a topic.
     """
-    data = normalise(read_bytes(path), comments=comments)
-    table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label")
+    data = read_bytes(path)
+    table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments)
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", pa.array(labels, pa.float64()))
     q = Qrels(table, lines, str(path))
@@ -183,8 +183,8 @@ def read_run(path: str | Path, *, comments: bool = False) -> Run:
         Empty file, a line without exactly 6 fields, a non-numeric score, or a document
         retrieved twice for one topic.
     """
-    data = normalise(read_bytes(path), comments=comments)
-    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag")
+    data = read_bytes(path)
+    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments)
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     table = table.append_column("score", pa.array(scores, pa.float64()))
     r = Run(table, lines, str(path))

@@ -68,9 +68,6 @@ def format_cwl(
     if header:
         out.append("\t".join(("Topic", "Metric", *cols)))
     if len(topics):
-        nums = np.char.mod("%.4f", block)
-        body = nums[:, 0].astype(object)
-        for j in range(1, nums.shape[1]):
-            body = body + "\t" + nums[:, j].astype(object)
-        out += (topics + "\t" + metrics + "\t" + body).tolist()
+        line = "\t".join(["%s", "%s"] + ["%.4f"] * len(cols))
+        out += [line % (t, n, *v) for t, n, v in zip(topics.tolist(), metrics.tolist(), block.tolist(), strict=True)]
     return "\n".join(out) + ("\n" if out else "")
