@@ -1,0 +1,139 @@
+"""``cwlkit compare QRELS RUN1 RUN2 [RUN...] -m MEASURE``: mean scores and paired tests."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SUMMARY = "compare runs: mean scores, paired tests, corrections"
+
+DESCRIPTION = """\
+Evaluate every run with every measure, print the mean scores, and compare each run with the
+first (or every pair of runs with --all-pairs) with a paired two-sided test over topics: the
+difference of the means, its confidence interval and the p-value, adjusted for multiple
+testing across all comparisons made (every measure and pair together) with --correction.
+
+Runs are paired on the topics they all have; the means are over those topics too. Intervals
+are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
+  t              paired Student's t (scipy.stats.ttest_rel); CI for the mean difference
+  wilcoxon       signed-rank (scipy.stats.wilcoxon); CI for the Hodges-Lehmann pseudo-median
+  sign           binomial sign test; CI for the median difference
+  randomization  sign-flip permutation test, --samples draws; CI by inverting the test
+  bootstrap      topics resampled with replacement; shift-method p, percentile CI
+A '*' marks comparisons significant at alpha after the correction.
+"""
+
+FORMATS = ("text", "tsv", "json", "markdown")
+
+
+def build_parser():
+    from ..stats.correct import CORRECTIONS
+    from ..stats.tests import TESTS
+    from .main import ArgumentParser
+
+    p = ArgumentParser(prog="cwlkit compare", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", help="TREC qrels: topic iteration document label")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline")
+    p.add_argument("-m", "--measure", action="append", default=[], dest="measures", metavar="MEASURE",
+                   help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10")
+    p.add_argument("--test", choices=TESTS, default="t", help="paired test (default t)")
+    p.add_argument("--correction", choices=CORRECTIONS, default="none",
+                   help="multiple-testing correction across all comparisons (default none)")
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level; intervals at 1 - alpha (default 0.05)")
+    p.add_argument("--all-pairs", action="store_true", help="compare every pair of runs, not each with the first")
+    p.add_argument("--samples", type=int, default=10_000, help="Monte-Carlo samples for randomization/bootstrap (default 10000)")
+    p.add_argument("--seed", type=int, default=0, help="random seed for randomization/bootstrap (default 0)")
+    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
+                   help="ranking order: score (default; ties by docno descending), rank column, file order")
+    p.add_argument("--topics", choices=("run", "qrels"), default="run",
+                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
+    p.add_argument("--gain", default="identity",
+                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
+    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    return p
+
+
+_TEST_NAMES = {
+    "t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "sign": "sign test",
+    "randomization": "randomization (sign-flip) test",
+    "bootstrap": "paired bootstrap",
+}
+
+
+def render(table, fmt: str) -> str:
+    """The comparison table in one of :data:`FORMATS`."""
+    from ..stats._format import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
+    from ..stats.comparison import COLUMNS
+
+    recs = table.records
+    if fmt == "json":
+        return dump_json({
+            "test": table.test,
+            "correction": table.correction,
+            "alpha": table.alpha,
+            "confidence": 1.0 - table.alpha,
+            "samples": table.samples,
+            "seed": table.seed,
+            "topics": len(table.topics),
+            "runs": table.runs,
+            "measures": table.measures,
+            "means": table.means_records(),
+            "comparisons": recs,
+        })
+    if fmt == "tsv":
+        return table_tsv(COLUMNS, [[r[c] for c in COLUMNS] for r in recs])
+    conf = f"{100 * (1 - table.alpha):g}%"
+    mc = f", {table.samples} samples, seed {table.seed}" if table.samples is not None else ""
+    ncmp = f"{len(recs)} comparison{'s' if len(recs) != 1 else ''}"
+    corr = "no correction" if table.correction == "none" else f"{table.correction} correction"
+    head = (f"{_TEST_NAMES.get(table.test, table.test)} (two-sided{mc}); {ncmp}, {corr}; "
+            f"alpha {table.alpha:g}; {len(table.topics)} topics")
+    dropped = {k: v for k, v in table.dropped.items() if v}
+    note = ""
+    if dropped:
+        note = "topics not in every run were left out: " + ", ".join(f"{k} ({v})" for k, v in dropped.items())
+    mean_header = ["run", *table.measures]
+    mean_rows = [[run, *(fmt_num(float(v)) for v in table.means[i])] for i, run in enumerate(table.runs)]
+    p_adj = "p" if table.correction == "none" else f"p ({table.correction})"
+    cmp_header = ["measure", "run", "vs", "diff", f"{conf} CI", "p", p_adj, ""]
+    cmp_rows = [
+        [r["measure"], r["run"], r["baseline"], fmt_num(r["diff"], signed=True),
+         f"[{fmt_num(r['ci_low'], signed=True)}, {fmt_num(r['ci_high'], signed=True)}]",
+         fmt_p(r["p_value"]), fmt_p(r["p_adjusted"]), "*" if r["significant"] else ""]
+        for r in recs
+    ]
+    if table.correction == "none":  # the adjusted column would repeat p
+        cmp_header = cmp_header[:6] + cmp_header[7:]
+        cmp_rows = [row[:6] + row[7:] for row in cmp_rows]
+    right_m = [False] + [True] * len(table.measures)
+    right_c = [False, False, False, True, False] + [True] * (len(cmp_header) - 6) + [False]
+    if fmt == "markdown":
+        parts = [f"{head}\n", table_markdown(mean_header, mean_rows, right_m), table_markdown(cmp_header, cmp_rows, right_c)]
+        if note:
+            parts.append(note + "\n")
+        return "\n".join(parts)
+    parts = [f"# {head}\n"] + ([f"# {note}\n"] if note else [])
+    parts += [table_text(mean_header, mean_rows, right_m), "\n", table_text(cmp_header, cmp_rows, right_c)]
+    return "".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import CwlkitError, ParamError
+    from ..stats._runs import evaluate_runs, parse_measure_args
+    from ..stats.comparison import compare
+
+    args = build_parser().parse_args(argv)
+    if len(args.runs) < 2:
+        raise CwlkitError("cwlkit compare: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
+    if not args.measures:
+        raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 -m AP)")
+    if args.samples < 1:
+        raise ParamError(f"--samples must be >= 1; got {args.samples}")
+    measures = parse_measure_args(args.measures)
+    results = evaluate_runs(args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain)
+    table = compare(results, test=args.test, correction=args.correction, alpha=args.alpha,
+                    all_pairs=args.all_pairs, samples=args.samples, seed=args.seed)
+    sys.stdout.write(render(table, args.format))
+    return 0

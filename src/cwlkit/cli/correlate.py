@@ -1,0 +1,125 @@
+"""``cwlkit correlate QRELS RUN... -a MEASURE_A -b MEASURE_B``: how two measures agree."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+SUMMARY = "correlation of two measures over runs and topics"
+
+DESCRIPTION = """\
+Evaluate every run with measures A and B and report how they agree:
+
+  scores   Pearson's r and Spearman's rho over every (run, topic) pair, with p-values;
+  systems  the orderings of the runs by their mean scores (over the topics all runs have):
+           Pearson, Spearman, Kendall's tau-b (with p-values), tau_AP (Yilmaz et al. 2008,
+           A as the reference ordering), the top-weighted Kendall tau with weight 1/(r+1)
+           (Vigna 2015; the ERR paper's Table 2) and rank-biased overlap (RBO_ext, --rbo-p).
+
+tau_AP, the weighted tau and RBO have no p-value. See docs/statistics.md.
+"""
+
+FORMATS = ("text", "tsv", "json", "markdown")
+
+
+def build_parser():
+    from .main import ArgumentParser
+
+    p = ArgumentParser(prog="cwlkit correlate", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", help="TREC qrels: topic iteration document label")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
+    p.add_argument("-a", "--measure-a", required=True, help="measure A (the reference for tau_AP), e.g. ERR@20")
+    p.add_argument("-b", "--measure-b", required=True, help="measure B, e.g. 'RBP(p=0.6)'")
+    p.add_argument("--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)")
+    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
+                   help="ranking order: score (default; ties by docno descending), rank column, file order")
+    p.add_argument("--topics", choices=("run", "qrels"), default="run",
+                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
+    p.add_argument("--gain", default="identity",
+                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
+    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    return p
+
+
+def compute(results: dict, a: str, b: str, rbo_p: float) -> dict:
+    """The correlations of measures ``a`` and ``b`` given ``{run: Results}``."""
+    from ..errors import CwlkitError
+    from ..stats.correlate import correlate_systems, pearson, spearman
+
+    names = list(results)
+    sa = np.concatenate([results[n].values[results[n].measures.index(a)] for n in names])
+    sb = np.concatenate([results[n].values[results[n].measures.index(b)] for n in names])
+    ok = np.isfinite(sa) & np.isfinite(sb)
+    if ok.sum() < 2:
+        raise CwlkitError("fewer than 2 (run, topic) pairs with both measures defined")
+    score_level = [pearson(sa[ok], sb[ok]), spearman(sa[ok], sb[ok])]
+    topics = sorted(set.intersection(*(set(results[n].topics) for n in names)))
+    systems = []
+    system_level = []
+    if len(names) >= 2 and topics:
+        for n in names:
+            r = results[n]
+            pos = {t: i for i, t in enumerate(r.topics)}
+            cols = [pos[t] for t in topics]
+            systems.append({"run": n, "mean_a": float(r.values[r.measures.index(a), cols].mean()),
+                            "mean_b": float(r.values[r.measures.index(b), cols].mean())})
+        ma = np.array([s["mean_a"] for s in systems])
+        mb = np.array([s["mean_b"] for s in systems])
+        if np.isfinite(ma).all() and np.isfinite(mb).all():
+            system_level = correlate_systems(ma, mb, names, rbo_p=rbo_p)
+    return {"pairs": int(ok.sum()), "topics": len(topics), "runs": names, "score_level": score_level,
+            "system_level": system_level, "systems": systems}
+
+
+def _label(c, rbo_p: float) -> str:
+    return f"rbo(p={rbo_p:g})" if c.name == "rbo" else c.name
+
+
+def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
+    from ..stats._format import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
+
+    rows = [("scores", c) for c in out["score_level"]] + [("systems", c) for c in out["system_level"]]
+    if fmt == "json":
+        return dump_json({
+            "measure_a": a, "measure_b": b, "runs": out["runs"], "pairs": out["pairs"],
+            "common_topics": out["topics"], "rbo_p": rbo_p,
+            "correlations": [{"level": lvl, **c.to_dict()} for lvl, c in rows],
+            "systems": out["systems"],
+        })
+    if fmt == "tsv":
+        return table_tsv(["level", "coefficient", "value", "p_value", "n"],
+                         [[lvl, _label(c, rbo_p), c.value, c.p_value, c.n] for lvl, c in rows])
+    header = ["level", "coefficient", "value", "p", "n"]
+    body = [[lvl, _label(c, rbo_p), fmt_num(c.value), "-" if np.isnan(c.p_value) else fmt_p(c.p_value), str(c.n)]
+            for lvl, c in rows]
+    right = [False, False, True, True, True]
+    head = (f"A = {a}, B = {b}: {len(out['runs'])} run{'s' if len(out['runs']) != 1 else ''}, "
+            f"{out['pairs']} (run, topic) pairs; system means over {out['topics']} common topics")
+    sys_rows = [[s["run"], fmt_num(s["mean_a"]), fmt_num(s["mean_b"])] for s in out["systems"]]
+    if fmt == "markdown":
+        parts = [head + "\n", table_markdown(header, body, right)]
+        if sys_rows:
+            parts.append(table_markdown(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True]))
+        return "\n".join(parts)
+    parts = [f"# {head}\n", table_text(header, body, right)]
+    if sys_rows:
+        parts += ["\n", table_text(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True])]
+    return "".join(parts)
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import ParamError
+    from ..measures.parse import parse_measure
+    from ..stats._runs import evaluate_runs
+
+    args = build_parser().parse_args(argv)
+    if not 0.0 < args.rbo_p < 1.0:
+        raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
+    ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
+    measures = [ma] if ma.name == mb.name else [ma, mb]
+    results = evaluate_runs(args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain)
+    out = compute(results, ma.name, mb.name, args.rbo_p)
+    sys.stdout.write(render(out, ma.name, mb.name, args.rbo_p, args.format))
+    return 0

@@ -1,0 +1,99 @@
+"""``cwlkit fit QRELS RUN... --target ERR@20 --metric "RBP(p=0.05:0.95:0.01)"``: parameter fit."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SUMMARY = "fit a metric's parameter to a target measure (the ERR paper's method)"
+
+DESCRIPTION = """\
+The procedure of Azzopardi, Mackenzie and Moffat (ICTIR 2021, "ERR is not C/W/L"): score
+every (run, topic) pair with the target measure and with the metric at every value of a
+parameter grid, drop the pairs whose target residual exceeds --max-residual (the most the
+target could rise if unjudged documents were fully relevant), and compute Pearson's r and
+Spearman's rho between target and metric at each grid value. Reports the parameter that
+maximises each, and the whole curve (their Figure 5; --plot draws it, needs matplotlib).
+
+The grid is one range start:stop:step written where the parameter's value goes (stop
+included): "RBP(p=0.05:0.95:0.01)", "C_E10(phi=0.3:0.95:0.01)", "C_E11(T=0.5:2:0.05)",
+"C_E8(k=1:20:1)", "P@1:20:1". C/W/L metrics use --gain (the paper maps grades with
+ERR's (2^g - 1) / 2^max: --gain err). See docs/statistics.md.
+"""
+
+FORMATS = ("text", "tsv", "json")
+
+
+def build_parser():
+    from .main import ArgumentParser
+
+    p = ArgumentParser(prog="cwlkit fit", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", help="TREC qrels: topic iteration document label")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
+    p.add_argument("--target", required=True, help="the target measure, e.g. ERR@20")
+    p.add_argument("--metric", required=True, help="the metric with a grid, e.g. 'RBP(p=0.05:0.95:0.01)'")
+    p.add_argument("--max-residual", type=float, help="drop (run, topic) pairs whose target residual exceeds this")
+    p.add_argument("--gain", default="identity",
+                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
+    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
+                   help="ranking order: score (default; ties by docno descending), rank column, file order")
+    p.add_argument("--topics", choices=("run", "qrels"), default="run",
+                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
+    p.add_argument("--plot", metavar="FILE", help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)")
+    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    return p
+
+
+def render(res, fmt: str) -> str:
+    from ..stats._format import dump_json, fmt_num, fmt_p, table_text, table_tsv
+
+    bp, bs = res.best_pearson, res.best_spearman
+    recs = res.to_records()
+    par = res.parameter
+    if fmt == "json":
+        return dump_json({**res.summary(), "curve": recs})
+
+    def mark(i: int) -> str:
+        tags = []
+        if bp is not None and res.grid[i] == bp[0]:
+            tags.append("pearson")
+        if bs is not None and res.grid[i] == bs[0]:
+            tags.append("spearman")
+        return ",".join(tags)
+
+    if fmt == "tsv":
+        cols = [par, "measure", "pearson", "pearson_p", "spearman", "spearman_p", "best"]
+        return table_tsv(cols, [[r[par], r["measure"], r["pearson"], r["pearson_p"], r["spearman"], r["spearman_p"], mark(i)]
+                                for i, r in enumerate(recs)])
+    filt = (f"; {res.n_pairs} of {res.n_total} (run, topic) pairs with residual <= {res.max_residual:g}"
+            if res.max_residual is not None else f"; {res.n_pairs} (run, topic) pairs")
+    lines = [f"# target {res.target}, metric {res.measures[0]} .. {res.measures[-1]}{filt}"]
+    for label, b in (("Pearson's r", bp), ("Spearman's rho", bs)):
+        lines.append(f"best {par} for {label}: " + ("undefined" if b is None else f"{b[0]:g} ({label.split()[1]} = {b[1]:.4f}, {b[2]})"))
+    body = [[f"{r[par]:g}", r["measure"], fmt_num(r["pearson"]), fmt_p(r["pearson_p"]), fmt_num(r["spearman"]),
+             fmt_p(r["spearman_p"]), mark(i)] for i, r in enumerate(recs)]
+    table = table_text([par, "measure", "pearson", "p", "spearman", "p", "best"], body,
+                       [True, False, True, True, True, True, False])
+    return "\n".join(lines) + "\n\n" + table
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import CwlkitError
+    from ..stats._runs import read_all
+    from ..stats.fit import fit_runs, parse_grid, plot_fit
+
+    args = build_parser().parse_args(argv)
+    parse_grid(args.metric)  # report a bad grid before reading any file
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CwlkitError("--plot needs matplotlib: pip install 'cwlkit[plot]'") from None
+    qrels, runs = read_all(args.qrels, args.runs)
+    res = fit_runs(qrels, runs, args.target, args.metric, max_residual=args.max_residual, gain=args.gain,
+                   order=args.order, topics=args.topics)
+    text = render(res, args.format)
+    if args.plot:
+        plot_fit(res, args.plot)
+    sys.stdout.write(text)
+    return 0

@@ -1,0 +1,95 @@
+"""Comparing systems: paired significance tests, multiple-testing corrections, rank
+correlations of measures and systems, and fitting a metric's parameter to a target measure.
+
+Everything here works on plain numpy arrays; :func:`compare` and :func:`fit_runs` work on
+:class:`cwlkit.Results` and runs. scipy is imported inside the functions that need it, so
+``import cwlkit.stats`` is cheap.
+
+Submodules
+----------
+tests
+    :func:`paired_test` and one function per test (t, Wilcoxon, sign, randomization,
+    bootstrap), vectorised over many comparisons at once.
+correct
+    :func:`correct`: none, Bonferroni, Holm, Benjamini-Hochberg (as statsmodels'
+    ``multipletests``).
+correlate
+    Pearson, Spearman, Kendall tau-b, tau_AP, weighted tau (1/(r+1) weights), RBO.
+fit
+    The ERR paper's parameter fit: correlation of a metric family with a target measure over
+    a parameter grid.
+comparison
+    :func:`compare`: mean scores and paired tests of several runs' :class:`Results`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Eager (numpy only): a function named like its module must be bound after the module import,
+# or ``cwlkit.stats.correct`` would be the module once anything imported it.
+from .comparison import ComparisonTable, compare
+from .correct import CORRECTIONS, correct
+
+_LAZY = {
+    "paired_test": "cwlkit.stats.tests",
+    "t_test": "cwlkit.stats.tests",
+    "wilcoxon_test": "cwlkit.stats.tests",
+    "sign_test": "cwlkit.stats.tests",
+    "randomization_test": "cwlkit.stats.tests",
+    "bootstrap_test": "cwlkit.stats.tests",
+    "PairedTestResult": "cwlkit.stats.tests",
+    "TESTS": "cwlkit.stats.tests",
+    "pearson": "cwlkit.stats.correlate",
+    "spearman": "cwlkit.stats.correlate",
+    "kendall_tau_b": "cwlkit.stats.correlate",
+    "tau_ap": "cwlkit.stats.correlate",
+    "weighted_tau": "cwlkit.stats.correlate",
+    "rbo": "cwlkit.stats.correlate",
+    "rbo_scores": "cwlkit.stats.correlate",
+    "Correlation": "cwlkit.stats.correlate",
+    "fit_parameter": "cwlkit.stats.fit",
+    "fit_runs": "cwlkit.stats.fit",
+    "parse_grid": "cwlkit.stats.fit",
+    "plot_fit": "cwlkit.stats.fit",
+    "FitResult": "cwlkit.stats.fit",
+}
+
+__all__ = [
+    "CORRECTIONS",
+    "ComparisonTable",
+    "Correlation",
+    "FitResult",
+    "PairedTestResult",
+    "TESTS",
+    "bootstrap_test",
+    "compare",
+    "correct",
+    "fit_parameter",
+    "fit_runs",
+    "kendall_tau_b",
+    "paired_test",
+    "parse_grid",
+    "pearson",
+    "plot_fit",
+    "randomization_test",
+    "rbo",
+    "rbo_scores",
+    "sign_test",
+    "spearman",
+    "t_test",
+    "tau_ap",
+    "weighted_tau",
+    "wilcoxon_test",
+]
+
+
+def __getattr__(name: str) -> Any:
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'cwlkit.stats' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value
+    return value

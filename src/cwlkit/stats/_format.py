@@ -1,0 +1,117 @@
+"""Rendering helpers shared by the compare / correlate / fit command lines.
+
+Tables come as a header and rows of cells (str, int, float, bool or None) and are rendered
+as aligned text, TSV (full precision, ``nan``/``inf`` spelled out) or GitHub Markdown; JSON
+documents get non-finite floats as the strings ``"nan"``, ``"inf"``, ``"-inf"``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from typing import Any
+
+Cell = Any
+
+
+def run_labels(paths: Sequence[str]) -> list[str]:
+    """Short, distinct names for runs given as paths: the file names, or the paths as given
+    when two runs share a file name (and ``#2``, ``#3``... when a path is repeated)."""
+    base = [os.path.basename(str(p)) or str(p) for p in paths]
+    labels = base if len(set(base)) == len(base) else [str(p) for p in paths]
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab}#{seen[lab]}")
+    return out
+
+
+def fmt_num(v: Cell, digits: int = 4, signed: bool = False) -> str:
+    """A number for people: fixed ``digits`` decimals (``+`` sign if ``signed``)."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return f"{v:+.{digits}f}" if signed else f"{v:.{digits}f}"
+    return str(v)
+
+
+def fmt_p(p: float) -> str:
+    """A p-value for people: 4 decimals, or scientific notation below 0.0001."""
+    if p is None or math.isnan(p):
+        return "nan"
+    if p == 0.0:
+        return "0"
+    return f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def fmt_exact(v: Cell) -> str:
+    """A cell for machines: shortest round-trip float, ``nan``, ``inf``, ``true``/``false``."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    return str(v)
+
+
+def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
+    """Aligned plain-text table (cells already formatted)."""
+    cols = len(header)
+    widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(cols)]
+    right = right or [False] * cols
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True)]
+        return "  ".join(parts).rstrip()
+
+    return "\n".join([line(header)] + [line(r) for r in rows]) + "\n"
+
+
+def table_tsv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
+    """Tab-separated values with a header line; cells via :func:`fmt_exact`."""
+    lines = ["\t".join(header)] + ["\t".join(fmt_exact(c) for c in r) for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|")
+
+
+def table_markdown(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
+    """A GitHub-flavoured Markdown table (cells already formatted)."""
+    right = right or [False] * len(header)
+    out = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
+           "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def jsonable(v: Any) -> Any:
+    """Make floats JSON-safe (non-finite -> string), recursively."""
+    if isinstance(v, float):
+        return v if math.isfinite(v) else fmt_exact(v)
+    if isinstance(v, dict):
+        return {k: jsonable(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [jsonable(x) for x in v]
+    return v
+
+
+def dump_json(doc: Any) -> str:
+    return json.dumps(jsonable(doc), indent=2) + "\n"
