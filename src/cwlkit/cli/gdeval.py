@@ -1,0 +1,49 @@
+"""``cwlkit gdeval [-k K] [-c] QRELS RUN``: the TREC Web Track's gdeval.pl, byte for byte."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SUMMARY = "the TREC Web Track's gdeval.pl: nDCG@k and ERR@k"
+
+DESCRIPTION = """\
+Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per topic that is
+in the run and has a label > 0 in the qrels (topics in numeric order), then the 'amean' line.
+nDCG@K uses gain 2^g-1 and discount log2(rank+1) with the ideal ranking from the qrels cut at
+K; ERR@K uses r = (2^g-1)/2^4. The run is ordered by score, ties by docno descending.
+
+Unlike gdeval.pl, topic ids need not be numeric (digit ids sort first, numerically, then the
+others), and grades above 4 are accepted: ERR's maximum grade becomes the largest grade, with
+a warning on stderr, unless --max-grade sets it. See docs/err.md.
+"""
+
+
+def build_parser():
+    from .main import ArgumentParser
+
+    p = ArgumentParser(prog="cwlkit gdeval", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("qrels", help="TREC qrels: topic iteration document grade")
+    p.add_argument("run", help="TREC run: topic Q0 document rank score tag (plain or .gz)")
+    p.add_argument("-k", type=int, default=20, help="cutoff (default 20)")
+    p.add_argument("-c", action="store_true", help="average over every qrels topic with a grade > 0 (missing topics count 0)")
+    p.add_argument("--max-grade", "--max_grade", dest="max_grade", type=float,
+                   help="ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; a larger qrels grade is then an error)")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import ParamError
+    from ..io.trec import read_pair
+    from ..report.gdeval import format_gdeval, gdeval_report
+
+    args = build_parser().parse_args(argv)
+    if args.k < 1:
+        raise ParamError(f"-k must be >= 1; got {args.k}")
+    qrels, run = read_pair(args.qrels, args.run)
+    rep = gdeval_report(qrels, run, k=args.k, all_topics=args.c, max_grade=args.max_grade)
+    text = format_gdeval(rep)
+    for w in rep.warnings:
+        sys.stderr.write(f"cwlkit gdeval: warning: {w}\n")
+    sys.stdout.write(text)
+    return 0

@@ -1,0 +1,197 @@
+"""Expected reciprocal rank (Chapelle, Metzler, Zhang, Grinspan 2009) and gdeval's nDCG.
+
+ERR models a user who reads the ranking top down and stops at rank i, satisfied, with
+probability r_i (the "satisfaction probability" of the document's relevance grade)::
+
+    ERR@k = sum_{i=1..k} (r_i / i) prod_{j<i} (1 - r_j)
+
+ERR is *not* a C/W/L metric (Azzopardi, Mackenzie, Moffat, ICTIR 2021): on a ranking where
+every r_i = alpha every C/W/L metric scores alpha (its weights sum to one), while ERR scores
+alpha + sum_{i>=2} (alpha/i)(1 - alpha)^(i-1) > alpha. See ``docs/err.md``.
+
+``gdeval_nDCG@k`` is the nDCG of the TREC Web Track's gdeval.pl: gain 2^g - 1, discount
+log2(i + 1), ideal ranking from the qrels cut at k. It is named apart from trec_eval's
+``nDCG`` (gain = label).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..core.gains import GainMap
+from ..errors import ParamError
+from .base import Measure, param
+from .registry import register
+
+#: relative size of the last term summed in the residual's geometric tail
+TAIL_TOL = 1e-18
+
+
+def _labels_max(batch) -> float | None:
+    ql = batch.qrel_labels
+    finite = ql[np.isfinite(ql)]
+    return float(finite.max()) if finite.size else None
+
+
+def err_sum(r: np.ndarray) -> np.ndarray:
+    """Sum of ``r_i / i * prod_{j<i} (1 - r_j)`` over the columns of ``r`` (float64[T, D])."""
+    T, D = r.shape
+    if D == 0:
+        return np.zeros(T)
+    survive = np.ones((T, D))
+    survive[:, 1:] = np.cumprod(1.0 - r[:, :-1], axis=1)
+    return (r * survive / np.arange(1, D + 1, dtype=np.float64)).sum(axis=1)
+
+
+def cascade_tail(depth: np.ndarray, rho: float) -> np.ndarray:
+    """ERR of an endless run of documents with probability ``rho``, starting after ``depth``.
+
+    ``sum_{m>=0} rho (1 - rho)^m / (depth + 1 + m)`` for every entry of ``depth`` (the
+    contribution of ranks past the end of a run, per user who reached its end). Summed term by
+    term until ``(1 - rho)^m`` drops below :data:`TAIL_TOL` (57 terms for rho = 1/2; one for
+    rho = 1).
+    """
+    a = np.asarray(depth, dtype=np.float64) + 1.0
+    if rho <= 0.0:
+        return np.zeros(a.shape)
+    x = 1.0 - rho
+    if x <= 0.0:
+        return 1.0 / a
+    n_terms = int(np.ceil(np.log(TAIL_TOL) / np.log(x))) + 1
+    out = np.zeros(a.shape)
+    chunk = 4096
+    for start in range(0, n_terms, chunk):  # one pass unless rho is tiny
+        m = np.arange(start, min(start + chunk, n_terms), dtype=np.float64)
+        out += (x**m / (a[:, None] + m[None, :])).sum(axis=1)
+    return rho * out
+
+
+@register
+@dataclass(frozen=True)
+class ERR(Measure):
+    """Expected reciprocal rank, ``ERR@k`` (full depth without a cutoff).
+
+    ``ERR@k = sum_{i=1..min(k, n)} (r_i / i) prod_{j<i} (1 - r_j)`` where ``n`` is the length
+    of the run and ``r_i`` the satisfaction probability of the document at rank ``i``.
+
+    Parameters
+    ----------
+    max_grade : float, optional
+        ``g_max`` of the gain mapping. By default the largest label in the qrels of the
+        evaluated topics (1 if that is not positive). A label above a given ``max_grade`` is
+        an error. gdeval.pl uses 4 (``ERR(max_grade=4)@20``).
+    gain : {"err", "exp", "linear"}
+        Label -> probability: ``err`` (default) ``r = (2^g - 1) / 2^g_max``, the ERR paper's
+        Equation 2 (never 1, so some users read on forever); ``exp``
+        ``(2^g - 1)/(2^g_max - 1)`` and ``linear`` ``g / g_max`` (both 1 at the top grade: with
+        binary labels these make ERR reciprocal rank).
+    k : int, optional
+        Cutoff: only the first ``k`` ranks count. Omitted: the whole run.
+
+    Notes
+    -----
+    Conventions: negative labels (spam, junk) and unjudged documents have r = 0; a run shorter
+    than ``k`` adds nothing past its end; ties are ordered by the batch (score descending, docno
+    descending, as trec_eval and gdeval.pl do).
+
+    :meth:`residual` is the ERR paper's residual (Azzopardi et al. 2021, Section 4): the
+    full-depth ERR with every unjudged document, and every rank past the end of the run, at
+    the highest grade, minus ERR@k with unjudged documents at r = 0.
+    """
+
+    family = "ERR"
+    aliases = ("expected_reciprocal_rank",)
+
+    max_grade: float | None = param(None, gt=0.0, doc="g_max of the gain mapping (default: largest label)")
+    gain: str = param("err", choices=("err", "exp", "linear"), doc="label -> satisfaction probability")
+    k: int | None = param(None, ge=1, integer=True, doc="cutoff (default: the whole run)")
+
+    def gain_map(self, batch) -> GainMap:
+        """The label -> probability mapping for ``batch`` (checks labels against max_grade)."""
+        top = _labels_max(batch)
+        if self.max_grade is not None:
+            if top is not None and top > self.max_grade:
+                raise ParamError(
+                    f"qrels label {top:g} is above the max_grade {self.max_grade:g} of {self.name}; "
+                    "raise max_grade (or omit it to use the largest label)"
+                )
+            top = self.max_grade
+        if top is None or top <= 0:
+            top = 1.0
+        return GainMap(self.gain, float(top))
+
+    def probabilities(self, batch, *, unjudged: float = 0.0, cut: bool = True) -> np.ndarray:
+        """float64[T, D'] satisfaction probabilities of the ranked documents.
+
+        Unjudged documents get ``unjudged``; ranks past a run's end 0. With ``cut`` only the
+        first ``k`` columns are returned.
+        """
+        gm = self.gain_map(batch)
+        labels = batch.labels
+        judged, valid = batch.judged, batch.valid
+        if cut and self.k is not None:
+            labels, judged, valid = labels[:, : self.k], judged[:, : self.k], valid[:, : self.k]
+        r = gm(labels)
+        return np.where(valid, np.where(judged, np.nan_to_num(r, nan=0.0), unjudged), 0.0)
+
+    def compute(self, batch) -> np.ndarray:
+        """ERR@k for every topic of ``batch``, float64[T]."""
+        return err_sum(self.probabilities(batch))
+
+    def top_probability(self, batch) -> float:
+        """The satisfaction probability of the highest grade (``g_max``)."""
+        gm = self.gain_map(batch)
+        return float(gm(np.array([gm.max_label]))[0])
+
+    def upper(self, batch) -> np.ndarray:
+        """Full-depth ERR with unjudged documents and every rank past the run at the top grade."""
+        rho = self.top_probability(batch)
+        r = self.probabilities(batch, unjudged=rho, cut=False)
+        inside = err_sum(r)
+        reach_end = np.prod(1.0 - r, axis=1)
+        return inside + reach_end * cascade_tail(batch.depth, rho)
+
+    def residual(self, batch) -> np.ndarray:
+        """How much ERR@k could still rise: :meth:`upper` minus :meth:`compute` (>= 0)."""
+        return np.maximum(self.upper(batch) - self.compute(batch), 0.0)
+
+
+@register
+@dataclass(frozen=True)
+class GdevalNDCG(Measure):
+    """nDCG@k as gdeval.pl computes it: ``DCG@k / IDCG@k``.
+
+    ``DCG@k = sum_{i=1..min(k, n)} (2^{g_i} - 1) / log2(i + 1)``; negative labels and
+    unjudged documents have gain 0; ``IDCG@k`` is the same sum over the topic's qrels labels
+    sorted in decreasing order (every judged document, retrieved or not), cut at ``k``. A
+    topic without a positive label scores 0 (gdeval.pl does not evaluate such topics at all).
+    Unlike trec_eval's ``nDCG`` (gain = label), the gain is exponential; with binary labels
+    the two coincide.
+    """
+
+    family = "gdeval_nDCG"
+    aliases = ("nDCG_gdeval",)
+
+    k: int = param(20, ge=1, integer=True, doc="cutoff")
+
+    def compute(self, batch) -> np.ndarray:
+        """gdeval's nDCG@k for every topic, float64[T]."""
+        k = int(self.k)
+        lab = np.where(batch.judged & batch.valid, batch.labels, 0.0)[:, :k]
+        ideal = np.nan_to_num(batch.qrel_labels, nan=0.0)[:, :k]
+        dcg = _dcg(lab)
+        idcg = _dcg(ideal)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+
+
+def _dcg(labels: np.ndarray) -> np.ndarray:
+    T, D = labels.shape
+    if D == 0:
+        return np.zeros(T)
+    gain = np.exp2(np.maximum(labels, 0.0)) - 1.0
+    # gdeval.pl's discount: log(i + 1) / log(2), i = 1..D
+    disc = np.log(np.arange(2, D + 2, dtype=np.float64)) / np.log(2.0)
+    return (gain / disc).sum(axis=1)

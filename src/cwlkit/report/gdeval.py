@@ -1,0 +1,181 @@
+"""gdeval.pl (TREC Web Track 2010-2014, v1.3): its topic selection, means and CSV output.
+
+What gdeval.pl prints for ``gdeval.pl [-c] -k K qrels run``::
+
+    runid,topic,ndcg@K,err@K
+    RUNID,TOPIC,%.5f,%.5f          one line per evaluated topic, topics in numeric order
+    RUNID,amean,%.5f,%.5f
+
+* nDCG@K: gain 2^g - 1, discount log2(i + 1), ideal from the qrels cut at K
+  (:class:`~cwlkit.measures.err.GdevalNDCG`); ERR@K with r = (2^g - 1)/2^4
+  (:class:`~cwlkit.measures.err.ERR` with ``max_grade=4``).
+* A topic is evaluated when it is in the run and has a label > 0 in the qrels. The mean
+  divides by the number of evaluated topics, or with ``-c`` by the number of qrels topics
+  with a label > 0 (topics missing from the run then count 0 but print no line).
+* The run is ordered by score descending, ties by docno descending (bytes); RUNID is the tag
+  of the run's last line.
+
+Where gdeval.pl stops with "format error", cwlkit goes on: topic ids need not be numeric
+(numeric ids come first, in numeric order, then the others in byte order; ids are printed as
+written, without gdeval's stripping of everything up to the last ``-``), qrels column 2 and
+the run's ``Q0`` column are not checked, and grades above 4 are accepted: the maximum grade of
+ERR then becomes the largest grade, with a warning, unless ``max_grade`` is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..core.batch import build_batch
+from ..errors import FormatError, ParamError
+from ..io._text import sort_rank
+from ..io.trec import Qrels, Run
+
+#: gdeval.pl's $MAX_JUDGMENT
+GDEVAL_MAX_GRADE = 4
+
+
+@dataclass
+class GdevalReport:
+    """gdeval.pl's numbers for one run.
+
+    Attributes
+    ----------
+    runid : str
+        The tag of the run's last line.
+    k : int
+        The cutoff.
+    topics : list of str
+        The evaluated topics, in gdeval's order.
+    ndcg, err : numpy.ndarray
+        float64[N], per evaluated topic.
+    mean_ndcg, mean_err : float
+        Sum over the evaluated topics divided by ``n_mean``.
+    n_mean : int
+        The denominator of the means.
+    max_grade : float
+        The ERR maximum grade used.
+    warnings : list of str
+        One-line messages for the caller to show (grades above gdeval's maximum).
+    """
+
+    runid: str
+    k: int
+    topics: list[str]
+    ndcg: np.ndarray
+    err: np.ndarray
+    mean_ndcg: float
+    mean_err: float
+    n_mean: int
+    max_grade: float
+    warnings: list[str] = field(default_factory=list)
+
+
+def _topic_order(topics: np.ndarray) -> np.ndarray:
+    """Permutation putting ids made of digits first, numerically, then the rest by bytes."""
+    arr = pa.array([str(t) for t in topics], pa.string())
+    if len(arr) == 0:
+        return np.zeros(0, dtype=np.int64)
+    digits = pc.match_substring_regex(arr, r"^[0-9]+$").to_numpy(zero_copy_only=False)
+    stripped = pc.utf8_ltrim(arr, characters="0")
+    length = pc.utf8_length(stripped).to_numpy(zero_copy_only=False).astype(np.int64)
+    byte_rank = sort_rank(arr)
+    strip_rank = sort_rank(stripped)
+    # digits: by significant length, then digit string (= numeric order), then as written
+    num_len = np.where(digits, length, 0)
+    num_key = np.where(digits, strip_rank, 0)
+    return np.lexsort((byte_rank, num_key, num_len, ~digits))
+
+
+def _grade_check(qrels: Qrels, max_grade: float | None) -> tuple[float, list[str]]:
+    labels = qrels.labels
+    if labels.size == 0:
+        return float(max_grade or GDEVAL_MAX_GRADE), []
+    i = int(np.argmax(labels))
+    top = float(labels[i])
+    line = int(qrels.lines[i])
+    if max_grade is not None:
+        if top > max_grade:
+            raise FormatError(qrels.path, line, f"grade {top:g} is above --max-grade {max_grade:g}")
+        return float(max_grade), []
+    if top > GDEVAL_MAX_GRADE:
+        msg = (
+            f"{qrels.path}:{line}: grade {top:g} is above gdeval.pl's maximum grade "
+            f"{GDEVAL_MAX_GRADE}; ERR uses maximum grade {top:g} (set it with --max-grade)"
+        )
+        return top, [msg]
+    return float(GDEVAL_MAX_GRADE), []
+
+
+def gdeval_report(
+    qrels: Qrels,
+    run: Run,
+    *,
+    k: int = 20,
+    all_topics: bool = False,
+    max_grade: float | None = None,
+) -> GdevalReport:
+    """Compute what gdeval.pl prints for ``run``.
+
+    Parameters
+    ----------
+    qrels, run : Qrels, Run
+    k : int
+        Cutoff (gdeval's ``-k``, default 20).
+    all_topics : bool
+        gdeval's ``-c``: average over every qrels topic with a label > 0.
+    max_grade : float, optional
+        ERR's maximum grade. Default 4 (gdeval.pl's), or the largest grade in the qrels when
+        that is above 4 (with a warning in ``warnings``). A grade above a given
+        ``max_grade`` is an error naming the qrels line.
+    """
+    from ..measures.err import ERR, GdevalNDCG
+
+    if int(k) != k or k < 1:
+        raise ParamError(f"-k must be an integer >= 1; got {k}")
+    if max_grade is not None and not (np.isfinite(max_grade) and max_grade > 0):
+        raise ParamError(f"--max-grade must be > 0; got {max_grade:g}")
+    gmax, warnings = _grade_check(qrels, max_grade)
+    batch = build_batch(qrels, run, order="score", topics="run")
+    with np.errstate(invalid="ignore"):
+        seen = (batch.qrel_labels > 0).any(axis=1)
+    batch = batch.select(seen)
+    order = _topic_order(batch.topics)
+    ndcg = GdevalNDCG(k=int(k)).compute(batch)[order] if batch.n_topics else np.zeros(0)
+    err = ERR(max_grade=gmax, k=int(k)).compute(batch)[order] if batch.n_topics else np.zeros(0)
+    if all_topics:
+        t_codes = qrels.codes()[0]
+        n_mean = int(np.unique(t_codes[qrels.labels > 0]).size)
+    else:
+        n_mean = int(order.size)
+    # gdeval.pl adds the topics up in order, one at a time: a cumulative sum does the same
+    tot_n = float(np.cumsum(ndcg)[-1]) if ndcg.size else 0.0
+    tot_e = float(np.cumsum(err)[-1]) if err.size else 0.0
+    denom = n_mean if n_mean > 0 else 1
+    return GdevalReport(
+        runid=run.runid,
+        k=int(k),
+        topics=[str(t) for t in batch.topics[order]],
+        ndcg=ndcg,
+        err=err,
+        mean_ndcg=tot_n / denom,
+        mean_err=tot_e / denom,
+        n_mean=n_mean,
+        max_grade=gmax,
+        warnings=warnings,
+    )
+
+
+def format_gdeval(rep: GdevalReport) -> str:
+    """gdeval.pl's CSV: header, one line per evaluated topic, the ``amean`` line."""
+    lines = [f"runid,topic,ndcg@{rep.k},err@{rep.k}"]
+    lines += [
+        f"{rep.runid},{t},{n:.5f},{e:.5f}"
+        for t, n, e in zip(rep.topics, rep.ndcg.tolist(), rep.err.tolist(), strict=True)
+    ]
+    lines.append(f"{rep.runid},amean,{rep.mean_ndcg:.5f},{rep.mean_err:.5f}")
+    return "\n".join(lines) + "\n"
