@@ -1,0 +1,171 @@
+"""The lecture's classic measures where trec_eval's conventions differ.
+
+* ``F(beta=1)`` and ``F(beta=b)@k``: the F measure of the retrieved set (or of the top k),
+  weighted with ``beta**2`` as in van Rijsbergen, Manning et al. and the lecture. trec_eval's
+  ``set_F`` (``SetF`` here) weights with ``beta`` itself; the two agree only at beta = 1.
+* ``IAP11``: 11-point interpolated average precision of each topic, with the recall levels
+  reached at ``ceil(r * R)`` relevant documents exactly. trec_eval's ``11pt_avg`` rounds that
+  count (``(long)(r R + 0.9)`` in 9.0.8, ``lround(r R)`` in 10.0), so it differs on topics
+  whose R is not a multiple of 10.
+* :func:`contingency`: precision, recall, F and accuracy from a 2x2 contingency table, for
+  unranked results that are not a run.
+
+Precision and recall at a rank (``P@k``, ``R@k``), average precision and set precision and
+recall are the same in the lecture and in trec_eval; they are trec_eval's measures in the
+registry. The curves (precision/recall at each rank, interpolated precision at any recall
+level, ROC) are in :mod:`cwlkit.measures.curves`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .base import Measure, param
+from .curves import STANDARD_LEVELS, _cum_relevant, interpolated_precision
+from .registry import register
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
+
+
+def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.ndarray:
+    """The lecture's F measure: ``(beta^2 + 1) P R / (beta^2 P + R)``, elementwise.
+
+    The weighted harmonic mean ``1 / (alpha / P + (1 - alpha) / R)`` with
+    ``beta^2 = (1 - alpha) / alpha``: beta = 1 is F1 = 2PR / (P + R), beta < 1 favours
+    precision, beta > 1 recall; beta = 0 gives P and beta = inf gives R. F is 0 when P and R
+    are both 0 (0/0 := 0).
+    """
+    p = np.asarray(precision, dtype=np.float64)
+    r = np.asarray(recall, dtype=np.float64)
+    if np.isinf(beta):
+        return np.broadcast_to(r, np.broadcast_shapes(p.shape, r.shape)).astype(np.float64, copy=True)
+    b2 = float(beta) ** 2
+    den = b2 * p + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, (b2 + 1.0) * p * r / np.where(den > 0, den, 1.0), 0.0)
+
+
+def contingency(tp, fp, fn, tn=None, *, beta: float = 1.0) -> dict[str, np.ndarray]:
+    """Set measures from a 2x2 contingency table (unranked retrieval).
+
+    Parameters
+    ----------
+    tp, fp, fn : array_like of int
+        Relevant retrieved (true positives), non-relevant retrieved (false positives) and
+        relevant not retrieved (false negatives).
+    tn : array_like of int, optional
+        Non-relevant not retrieved (true negatives); needed only for accuracy.
+    beta : float
+        F weighting (``beta^2``, see :func:`f_beta`).
+
+    Returns
+    -------
+    dict
+        ``precision = TP / (TP + FP)``, ``recall = TP / (TP + FN)`` (each 0 when its
+        denominator is 0), ``F`` and, with ``tn``, ``accuracy = (TP + TN) / (TP + FP + FN + TN)``
+        and ``fallout = FP / (FP + TN)``. Values are float64 arrays (0-d for scalar input).
+
+    Examples
+    --------
+    The lecture's example: 20 relevant retrieved, 40 non-relevant retrieved, 60 relevant
+    missed gives P = 1/3, R = 1/4, F1 = 2/7.
+
+    >>> contingency(20, 40, 60)["F"]
+    array(0.28571429)
+    """
+    tp, fp, fn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn))
+    for name, x in (("tp", tp), ("fp", fp), ("fn", fn)):
+        if np.any(x < 0):
+            from ..errors import ParamError
+
+            raise ParamError(f"contingency counts must be >= 0; got {name}={x.tolist()}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
+        r = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
+        out = {"precision": p, "recall": r, "F": f_beta(p, r, beta)}
+        if tn is not None:
+            tn = np.asarray(tn, dtype=np.float64)
+            total = tp + fp + fn + tn
+            out["accuracy"] = np.where(total > 0, (tp + tn) / total, 0.0)
+            out["fallout"] = np.where(fp + tn > 0, fp / (fp + tn), 0.0)
+    return out
+
+
+def set_counts(batch: RankingBatch, rel: float = 1.0, k: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(retrieved, relevant retrieved, relevant) per topic, int64[T] each.
+
+    The retrieved set is the whole run, or its first ``k`` documents when ``k`` is given (a run
+    shorter than ``k`` retrieves only its own documents). Relevant: qrels label ``>= rel``;
+    unjudged documents are not relevant.
+    """
+    ret = batch.depth if k is None else np.minimum(batch.depth, int(k))
+    cum = _cum_relevant(batch, rel)
+    if cum.shape[1]:
+        rel_ret = np.where(ret > 0, np.take_along_axis(cum, np.maximum(ret - 1, 0)[:, None], axis=1)[:, 0], 0)
+    else:
+        rel_ret = np.zeros(batch.n_topics, np.int64)
+    return ret.astype(np.int64), rel_ret.astype(np.int64), batch.num_rel(rel)
+
+
+@register
+@dataclass(frozen=True)
+class F(Measure):
+    """F measure of the retrieved set, the lecture's ``beta^2`` weighting.
+
+    ``F_beta = (beta^2 + 1) P R / (beta^2 P + R)``, with ``P = rel_ret / ret`` and
+    ``R = rel_ret / R`` over the whole run, or over its first ``k`` documents with ``@k``
+    (the lecture's "set measure of each prefix").
+
+    Conventions: relevant means qrels label ``>= rel``; unjudged documents are non-relevant; a
+    run shorter than ``k`` is its own retrieved set (unlike ``P@k``, which divides by ``k``);
+    P = 0 for an empty run, R = 0 for a topic with no relevant documents, F = 0 when
+    P = R = 0. ``beta`` may be ``inf`` (F = R); beta = 0 gives P.
+
+    trec_eval's ``set_F`` (``SetF``) computes ``(beta + 1) P R / (beta P + R)``: its
+    ``SetF(beta=b)`` equals ``F(beta=sqrt(b))``.
+    """
+
+    family = "F"
+    aliases = ("Fbeta", "F_beta")
+    beta: float = param(1.0, ge=0.0, doc="weight of recall against precision (squared)")
+    rel: float = param(1.0, doc="relevance threshold: labels >= rel are relevant")
+    k: int | None = param(None, ge=1, integer=True, doc="cutoff: F of the top k documents")
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        ret, rel_ret, R = set_counts(batch, self.rel, self.k)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p = np.where(ret > 0, rel_ret / np.maximum(ret, 1), 0.0)
+            r = np.where(R > 0, rel_ret / np.maximum(R, 1), 0.0)
+        return f_beta(p, r, self.beta)
+
+
+@register
+@dataclass(frozen=True)
+class IAP11(Measure):
+    """11-point interpolated average precision of each topic (the lecture's definition).
+
+    ``IAP11 = (1/11) sum_{j=0..10} P~(j/10)`` with ``P~(r) = max { P(i) : R(i) >= r }``, the
+    highest precision at any rank whose recall is at least ``r``; recall ``r`` is reached at
+    ``ceil(r R)`` relevant documents, computed exactly. The lecture's ``P_11pt``, the 11-point
+    curve averaged over topics and levels, is the mean of IAP11 over topics
+    (``Results.mean()``).
+
+    Conventions: relevant means qrels label ``>= rel``; unjudged documents are non-relevant;
+    a level the run never reaches (relevant documents missing from the run) contributes 0;
+    a topic with no relevant documents scores 0.
+
+    trec_eval's ``11pt_avg`` takes the level's cut-off as ``(long)(r R + 0.9)`` (9.0.8) or
+    ``lround(r R)`` (10.0) relevant documents; with R = 3 and r = 0.7 both give 2 documents
+    where the lecture (and this measure) needs 3.
+    """
+
+    family = "IAP11"
+    aliases = ("IAP_11",)
+    rel: float = param(1.0, doc="relevance threshold: labels >= rel are relevant")
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        return interpolated_precision(batch, STANDARD_LEVELS, self.rel).mean(axis=1)

@@ -1,0 +1,368 @@
+"""Precision-recall and ROC curves of every topic of a batch, all topics at once.
+
+These are not per-topic scalars but the data behind the lecture's plots (Manning, Raghavan
+and Schütze, ch. 8; the Cambridge IR lecture 6): precision and recall after each rank,
+interpolated precision at recall levels (the 11-point curve), and the true/false positive
+rates of a ROC curve with its area.
+
+Conventions shared by both curves
+---------------------------------
+* A document is relevant when its qrels label is ``>= rel`` (default 1).
+* Unjudged documents (not in the qrels) are not relevant.
+* ``[T, D]`` arrays follow the batch: row ``t`` is topic ``batch.topics[t]``, column ``i`` is
+  rank ``i + 1``; entries past a topic's run are NaN.
+* The ranking is the batch's order (by default score descending, trec_eval's tie-break), so
+  there are no ties inside a ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..errors import ParamError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
+
+#: The 11 standard recall levels 0.0, 0.1, ..., 1.0 (j / 10, each exactly rounded).
+STANDARD_LEVELS = np.arange(11) / 10.0
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def relevant(batch: RankingBatch, rel: float = 1.0) -> np.ndarray:
+    """bool[T, D]: the document at that rank has a qrels label ``>= rel``.
+
+    Unjudged documents and padding past the run's end are False.
+    """
+    key = ("classic.relevant", float(rel))
+    got = batch._cache.get(key)
+    if got is None:
+        with np.errstate(invalid="ignore"):
+            got = (batch.labels >= rel) & batch.valid
+        batch._cache[key] = got
+    return got
+
+
+def _cum_relevant(batch: RankingBatch, rel: float) -> np.ndarray:
+    """int64[T, D]: relevant documents among the first ``i + 1`` (held constant past depth)."""
+    key = ("classic.cumrel", float(rel))
+    got = batch._cache.get(key)
+    if got is None:
+        got = np.cumsum(relevant(batch, rel), axis=1, dtype=np.int64)
+        batch._cache[key] = got
+    return got
+
+
+def _relevant_positions(batch: RankingBatch, rel: float) -> np.ndarray:
+    """int64[T, K]: 0-based rank of the n-th relevant retrieved document (column n - 1), -1 after."""
+    key = ("classic.relpos", float(rel))
+    got = batch._cache.get(key)
+    if got is None:
+        isrel = relevant(batch, rel)
+        cum = _cum_relevant(batch, rel)
+        k = int(cum[:, -1].max(initial=0)) if cum.shape[1] else 0
+        got = np.full((batch.n_topics, k), -1, dtype=np.int64)
+        rows, cols = np.nonzero(isrel)
+        got[rows, cum[rows, cols] - 1] = cols
+        batch._cache[key] = got
+    return got
+
+
+def _levels(levels: object) -> np.ndarray:
+    lv = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    if lv.ndim != 1 or lv.size == 0:
+        raise ParamError("recall levels must be a non-empty list of numbers in [0, 1]")
+    if not np.all((lv >= 0.0) & (lv <= 1.0)):
+        raise ParamError(f"recall levels must be in [0, 1]; got {lv.tolist()}")
+    return lv
+
+
+def needed_relevant(levels: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
+    """int64[T, L]: the fewest relevant documents n with n / R >= level, i.e. ceil(level * R).
+
+    The product is rounded to 9 decimals before the ceiling so that floating-point noise
+    (``0.7 * 3 = 2.0999999999999996``) does not move a level onto the wrong document.
+    """
+    x = np.round(levels[None, :] * num_rel[:, None].astype(np.float64), 9)
+    return np.ceil(x).astype(np.int64)
+
+
+def _at_levels(values: np.ndarray, batch: RankingBatch, rel: float, levels: np.ndarray) -> np.ndarray:
+    """float64[T, L]: ``values`` at the first rank whose recall reaches each level; 0 if none.
+
+    Recall 0 is reached at rank 1 (0 for an empty run); a level above the recall of the whole
+    run is never reached.
+    """
+    R = batch.num_rel(rel)
+    need = needed_relevant(levels, R)
+    pos = _relevant_positions(batch, rel)
+    rel_ret = (pos >= 0).sum(axis=1)
+    has_docs = (batch.depth > 0)[:, None]
+    reached = (need <= rel_ret[:, None]) & has_docs
+    if pos.shape[1]:
+        col = np.take_along_axis(pos, np.clip(need - 1, 0, pos.shape[1] - 1), axis=1)
+    else:
+        col = np.zeros(need.shape, np.int64)
+    col = np.where(need == 0, 0, col)
+    out = np.zeros(need.shape, dtype=np.float64)
+    if values.shape[1]:
+        picked = np.take_along_axis(values, np.clip(col, 0, values.shape[1] - 1), axis=1)
+        out = np.where(reached, picked, 0.0)
+    return out
+
+
+def precision_recall(batch: RankingBatch, rel: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """Precision and recall after each rank, float64[T, D] each (NaN past the run's end).
+
+    ``P_t(i) = rel_t(i) / i`` and ``R_t(i) = rel_t(i) / R_t``, where ``rel_t(i)`` is the number
+    of relevant documents among the first ``i`` and ``R_t`` the number of qrels entries of the
+    topic with label ``>= rel``. A topic with no relevant documents has recall 0 (0/0 := 0).
+    """
+    cum = _cum_relevant(batch, rel).astype(np.float64)
+    ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
+    R = batch.num_rel(rel).astype(np.float64)
+    prec = np.where(batch.valid, cum / ranks, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rec = np.where(batch.valid, np.where(R[:, None] > 0, cum / R[:, None], 0.0), np.nan)
+    return prec, rec
+
+
+def _suffix_max_precision(batch: RankingBatch, rel: float) -> np.ndarray:
+    """float64[T, D]: max over ranks j >= i of P(j) (0 past the run's end)."""
+    key = ("classic.suffixmax", float(rel))
+    got = batch._cache.get(key)
+    if got is None:
+        cum = _cum_relevant(batch, rel).astype(np.float64)
+        ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
+        prec = np.where(batch.valid, cum / ranks, 0.0)
+        got = np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
+        batch._cache[key] = got
+    return got
+
+
+def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
+    """Interpolated precision at recall levels, float64[T, L].
+
+    ``P~_t(r) = max { P_t(i) : R_t(i) >= r }``, the lecture's "highest precision found for any
+    recall level r' >= r". The maximum runs over every rank of the run; a level that the run
+    never reaches (fewer than ``ceil(r R)`` relevant documents retrieved) gets 0. A topic with
+    no relevant documents gets 0 at every level (its recall is 0 and its precision is 0).
+
+    Parameters
+    ----------
+    batch : RankingBatch
+    levels : array_like of float, optional
+        Recall levels in [0, 1]; default the 11 standard levels 0.0, 0.1, ..., 1.0.
+    rel : float
+        Relevance threshold.
+    """
+    lv = _levels(levels)
+    return _at_levels(_suffix_max_precision(batch, rel), batch, rel, lv)
+
+
+def precision_at_recall(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
+    """Uninterpolated precision at recall levels, float64[T, L].
+
+    The precision at the first rank where recall reaches ``r`` (the lecture's "Precision @
+    Recall r" table): ``P_t(i*)`` with ``i* = min { i : R_t(i) >= r }``; rank 1 for r = 0; 0 when
+    the run never reaches ``r``.
+    """
+    lv = _levels(levels)
+    cum = _cum_relevant(batch, rel).astype(np.float64)
+    ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
+    return _at_levels(cum / ranks, batch, rel, lv)
+
+
+# --------------------------------------------------------------------------- PR curve
+
+
+@dataclass(frozen=True, eq=False)
+class PRCurve:
+    """Precision-recall curves of every topic.
+
+    Attributes
+    ----------
+    topics : numpy.ndarray
+        Topic ids, one per row.
+    precision, recall : numpy.ndarray
+        float64[T, D], after each rank (NaN past the run's end); see
+        :func:`precision_recall`.
+    relevant : numpy.ndarray
+        bool[T, D], the document at that rank is relevant.
+    num_rel : numpy.ndarray
+        int64[T], relevant documents in the qrels (R).
+    levels : numpy.ndarray
+        float64[L], the recall levels of ``interpolated``.
+    interpolated : numpy.ndarray
+        float64[T, L], interpolated precision at ``levels`` (:func:`interpolated_precision`).
+    rel : float
+        The relevance threshold used.
+    """
+
+    topics: np.ndarray
+    precision: np.ndarray
+    recall: np.ndarray
+    relevant: np.ndarray
+    num_rel: np.ndarray
+    levels: np.ndarray
+    interpolated: np.ndarray
+    rel: float = 1.0
+    _batch: RankingBatch | None = None
+
+    @property
+    def mean_interpolated(self) -> np.ndarray:
+        """float64[L]: interpolated precision at each level averaged over topics (the lecture's
+        averaged 11-point curve); NaN when there are no topics."""
+        if self.interpolated.shape[0] == 0:
+            return np.full(self.levels.shape, np.nan)
+        return self.interpolated.mean(axis=0)
+
+    @property
+    def average_interpolated(self) -> np.ndarray:
+        """float64[T]: mean over the levels of each topic's interpolated precision (with the 11
+        standard levels, the 11-point interpolated average precision of each topic)."""
+        return self.interpolated.mean(axis=1)
+
+    def interpolate(self, levels: object) -> np.ndarray:
+        """Interpolated precision at other recall levels, float64[T, L]."""
+        if self._batch is None:  # pragma: no cover - always set by pr_curve
+            raise ParamError("this curve was not built by pr_curve()")
+        return interpolated_precision(self._batch, levels, self.rel)
+
+    def at_recall(self, levels: object) -> np.ndarray:
+        """Uninterpolated precision at recall levels, float64[T, L] (:func:`precision_at_recall`)."""
+        if self._batch is None:  # pragma: no cover - always set by pr_curve
+            raise ParamError("this curve was not built by pr_curve()")
+        return precision_at_recall(self._batch, levels, self.rel)
+
+    def topic(self, topic: str) -> int:
+        """Row index of ``topic``."""
+        where = np.flatnonzero(self.topics == topic)
+        if where.size == 0:
+            raise ParamError(f"topic {topic!r} is not in this curve")
+        return int(where[0])
+
+
+def pr_curve(batch: RankingBatch, rel: float = 1.0, *, levels: object = STANDARD_LEVELS) -> PRCurve:
+    """Precision-recall curve of every topic of ``batch``.
+
+    Parameters
+    ----------
+    batch : RankingBatch
+        From :func:`cwlkit.build_batch`.
+    rel : float
+        Relevance threshold: labels ``>= rel`` are relevant; unjudged documents are not.
+    levels : array_like of float
+        Recall levels of the interpolated curve (default 0.0, 0.1, ..., 1.0).
+
+    Returns
+    -------
+    PRCurve
+        ``precision``/``recall`` after each rank ([T, D]), ``interpolated`` precision at the
+        levels ([T, L]) with ``P~(r) = max_{i : R(i) >= r} P(i)`` (0 when the run never
+        reaches r), and ``mean_interpolated`` ([L]), the curve averaged over topics.
+
+    Examples
+    --------
+    >>> curve = pr_curve(batch)                      # doctest: +SKIP
+    >>> curve.mean_interpolated                      # the averaged 11-point curve
+    >>> curve.average_interpolated.mean()            # 11-point interpolated AP, mean of topics
+    """
+    lv = _levels(levels)
+    prec, rec = precision_recall(batch, rel)
+    return PRCurve(
+        topics=batch.topics,
+        precision=prec,
+        recall=rec,
+        relevant=relevant(batch, rel),
+        num_rel=batch.num_rel(rel),
+        levels=lv,
+        interpolated=interpolated_precision(batch, lv, rel),
+        rel=float(rel),
+        _batch=batch,
+    )
+
+
+# --------------------------------------------------------------------------- ROC curve
+
+
+@dataclass(frozen=True, eq=False)
+class ROCCurve:
+    """ROC curves of every topic.
+
+    Attributes
+    ----------
+    topics : numpy.ndarray
+        Topic ids, one per row.
+    tpr, fpr : numpy.ndarray
+        float64[T, D], true and false positive rates after each rank (NaN past the run's end,
+        and everywhere for a topic with no positives, resp. no negatives).
+    num_pos, num_neg : numpy.ndarray
+        int64[T]: positives (qrels label >= rel) and negatives (judged, 0 <= label < rel).
+    auc : numpy.ndarray
+        float64[T], area under each curve (NaN when a topic has no positives or no negatives).
+    """
+
+    topics: np.ndarray
+    tpr: np.ndarray
+    fpr: np.ndarray
+    num_pos: np.ndarray
+    num_neg: np.ndarray
+    auc: np.ndarray
+    rel: float = 1.0
+
+    @property
+    def mean_auc(self) -> float:
+        """AUC averaged over the topics where it is defined (NaN if none)."""
+        ok = ~np.isnan(self.auc)
+        return float(self.auc[ok].mean()) if ok.any() else float("nan")
+
+
+def roc_curve(batch: RankingBatch, rel: float = 1.0) -> ROCCurve:
+    """ROC curve (TPR against FPR after each rank) and its area, for every topic.
+
+    ``TPR_t(i) = TP_t(i) / P_t`` (recall) and ``FPR_t(i) = FP_t(i) / N_t`` (fall-out), where
+    ``P_t`` counts the topic's qrels entries with label ``>= rel`` and ``N_t`` those with
+    ``0 <= label < rel`` (the judged non-relevant documents; negative labels, trec_eval's
+    "pooled but unjudged", are neither).
+
+    Conventions
+    -----------
+    * Unjudged retrieved documents (and retrieved documents with a negative label) are
+      neither positives nor negatives: they leave both counts unchanged, so the curve stays
+      at the previous point. Counting them as negatives would need a collection size.
+    * Documents the run does not retrieve are taken as ranked after all retrieved ones in an
+      unknown order: the curve is closed with a straight segment to (1, 1), the expected
+      curve of a random order.
+    * ``AUC = [sum over retrieved negatives of TP before them + (N - FP) (TP + P) / 2] / (P N)``
+      (trapezoids under the points (0, 0), each rank, (1, 1), with TP and FP those of the
+      whole run): the Mann-Whitney probability that a random positive is ranked above a
+      random negative, unretrieved documents tied with each other and below every retrieved
+      one. NaN when ``P = 0`` or ``N = 0``.
+    """
+    isrel = relevant(batch, rel)
+    with np.errstate(invalid="ignore"):
+        isneg = batch.judged & batch.valid & (batch.labels >= 0) & (batch.labels < rel)
+        ql = batch.qrel_labels
+        num_neg = ((ql >= 0) & (ql < rel)).sum(axis=1).astype(np.int64)
+    num_pos = batch.num_rel(rel)
+    tp = np.cumsum(isrel, axis=1, dtype=np.int64)
+    fp = np.cumsum(isneg, axis=1, dtype=np.int64)
+    P = num_pos.astype(np.float64)[:, None]
+    N = num_neg.astype(np.float64)[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tpr = np.where(batch.valid & (P > 0), tp / P, np.nan)
+        fpr = np.where(batch.valid & (N > 0), fp / N, np.nan)
+        tp_end = tp[:, -1].astype(np.float64) if tp.shape[1] else np.zeros(batch.n_topics)
+        fp_end = fp[:, -1].astype(np.float64) if fp.shape[1] else np.zeros(batch.n_topics)
+        above = np.where(isneg, tp, 0).sum(axis=1).astype(np.float64)
+        Pv, Nv = P[:, 0], N[:, 0]
+        auc = (above + (Nv - fp_end) * (tp_end + Pv) / 2.0) / (Pv * Nv)
+        auc = np.where((Pv > 0) & (Nv > 0), auc, np.nan)
+    return ROCCurve(topics=batch.topics, tpr=tpr, fpr=fpr, num_pos=num_pos, num_neg=num_neg, auc=auc,
+                    rel=float(rel))
