@@ -1,0 +1,193 @@
+"""LETOR feature files and prediction files, read into columns.
+
+A feature line is ``label qid:Q 1:v 2:v ... #docid = D ...`` (LETOR 3.0 and 4.0, MSLR-WEB);
+only the label, the query id and the ``#docid = D`` comment are read, the features are not.
+A prediction file holds one number per line, aligned line by line with the feature file: a
+score (``Eval-Score``) or a rank position (``Eval-Rank``).
+
+Conventions:
+
+* Line endings may be LF or CRLF (LETOR 4.0 ships CRLF files, which ``Eval-Score-4.0.pl``'s
+  anchored regular expression rejects on Linux; we accept both). Blank lines are skipped in
+  both files; line numbers in messages are physical line numbers.
+* The label must be an integer (the Perl scripts require ``\\d+``; we also accept a sign so
+  that a negative label reaches the clearer "not in the gain table" error).
+* The docid comment is optional: without it a line is its own document (the MSLR script
+  never reads one; it keys documents by line number).
+
+Everything is columnar: the file's bytes become one pyarrow string array of lines (offsets
+from the newline positions, no Python loop) and RE2 regular expressions extract the fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import FormatError
+from ._text import parse_floats, read_bytes
+
+FEATURE_LINE = "label qid:Q 1:v 2:v ... #docid = D"
+
+_HEAD = r"^[ \t]*(?P<label>\S+)[ \t]+qid:(?P<qid>\S+)"
+_DOCID = r"#[ \t]*docid[ \t]*=[ \t]*(?P<docid>[^\s#]+)"
+_INT = r"^[-+]?[0-9]+$"
+
+
+@dataclass(frozen=True, eq=False)
+class LetorFile:
+    """The label, query and document columns of a LETOR feature file.
+
+    Attributes
+    ----------
+    labels : numpy.ndarray
+        int64[N]: the relevance label of each line.
+    qids : pyarrow.Array
+        string[N]: the query id of each line (without ``qid:``).
+    docids : pyarrow.Array
+        string[N]: the ``#docid = D`` of each line; null where the line has no such comment.
+    lines : numpy.ndarray
+        int64[N]: 1-based physical line number of each row.
+    path : str
+        Where the file came from (for messages).
+    """
+
+    labels: np.ndarray
+    qids: pa.Array
+    docids: pa.Array
+    lines: np.ndarray
+    path: str = "<features>"
+
+    def __len__(self) -> int:
+        return int(self.labels.size)
+
+
+def _lines(path: str | Path, data: bytes) -> tuple[pa.Array, np.ndarray]:
+    """Non-blank lines of ``data`` as a string array (CR and edge blanks removed) and their
+    1-based line numbers."""
+    import pyarrow.compute as pc
+
+    buf = np.frombuffer(data, dtype=np.uint8)
+    nl = np.flatnonzero(buf == 10)
+    starts = np.concatenate(([0], nl + 1)).astype(np.int64)
+    ends = np.concatenate((nl, [buf.size])).astype(np.int64)
+    if ends.size and ends[-1] == starts[-1] and len(starts) > 1:  # final newline: no last line
+        starts, ends = starts[:-1], ends[:-1]
+    offsets = np.empty(starts.size + 1, dtype=np.int64)
+    offsets[:-1] = starts
+    offsets[-1] = ends[-1] if ends.size else 0
+    # each line runs from its start to the next start (newline included); trimming removes it
+    arr = pa.LargeStringArray.from_buffers(starts.size, pa.py_buffer(offsets), pa.py_buffer(data))
+    try:
+        arr.validate(full=True)
+    except pa.ArrowInvalid:
+        bad = _first_bad_utf8(data)
+        raise FormatError(path, bad, "not valid UTF-8 text") from None
+    arr = pc.utf8_trim_whitespace(arr)
+    keep = pc.greater(pc.utf8_length(arr), 0).to_numpy(zero_copy_only=False)
+    numbers = np.flatnonzero(keep).astype(np.int64) + 1
+    return arr.filter(pa.array(keep)), numbers
+
+
+def _first_bad_utf8(data: bytes) -> int | None:
+    for i, line in enumerate(data.split(b"\n"), 1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            return i
+    return None  # pragma: no cover
+
+
+def read_features(path: str | Path) -> LetorFile:
+    """Read the labels, query ids and docids of a LETOR feature file.
+
+    Parameters
+    ----------
+    path : str or Path
+        The feature file (plain or gzip; ``-`` is standard input).
+
+    Returns
+    -------
+    LetorFile
+
+    Raises
+    ------
+    FormatError
+        A line that does not start with ``label qid:Q``, or a label that is not an integer,
+        naming the file and line.
+    """
+    import pyarrow.compute as pc
+
+    data = read_bytes(path)
+    lines, numbers = _lines(path, data)
+    if len(lines) == 0:
+        raise FormatError(path, None, f"empty file: expected lines of the form '{FEATURE_LINE}'")
+    head = pc.extract_regex(lines, _HEAD)
+    if head.null_count:
+        i = int(np.flatnonzero(head.is_null().to_numpy(zero_copy_only=False))[0])
+        text = lines[i].as_py()
+        raise FormatError(path, int(numbers[i]), f"expected '{FEATURE_LINE}', got {_clip(text)!r}")
+    label_text = head.field("label")
+    ok = pc.match_substring_regex(label_text, _INT).to_numpy(zero_copy_only=False)
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        raise FormatError(path, int(numbers[i]), f"expected an integer relevance label, got {label_text[i].as_py()!r}")
+    labels = pc.cast(label_text, pa.int64()).to_numpy(zero_copy_only=False)
+    qids = pc.cast(head.field("qid"), pa.string())
+    docs = pc.extract_regex(lines, _DOCID)
+    docids = pc.cast(pc.struct_field(docs, [0]), pa.string())
+    return LetorFile(labels=labels, qids=qids, docids=docids, lines=numbers, path=str(path))
+
+
+def read_predictions(path: str | Path, features: LetorFile, *, what: str = "score") -> np.ndarray:
+    """Read a prediction file: one number per non-blank line, one line per feature line.
+
+    Parameters
+    ----------
+    path : str or Path
+        The prediction file.
+    features : LetorFile
+        The feature file the predictions belong to (for the line-count check).
+    what : str
+        ``"score"`` (any finite number) or ``"rank"`` (a positive integer).
+
+    Returns
+    -------
+    numpy.ndarray
+        float64[N], aligned with ``features``.
+
+    Raises
+    ------
+    FormatError
+        A line count that differs from the feature file's (naming both files and counts), a
+        line that is not a number (file:line).
+    """
+    import pyarrow.compute as pc
+
+    data = read_bytes(path)
+    lines, numbers = _lines(path, data)
+    n, m = len(features), len(lines)
+    if m != n:
+        raise FormatError(
+            path, None,
+            f"has {m} prediction line{'s' if m != 1 else ''} but the feature file {features.path} has "
+            f"{n} document line{'s' if n != 1 else ''}; expected one {what} per document line",
+        )
+    if what == "rank":
+        ok = pc.match_substring_regex(lines, r"^\+?[0-9]+$").to_numpy(zero_copy_only=False)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise FormatError(path, int(numbers[i]), f"expected a rank position (a positive integer), got {_clip(lines[i].as_py())!r}")
+        ranks = pc.cast(pc.utf8_ltrim(lines, "+"), pa.float64()).to_numpy(zero_copy_only=False)
+        if (ranks < 1).any():
+            i = int(np.flatnonzero(ranks < 1)[0])
+            raise FormatError(path, int(numbers[i]), f"expected a rank position >= 1, got {lines[i].as_py()!r}")
+        return ranks
+    return parse_floats(path, lines, numbers, "a prediction score (one number per line)")
+
+
+def _clip(text: str, n: int = 60) -> str:
+    return text if len(text) <= n else text[:n] + "..."

@@ -1,0 +1,503 @@
+"""LETOR's P@n, MAP, NDCG@n and MeanNDCG, with the conventions of each Perl script.
+
+Three versions of Microsoft Research Asia's evaluation script are reproduced
+(``Eval-Score-3.0.pl``, ``Eval-Score-4.0.pl``, ``Eval-Score-MSLR.pl`` and the ``Eval-Rank``
+variants):
+
+=============  ==================  ==================  =====================================
+               ``3.0``             ``4.0``             ``mslr``
+=============  ==================  ==================  =====================================
+NDCG gain      {0:0, 1:1, 2:3}     {0:0, 1:1, 2:3}     {0:0, 1:1, 2:3, 3:7, 4:15}
+relevant       labels 1, 2         labels 1, 2         labels 2, 3, 4 (label 1 is not)
+positions      1..16               1..10               1..10
+k > #docs      P@k, NDCG@k absent  P@k = #rel/k,       as 4.0
+               (add 0 to the mean) NDCG@k = 0
+MeanNDCG       no                  mean NDCG@1..n      as 4.0
+documents      ``#docid = D``      ``#docid = D``      the line (no docid)
+=============  ==================  ==================  =====================================
+
+Definitions, for a query with ``n`` documents ranked by the predictions (``r_j`` the label at
+rank ``j``, ``rel(j)`` 1 if that label counts as relevant, ``g`` the gain table):
+
+* ``P@k = (sum_{j<=k} rel(j)) / k``.
+* ``AP = (sum_{j<=n} rel(j) * P@j) / (sum_{j<=n} rel(j))``; 0 when the query has no relevant
+  document (such queries stay in every average).
+* ``DCG@k = sum_{j<=k} g(r_j) * d_j`` with ``d_1 = d_2 = 1`` and ``d_j = log(2) / log(j)``
+  for ``j >= 3`` (Jarvelin and Kekalainen's discount with base 2: ranks 1 and 2 are not
+  discounted; not trec_eval's ``1 / log2(j + 1)``).
+* ``NDCG@k = DCG@k / IDCG@k`` where IDCG uses the same query's labels sorted by gain
+  (the candidate list is the whole judged set); ``NDCG@k = 0`` when ``IDCG@k = 0``.
+* ``MeanNDCG = (sum_{k<=n} NDCG@k) / n`` (4.0 and MSLR).
+
+Averages divide by the number of queries, every query counting, including those with no
+relevant document and (3.0) those too short to have position ``k``.
+
+Ties in the predictions keep the feature file's line order (the scripts sort by line number,
+then stably by prediction, descending). Duplicate ``(qid, docid)`` pairs (3.0 and 4.0) keep
+only the last line, as the scripts' hash does. Queries are ordered numerically by qid (Perl's
+``<=>``; non-numeric qids count as their leading number, or 0, and tie by text).
+
+Every step is a numpy operation over a padded ``queries x depth`` matrix; the sums run in the
+scripts' order (``cumsum``, not pairwise summation) and the logarithms come from the C
+library (as Perl's ``log``), so 3.0's full-precision output matches byte for byte.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+import pyarrow as pa
+
+from ..errors import CwlkitError, FormatError, ParamError
+
+VERSIONS = ("4.0", "3.0", "mslr")
+
+
+@dataclass(frozen=True)
+class LetorVersion:
+    """The conventions of one LETOR evaluation script.
+
+    Attributes
+    ----------
+    name : str
+        ``"4.0"``, ``"3.0"`` or ``"mslr"``.
+    gains : tuple of (int, float)
+        NDCG gain of each label, sorted by label.
+    relevant : frozenset of int
+        Labels that count as relevant for P@n and MAP.
+    positions : int
+        How many positions are reported (10, or 16 for 3.0).
+    pad : bool
+        True (4.0, MSLR): positions past a query's end count as non-relevant holes (P@k =
+        #rel/k) and NDCG@k there is 0. False (3.0): they are absent.
+    mean_ndcg : bool
+        Whether MeanNDCG is reported.
+    docid : bool
+        Whether documents are keyed by the ``#docid`` comment (3.0, 4.0) rather than by line.
+    custom : str
+        The ``--gain`` mapping applied on top of the script's tables ("" if none).
+    """
+
+    name: str
+    gains: tuple[tuple[int, float], ...]
+    relevant: frozenset[int]
+    positions: int
+    pad: bool
+    mean_ndcg: bool
+    docid: bool
+    custom: str = ""
+
+    @property
+    def gain_table(self) -> dict[int, float]:
+        """The gain table as a dict."""
+        return dict(self.gains)
+
+    def label_set(self) -> str:
+        """The labels of the table, for messages: ``{0, 1, 2}``."""
+        return "{" + ", ".join(str(k) for k, _ in self.gains) + "}"
+
+
+_BASE = {
+    "4.0": LetorVersion("4.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 10, True, True, True),
+    "3.0": LetorVersion("3.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 16, False, False, True),
+    "mslr": LetorVersion(
+        "mslr", ((0, 0.0), (1, 1.0), (2, 3.0), (3, 7.0), (4, 15.0)), frozenset({2, 3, 4}), 10, True, True, False
+    ),
+}
+
+
+def letor_version(name: str = "4.0", *, gain: str | None = None, relevant: str | None = None) -> LetorVersion:
+    """The conventions of a LETOR script, optionally with more labels mapped.
+
+    Parameters
+    ----------
+    name : {"4.0", "3.0", "mslr"}
+        Which script to reproduce.
+    gain : str, optional
+        ``"exp"``: every label ``l >= 0`` gets the gain ``2^l - 1`` (the scripts' own rule,
+        extended to any label). Or a table ``"3:7,4:15"``: these labels get these gains, on top
+        of (and overriding) the script's table. A label added this way counts as relevant for
+        P@n and MAP when its gain is positive. Gains must be >= 0.
+    relevant : str, optional
+        Comma-separated labels that count as relevant, replacing the script's set
+        (e.g. ``"1,2,3,4"``).
+
+    Raises
+    ------
+    ParamError
+        Unknown version, malformed table, negative gain.
+    """
+    key = str(name).lower()
+    if key in ("4", "4.0", "letor4"):
+        key = "4.0"
+    elif key in ("3", "3.0", "letor3"):
+        key = "3.0"
+    if key not in _BASE:
+        raise ParamError(f"--version must be one of {', '.join(VERSIONS)}; got {name!r}")
+    v = _BASE[key]
+    if gain:
+        g = gain.strip()
+        if g == "exp":
+            v = replace(v, gains=v.gains, custom="exp")
+        else:
+            from ..core.gains import GainMap
+
+            try:
+                table = GainMap(g).table
+            except ParamError:
+                raise ParamError(f"--gain must be 'exp' or a table like '3:7,4:15' (label:gain); got {gain!r}") from None
+            merged = dict(v.gains)
+            rel = set(v.relevant)
+            for lab, val in table.items():
+                if lab != int(lab):
+                    raise ParamError(f"--gain: LETOR labels are integers; got label {lab:g} in {gain!r}")
+                if val < 0 or not math.isfinite(val):
+                    raise ParamError(f"--gain: gains must be finite and >= 0; got {val:g} for label {lab:g}")
+                lab_i = int(lab)
+                if lab_i not in merged:
+                    if val > 0:
+                        rel.add(lab_i)
+                merged[lab_i] = float(val)
+            v = replace(v, gains=tuple(sorted(merged.items())), relevant=frozenset(rel), custom=g)
+    if relevant:
+        try:
+            labs = frozenset(int(x) for x in relevant.split(",") if x.strip())
+        except ValueError:
+            raise ParamError(f"--relevant must be comma-separated integer labels; got {relevant!r}") from None
+        v = replace(v, relevant=labs)
+    return v
+
+
+# ---------------------------------------------------------------------------- ranking
+
+
+@dataclass(frozen=True)
+class LetorRanking:
+    """Each query's labels in ranked order: a padded ``queries x depth`` matrix.
+
+    Attributes
+    ----------
+    qids : list of str
+        Query ids, in the scripts' output order (numeric).
+    labels : numpy.ndarray
+        int64[Q, D]: ``labels[q, j]`` is the label at rank ``j + 1``; 0 past the query's end.
+    depth : numpy.ndarray
+        int64[Q]: number of documents of each query.
+    lines : numpy.ndarray
+        int64[Q, D]: the feature-file line of each ranked document (0 past the end).
+    """
+
+    qids: list[str]
+    labels: np.ndarray
+    depth: np.ndarray
+    lines: np.ndarray
+
+
+def _numeric_order(qids: pa.Array) -> np.ndarray:
+    """Order of ``qids`` as Perl's ``sort { $a <=> $b }``: by leading number, then text."""
+    import pyarrow.compute as pc
+
+    from ..io._text import sort_rank
+
+    try:
+        num = pc.cast(qids, pa.float64()).to_numpy(zero_copy_only=False)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        lead = pc.extract_regex(qids, r"^\s*(?P<n>[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
+        num = pc.cast(pc.struct_field(lead, [0]), pa.float64()).fill_null(0.0).to_numpy(zero_copy_only=False)
+    num = np.where(np.isnan(num), 0.0, num)
+    return np.lexsort((sort_rank(qids), num))
+
+
+def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, mode: str = "score",
+                   predictions_path: str = "<predictions>") -> LetorRanking:
+    """Rank each query's documents by the predictions.
+
+    Parameters
+    ----------
+    features : cwlkit.io.letor.LetorFile
+        Labels, qids, docids and line numbers.
+    predictions : numpy.ndarray
+        float64[N], one per feature line: scores (``mode="score"``, higher first, ties in file
+        order) or rank positions (``mode="rank"``, 1 first; each query's ranks must be
+        ``1..n``, each once).
+    version : LetorVersion
+        Whether documents are keyed by docid (duplicates keep the last line) or by line.
+    mode : {"score", "rank"}
+    predictions_path : str
+        For messages.
+    """
+    import pyarrow.compute as pc
+
+    from ..io._text import encode
+
+    n = len(features)
+    pred = np.asarray(predictions, dtype=np.float64)
+    if pred.shape != (n,):
+        raise CwlkitError(f"{n} feature lines but {pred.size} predictions")
+    (qcode,), qdict = encode(features.qids)
+    keep = np.arange(n)
+    if version.docid and features.docids.null_count < n:
+        has = ~features.docids.is_null().to_numpy(zero_copy_only=False)
+        (dcode,), _ = encode(pc.fill_null(features.docids, ""))
+        key = qcode * (int(dcode.max()) + 1) + dcode
+        rev = key[::-1]
+        _, first_rev = np.unique(rev, return_index=True)
+        last = np.zeros(n, dtype=bool)
+        last[n - 1 - first_rev] = True
+        keep = np.flatnonzero(last | ~has)
+    q_order = _numeric_order(qdict)
+    q_rank = np.empty(len(qdict), dtype=np.int64)
+    q_rank[q_order] = np.arange(len(qdict), dtype=np.int64)
+    qr = q_rank[qcode[keep]]
+    p = pred[keep]
+    line = features.lines[keep]
+    if mode == "score":
+        order = np.lexsort((line, -p, qr))
+    elif mode == "rank":
+        order = np.lexsort((line, p, qr))
+    else:  # pragma: no cover - the CLI only passes these two
+        raise ParamError(f"mode must be 'score' or 'rank'; got {mode!r}")
+    qs = qr[order]
+    Q = len(qdict)
+    depth = np.bincount(qs, minlength=Q).astype(np.int64)
+    start = np.concatenate(([0], np.cumsum(depth)[:-1]))
+    pos = np.arange(qs.size, dtype=np.int64) - start[qs]
+    if mode == "rank":
+        bad = p[order] != pos + 1
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            q = int(qs[i])
+            ln = int(line[order][i])
+            qid = qdict[int(q_order[q])].as_py()
+            raise FormatError(
+                predictions_path, ln,
+                f"rank {p[order][i]:g} for query {qid}: expected the ranks of the query's "
+                f"{depth[q]} documents to be 1..{depth[q]}, each exactly once",
+            )
+    D = int(depth.max()) if Q else 0
+    labels = np.zeros((Q, D), dtype=np.int64)
+    lines = np.zeros((Q, D), dtype=np.int64)
+    labels[qs, pos] = features.labels[keep][order]
+    lines[qs, pos] = line[order]
+    qids = qdict.take(pa.array(q_order)).to_pylist()
+    return LetorRanking(qids=qids, labels=labels, depth=depth, lines=lines)
+
+
+# ---------------------------------------------------------------------------- measures
+
+
+@dataclass(frozen=True)
+class LetorScores:
+    """Per-query LETOR measures.
+
+    Attributes
+    ----------
+    version : LetorVersion
+    qids : list of str
+    depth : numpy.ndarray
+        int64[Q]: documents per query.
+    precision : numpy.ndarray
+        float64[Q, K]: P@1..P@K (K = ``version.positions``); NaN where undefined (3.0, past
+        the query's end).
+    ap : numpy.ndarray
+        float64[Q]: average precision.
+    ndcg : numpy.ndarray
+        float64[Q, K]: NDCG@1..NDCG@K; NaN past the query's end (4.0 and MSLR print and
+        average those as 0, 3.0 leaves them out).
+    mean_ndcg : numpy.ndarray
+        float64[Q]: mean of NDCG@1..NDCG@n (NaN for 3.0).
+    """
+
+    version: LetorVersion
+    qids: list[str]
+    depth: np.ndarray
+    precision: np.ndarray
+    ap: np.ndarray
+    ndcg: np.ndarray
+    mean_ndcg: np.ndarray
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """``{"P@1": values[Q], ..., "MAP": ..., "NDCG@1": ..., "MeanNDCG": ...}`` as the
+        script prints them (undefined positions: 0 for 4.0/MSLR, NaN for 3.0)."""
+        fill = 0.0 if self.version.pad else np.nan
+        out: dict[str, np.ndarray] = {}
+        K = self.version.positions
+        for k in range(K):
+            out[f"P@{k + 1}"] = self.precision[:, k]
+        out["MAP"] = self.ap
+        nd = np.where(np.isnan(self.ndcg), fill, self.ndcg)
+        for k in range(K):
+            out[f"NDCG@{k + 1}"] = nd[:, k]
+        if self.version.mean_ndcg:
+            out["MeanNDCG"] = self.mean_ndcg
+        return out
+
+    def averages(self) -> dict[str, np.ndarray | float]:
+        """The scripts' ``Average`` rows: sums in query order divided by the number of
+        queries (undefined values add nothing).
+
+        Returns ``{"precision": float64[K'], "MAP": float, "ndcg": float64[K'], "MeanNDCG":
+        float}`` where ``K'`` is ``K`` for 4.0/MSLR and, for 3.0, the largest number of
+        positions any query has (``min(16, max n)``).
+        """
+        Q = len(self.qids)
+        if self.version.pad:
+            width = self.version.positions
+        else:
+            width = int(min(self.version.positions, self.depth.max())) if Q else 0
+        p = _seqsum0(np.nan_to_num(self.precision[:, :width], nan=0.0)) / Q
+        nd = _seqsum0(np.nan_to_num(self.ndcg[:, :width], nan=0.0)) / Q
+        out: dict[str, np.ndarray | float] = {
+            "precision": p,
+            "MAP": float(_seqsum0(self.ap[:, None])[0] / Q),
+            "ndcg": nd,
+        }
+        if self.version.mean_ndcg:
+            out["MeanNDCG"] = float(_seqsum0(self.mean_ndcg[:, None])[0] / Q)
+        return out
+
+
+def _seqsum0(a: np.ndarray) -> np.ndarray:
+    """Column sums added row by row in order (as a Perl loop does; not pairwise)."""
+    if a.shape[0] == 0:
+        return np.zeros(a.shape[1:])
+    return np.cumsum(a, axis=0)[-1]
+
+
+@lru_cache(maxsize=8)
+def _discount_terms(D: int) -> np.ndarray:
+    """``log(j)`` for ranks ``j = 1..D`` from the C library (Perl's ``log``; numpy's SIMD
+    ``log`` can differ in the last bit), read-only."""
+    out = np.fromiter((math.log(j) for j in range(1, D + 1)), dtype=np.float64, count=D)
+    out.flags.writeable = False
+    return out
+
+
+def _lookup(labels: np.ndarray, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``values`` at each label's key, and whether the label is in ``keys``."""
+    idx = np.minimum(np.searchsorted(keys, labels), keys.size - 1)
+    hit = keys[idx] == labels
+    return np.where(hit, values[idx], 0.0), hit
+
+
+def check_labels(features, version: LetorVersion) -> None:
+    """Raise if a label is outside the version's gain table (the Perl scripts silently give it
+    gain 0 and count it non-relevant)."""
+    if version.custom == "exp":
+        bad = features.labels < 0
+    else:
+        keys = np.array([k for k, _ in version.gains], dtype=np.int64)
+        _, hit = _lookup(features.labels, keys, np.zeros(keys.size))
+        bad = ~hit
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        lab = int(features.labels[i])
+        name = {"4.0": "Eval-Score-4.0", "3.0": "Eval-Score-3.0", "mslr": "Eval-Score-MSLR"}[version.name]
+        raise FormatError(
+            features.path, int(features.lines[i]),
+            f"label {lab} is not in LETOR {version.name}'s gain table {version.label_set()} "
+            f"({name}.pl would silently score it as gain 0, non-relevant); map it with --gain, "
+            f"e.g. --gain exp (2^label-1) or --gain {lab}:{max(0, 2**min(lab, 30) - 1) if lab >= 0 else 0}, "
+            f"or choose --version mslr for labels 0..4",
+        )
+
+
+def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
+    """P@n, AP, NDCG@n and MeanNDCG of every query, with ``version``'s conventions.
+
+    See the module docstring for the formulas. Labels outside the gain table get gain 0 and
+    are not relevant (as in the scripts; :func:`check_labels` refuses them first in the CLI).
+    """
+    lab = ranking.labels
+    Q, D = lab.shape
+    K = version.positions
+    depth = ranking.depth
+    j = np.arange(1, max(D, K) + 1, dtype=np.int64)
+    inside = j[None, :D] <= depth[:, None]  # [Q, D]
+    if version.custom == "exp":
+        gain = np.where(lab >= 0, np.exp2(np.maximum(lab, 0).astype(np.float64)) - 1.0, 0.0)
+        keys = np.array(sorted(version.relevant | {k for k, _ in version.gains}), dtype=np.int64)
+        relset = np.array([k in version.relevant for k in keys], dtype=np.float64)
+        rel, _ = _lookup(lab, keys, relset)
+        # labels outside the base tables: relevant when their gain is positive
+        known = np.isin(lab, keys)
+        rel = np.where(known, rel, (gain > 0).astype(np.float64))
+    else:
+        keys = np.array([k for k, _ in version.gains], dtype=np.int64)
+        vals = np.array([v for _, v in version.gains], dtype=np.float64)
+        gain, _ = _lookup(lab, keys, vals)
+        rkeys = np.array(sorted(version.relevant), dtype=np.int64)
+        if rkeys.size:
+            rel, _ = _lookup(lab, rkeys, np.ones(rkeys.size))
+        else:
+            rel = np.zeros(lab.shape)
+    gain = np.where(inside, gain, 0.0)
+    rel = np.where(inside, rel, 0.0)
+
+    # precision at every rank; P@k past the end: holes are non-relevant
+    W = max(D, K)
+    relw = np.zeros((Q, W))
+    relw[:, :D] = rel
+    cumrel = np.cumsum(relw, axis=1)
+    prec_all = cumrel / j[None, :W]
+    precision = prec_all[:, :K].copy()
+    if not version.pad:
+        precision[j[None, :K] > depth[:, None]] = np.nan
+
+    # AP: sum of P@j at relevant ranks, in rank order, over the number of relevant documents
+    nrel = cumrel[:, D - 1] if D else np.zeros(Q)
+    ap_sum = np.cumsum(relw[:, :D] * prec_all[:, :D], axis=1)[:, -1] if D else np.zeros(Q)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ap = np.where(nrel > 0, ap_sum / np.where(nrel > 0, nrel, 1.0), 0.0)
+
+    # DCG with LETOR's discount: ranks 1 and 2 undiscounted, then g * log(2) / log(j)
+    logj = _discount_terms(max(D, 1))[:D]
+    log2 = math.log(2.0)
+
+    def dcg(g: np.ndarray) -> np.ndarray:
+        terms = np.empty_like(g)
+        terms[:, :2] = g[:, :2]
+        if D > 2:
+            terms[:, 2:] = (g[:, 2:] * log2) / logj[None, 2:]
+        return np.cumsum(terms, axis=1)
+
+    d = dcg(gain)
+    ideal = dcg(-np.sort(-gain, axis=1))  # gains >= 0: the padding (0) sorts last
+    with np.errstate(invalid="ignore", divide="ignore"):
+        nd_all = np.where(ideal != 0, d / np.where(ideal != 0, ideal, 1.0), 0.0)
+    nd_all = np.where(inside, nd_all, np.nan)
+    ndcg = np.full((Q, K), np.nan)
+    ndcg[:, : min(K, D)] = nd_all[:, :K]
+    if version.mean_ndcg and D:
+        mean_ndcg = np.cumsum(np.nan_to_num(nd_all, nan=0.0), axis=1)[np.arange(Q), depth - 1] / depth
+    else:
+        mean_ndcg = np.full(Q, np.nan)
+    return LetorScores(version=version, qids=ranking.qids, depth=depth, precision=precision, ap=ap,
+                       ndcg=ndcg, mean_ndcg=mean_ndcg)
+
+
+def evaluate_letor_files(features_path: str, predictions_path: str, *, version: str | LetorVersion = "4.0",
+                         mode: str = "score", gain: str | None = None, relevant: str | None = None) -> LetorScores:
+    """Read a feature file and a prediction file and evaluate them as a LETOR script does.
+
+    Parameters
+    ----------
+    features_path, predictions_path : str
+        The feature file (``label qid:Q ... #docid = D``) and the prediction file (one score,
+        or with ``mode="rank"`` one rank position, per feature line).
+    version : {"4.0", "3.0", "mslr"} or LetorVersion
+    mode : {"score", "rank"}
+    gain, relevant : str, optional
+        See :func:`letor_version`.
+    """
+    from ..io.letor import read_features, read_predictions
+
+    v = version if isinstance(version, LetorVersion) else letor_version(version, gain=gain, relevant=relevant)
+    feats = read_features(features_path)
+    check_labels(feats, v)
+    preds = read_predictions(predictions_path, feats, what=mode)
+    ranking = rank_documents(feats, preds, version=v, mode=mode, predictions_path=str(predictions_path))
+    return evaluate_letor(ranking, v)
