@@ -191,3 +191,82 @@ def read_predictions(path: str | Path, features: LetorFile, *, what: str = "scor
 
 def _clip(text: str, n: int = 60) -> str:
     return text if len(text) <= n else text[:n] + "..."
+
+
+@dataclass(frozen=True, eq=False)
+class LetorResultFile:
+    """The per-query rows of a LETOR result file (``Eval-Score-4.0``/``MSLR`` with flag 1).
+
+    Attributes
+    ----------
+    measures : dict of str to (list of str, numpy.ndarray)
+        For each column name of the headers (``P@1``, ..., ``MAP``, ``NDCG@1``, ...,
+        ``MeanNDCG``): the qids of the rows and their float64 values, in file order.
+    path : str
+    """
+
+    measures: dict[str, tuple[list[str], np.ndarray]]
+    path: str = "<result>"
+
+
+def read_letor_results(path: str | Path) -> LetorResultFile:
+    """Read a per-query LETOR result file, as LETOR's t-test script does.
+
+    A line starting with ``qid<TAB>`` is a header naming the columns of the rows after it;
+    ``Average`` rows and lines shorter than 2 characters are skipped; every other line is
+    ``qid<TAB>value<TAB>...``, as many fields as its header.
+
+    Raises
+    ------
+    FormatError
+        Rows before any header, rows with a different number of fields than their header,
+        non-numeric values, a file without per-query rows (written with flag 0, or by
+        ``Eval-Score-3.0``, whose layout the t-test script does not read).
+    """
+    import pyarrow.compute as pc
+
+    data = read_bytes(path)
+    lines, numbers = _lines(path, data)
+    if len(lines) == 0:
+        raise FormatError(path, None, "empty file: expected a LETOR result file written with flag 1")
+    lines = pc.utf8_rtrim(lines, "\r")
+    long_enough = pc.greater_equal(pc.utf8_length(lines), 2).to_numpy(zero_copy_only=False)
+    is_head = pc.match_substring_regex(lines, r"^(?i)qid\t").to_numpy(zero_copy_only=False)
+    is_avg = pc.match_substring_regex(lines, r"^(?i)average").to_numpy(zero_copy_only=False)
+    if not is_head.any():
+        hint = (" (this looks like Eval-Score-3.0 output; the t-test reads the 4.0/MSLR layout)"
+                if pc.any(pc.match_substring(lines, "precision of query")).as_py() else "")
+        raise FormatError(path, None, f"no 'qid<TAB>measure...' header line: expected a LETOR 4.0/MSLR result file written with flag 1{hint}")
+    block = np.cumsum(is_head)
+    is_row = long_enough & ~is_head & ~is_avg
+    if (is_row & (block == 0)).any():
+        i = int(np.flatnonzero(is_row & (block == 0))[0])
+        raise FormatError(path, int(numbers[i]), "a result row before the first 'qid<TAB>...' header line")
+    fields = pc.split_pattern(lines, "\t")
+    nfields = pc.list_value_length(fields).to_numpy(zero_copy_only=False)
+    out: dict[str, tuple[list[str], np.ndarray]] = {}
+    for b, h in enumerate(np.flatnonzero(is_head), 1):
+        header = fields[int(h)].as_py()
+        rows = np.flatnonzero(is_row & (block == b))
+        if rows.size == 0:
+            continue
+        bad = nfields[rows] != len(header)
+        if bad.any():
+            i = int(rows[np.flatnonzero(bad)[0]])
+            raise FormatError(path, int(numbers[i]), f"expected {len(header)} tab-separated fields like its header line {int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}")
+        flat = pc.list_flatten(fields.take(pa.array(rows)))
+        m = len(header)
+        idx = (np.arange(rows.size)[:, None] * m + np.arange(m)[None, :])
+        qids = flat.take(pa.array(idx[:, 0])).to_pylist()
+        for c in range(1, m):
+            col = flat.take(pa.array(idx[:, c]))
+            vals = parse_floats(path, col, numbers[rows], f"the {header[c]} value", finite=True)
+            name = header[c]
+            if name in out:
+                prev_q, prev_v = out[name]
+                out[name] = (prev_q + qids, np.concatenate([prev_v, vals]))
+            else:
+                out[name] = (qids, vals)
+    if not out:
+        raise FormatError(path, None, "no per-query rows (only Average rows): write the result files with flag 1 for a t-test")
+    return LetorResultFile(measures=out, path=str(path))

@@ -501,3 +501,114 @@ def evaluate_letor_files(features_path: str, predictions_path: str, *, version: 
     preds = read_predictions(predictions_path, feats, what=mode)
     ranking = rank_documents(feats, preds, version=v, mode=mode, predictions_path=str(predictions_path))
     return evaluate_letor(ranking, v)
+
+
+# ---------------------------------------------------------------------------- t-test
+
+
+def _measure_rank(name: str) -> int:
+    """LETOR's t-test order of measures: P@n (n), MAP (100), NDCG@n (500 + n), MeanNDCG (600),
+    anything else (1000)."""
+    import re
+
+    low = name.lower()
+    if low.startswith("map"):
+        return 100
+    if low.startswith("meanndcg"):
+        return 600
+    m = re.fullmatch(r"ndcg@(\d+)", low)
+    if m:
+        return 500 + int(m.group(1))
+    m = re.fullmatch(r"p@(\d+)", low)
+    if m:
+        return int(m.group(1))
+    return 1000
+
+
+def letor_upper_p(t: np.ndarray, df: int) -> list[str]:
+    """What LETOR's t-test script prints as the p-value: ``Statistics::Distributions::tprob``,
+    the upper-tail probability ``P(T_df > t)`` (one-sided; above 0.5 when ``t < 0``), printed
+    with five significant digits (``%.{|int(log10(p) - 5)|}f``; ``0`` for 0)."""
+    from scipy import stats
+
+    out = []
+    for p in np.atleast_1d(stats.t.sf(np.asarray(t, dtype=np.float64), df)).tolist():
+        if p == 0 or p != p:
+            out.append("0" if p == 0 else "NaN")
+            continue
+        digits = abs(int(math.log10(abs(p)) - 5))
+        out.append(f"{p:.{digits}f}")
+    return out
+
+
+@dataclass(frozen=True)
+class LetorTTestRow:
+    """One measure of LETOR's t-test: ``n`` queries, the two means, Student's paired ``t``
+    (``A - B``) and the p-value."""
+
+    measure: str
+    n: int
+    mean_a: float
+    mean_b: float
+    t: float
+    p_two_sided: float
+    p_letor: str
+
+
+def letor_ttest(a, b) -> list[LetorTTestRow]:
+    """Paired t-test of every measure of two LETOR per-query result files.
+
+    For each measure (in LETOR's order: P@n, MAP, NDCG@n, MeanNDCG, others), the values of
+    the queries of file A are paired with the same queries in file B; with ``d = A - B``,
+    ``t = mean(d) / (sd(d) / sqrt(n))`` (``sd`` with ``n - 1``), ``df = n - 1``, two-sided
+    ``p = 2 P(T_df > |t|)`` (:func:`cwlkit.stats.tests.t_test`, as ``scipy.stats.ttest_rel``).
+    ``p_letor`` is what LETOR's script prints instead (:func:`letor_upper_p`). All
+    differences zero: ``t = 0``, ``p = 1`` (LETOR's script dies dividing by zero).
+
+    Parameters
+    ----------
+    a, b : cwlkit.io.letor.LetorResultFile
+
+    Raises
+    ------
+    CwlkitError
+        A measure in one file only, a query in one file only, fewer than 2 queries.
+    """
+    import pyarrow.compute as pc
+
+    from ..stats.tests import t_test
+
+    only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)
+    if only:
+        m = only[0]
+        where, other = (a.path, b.path) if m in a.measures else (b.path, a.path)
+        raise CwlkitError(f"measure {m} is in {where} but not in {other}: the t-test pairs every measure of the two files")
+    rows: list[LetorTTestRow] = []
+    for name in sorted(a.measures, key=_measure_rank):
+        qa, va = a.measures[name]
+        qb, vb = b.measures[name]
+        arr_a = pa.array(qa, pa.string())
+        arr_b = pa.array(qb, pa.string())
+        pos_f = np.asarray(pc.fill_null(pc.index_in(arr_a, value_set=arr_b), -1))
+        if (pos_f < 0).any():
+            q = qa[int(np.flatnonzero(pos_f < 0)[0])]
+            raise CwlkitError(f"{name}: query {q} is in {a.path} but not in {b.path}; the t-test needs the same queries in both files")
+        back = np.asarray(pc.fill_null(pc.index_in(arr_b, value_set=arr_a), -1))
+        if (back < 0).any():
+            q = qb[int(np.flatnonzero(back < 0)[0])]
+            raise CwlkitError(f"{name}: query {q} is in {b.path} but not in {a.path}; the t-test needs the same queries in both files")
+        for arr, path in ((arr_a, a.path), (arr_b, b.path)):
+            if pc.count_distinct(arr).as_py() != len(arr):
+                raise CwlkitError(f"{name}: a query appears twice in {path}")
+        x = va
+        y = vb[pos_f]
+        n = x.size
+        if n < 2:
+            raise CwlkitError(f"{name}: a paired t-test needs at least 2 queries; got {n}")
+        res = t_test(x, y)
+        t = float(res.statistic)
+        rows.append(LetorTTestRow(
+            measure=name, n=n, mean_a=float(np.cumsum(x)[-1] / n), mean_b=float(np.cumsum(y)[-1] / n),
+            t=t, p_two_sided=float(res.p_value), p_letor=letor_upper_p(np.array([t]), n - 1)[0],
+        ))
+    return rows
