@@ -36,13 +36,16 @@ def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.n
 
     The weighted harmonic mean ``1 / (alpha / P + (1 - alpha) / R)`` with
     ``beta^2 = (1 - alpha) / alpha``: beta = 1 is F1 = 2PR / (P + R), beta < 1 favours
-    precision, beta > 1 recall; beta = 0 gives P and beta = inf gives R. F is 0 when P and R
-    are both 0 (0/0 := 0).
+    precision, beta > 1 recall; beta = 0 gives P and beta = inf gives R (exactly, whatever
+    the other value). Otherwise F is 0 when P and R are both 0 (0/0 := 0).
     """
     p = np.asarray(precision, dtype=np.float64)
     r = np.asarray(recall, dtype=np.float64)
-    if np.isinf(beta):
-        return np.broadcast_to(r, np.broadcast_shapes(p.shape, r.shape)).astype(np.float64, copy=True)
+    shape = np.broadcast_shapes(p.shape, r.shape)
+    if beta == 0:  # alpha = 1: all weight on precision, whatever the recall
+        return np.broadcast_to(p, shape).astype(np.float64, copy=True)
+    if np.isinf(beta):  # alpha = 0: all weight on recall
+        return np.broadcast_to(r, shape).astype(np.float64, copy=True)
     b2 = float(beta) ** 2
     den = b2 * p + r
     with np.errstate(invalid="ignore", divide="ignore"):
