@@ -158,6 +158,19 @@ def test_constant_gain_every_cwl_metric_scores_alpha_err_scores_more():
     assert ERR().upper(b)[0] == pytest.approx(math.log(2.0), abs=1e-14)
 
 
+def test_err_is_expected_depth_times_ce6():
+    """ERR = V+ * EU(C_E6): ERR's per-rank weights are C_E6's V(i) = (1/i) prod_{j<i}(1-r_j),
+    which a C/W/L metric must divide by V+ (docs/err.md)."""
+    from cwlkit.measures.cwl.nerr import CE6
+    from cwlkit.measures.err import err_sum
+
+    r = np.array([[0.5, 0.25, 0.0, 1.0], [0.875, 0.125, 1.0, 0.0]])
+    s = measure(CE6(), r, np.ones_like(r), np.array([4, 4]))
+    assert np.isfinite(s.ED).all() and (s.ED > 1).all()
+    assert s.ED * s.EU == pytest.approx(err_sum(r), abs=1e-15)
+    assert (s.EU < err_sum(r)).all()
+
+
 # --- residuals --------------------------------------------------------------------------------
 
 def _err_loop(r: list[float]) -> float:

@@ -50,8 +50,8 @@ def cascade_tail(depth: np.ndarray, rho: float) -> np.ndarray:
 
     ``sum_{m>=0} rho (1 - rho)^m / (depth + 1 + m)`` for every entry of ``depth`` (the
     contribution of ranks past the end of a run, per user who reached its end). Summed term by
-    term until ``(1 - rho)^m`` drops below :data:`TAIL_TOL` (57 terms for rho = 1/2; one for
-    rho = 1).
+    term until ``(1 - rho)^m`` drops below :data:`TAIL_TOL` (61 terms for rho = 1/2); for
+    rho = 1 it is ``1 / (depth + 1)``.
     """
     a = np.asarray(depth, dtype=np.float64) + 1.0
     if rho <= 0.0:
