@@ -1,0 +1,408 @@
+"""``cwlkit letor``: golden outputs of LETOR's Perl scripts (../shared/data/letor/expected, made
+with Eval-Score-3.0.pl and Eval-Score-4.0.pl), the LETOR document's worked P@n example, hand
+computations of NDCG and MSLR conventions, Eval-Rank against Eval-Score, the t-test against
+scipy, and the error messages."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from cwlkit.io.letor import read_features, read_letor_results
+from cwlkit.measures.letor import (
+    evaluate_letor,
+    evaluate_letor_files,
+    letor_version,
+    rank_documents,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+LETOR = REPO.parent / "shared" / "data" / "letor"
+FEAT4 = LETOR / "MQ2008.Fold1.test.lf.txt"
+FEAT3 = LETOR / "MQ2008.Fold1.test.letor3.txt"
+PRED = LETOR / "MQ2008.Fold1.test.pred.linear.txt"
+FEATURES = {"4.0": FEAT4, "3.0": FEAT3}
+EXPECTED = {
+    ("4.0", 0): "MQ2008.Fold1.test.linear.EvalScore4.flag0.txt",
+    ("4.0", 1): "MQ2008.Fold1.test.linear.EvalScore4.flag1.txt",
+    ("3.0", 0): "MQ2008.Fold1.test.linear.EvalScore3.flag0.txt",
+    ("3.0", 1): "MQ2008.Fold1.test.linear.EvalScore3.flag1.txt",
+}
+
+
+def _expected(version: str, flag: int) -> bytes:
+    return (LETOR / "expected" / EXPECTED[version, flag]).read_bytes()
+
+
+def _write(path: Path, lines: list[str], eol: str = "\n") -> str:
+    path.write_bytes("".join(line + eol for line in lines).encode())
+    return str(path)
+
+
+def _features(tmp_path: Path, rows: list[tuple[int, str, str]], name: str = "f.txt") -> str:
+    """A feature file from (label, qid, docid) rows (two dummy features each)."""
+    return _write(tmp_path / name, [f"{lab} qid:{q} 1:0.5 2:0.25 #docid = {d} inc = 1 prob = 0.5" for lab, q, d in rows])
+
+
+def _scores(path: str, version: str, tmp_path: Path, labels, preds=None, **kw):
+    """Evaluate one query with ``labels`` in ranked order (predictions decreasing)."""
+    rows = [(lab, "1", f"D{i}") for i, lab in enumerate(labels)]
+    feats = _features(tmp_path, rows, path)
+    n = len(labels)
+    pr = _write(tmp_path / (path + ".pred"), [str(p) for p in (preds if preds is not None else range(n, 0, -1))])
+    return evaluate_letor_files(feats, pr, version=version, **kw)
+
+
+# ---------------------------------------------------------------------------- golden
+
+
+@pytest.mark.parametrize("version,flag", sorted(EXPECTED))
+def test_golden_eval_score(cli, tmp_path, version, flag):
+    out = tmp_path / "out.txt"
+    args = ["letor", "score", FEATURES[version], PRED, out, str(flag)]
+    if version != "4.0":
+        args += ["--version", version]
+    rc, stdout, err = cli(*args)
+    assert (rc, stdout, err) == (0, "", "")
+    assert out.read_bytes() == _expected(version, flag)
+
+
+@pytest.mark.parametrize("version", ["4.0", "3.0"])
+def test_golden_to_stdout(cli, version):
+    rc, stdout, err = cli("letor", "score", FEATURES[version], PRED, "-", "1", "--version", version)
+    assert rc == 0 and err == ""
+    assert stdout.encode() == _expected(version, 1)
+
+
+def test_crlf_input_gives_the_same_bytes(cli, tmp_path):
+    """LETOR 4.0 ships CRLF files (which Eval-Score-4.0.pl rejects on Linux): we accept them."""
+    feats = tmp_path / "crlf.txt"
+    feats.write_bytes(FEAT4.read_bytes().replace(b"\n", b"\r\n"))
+    pred = tmp_path / "pred.txt"
+    pred.write_bytes(PRED.read_bytes().replace(b"\n", b"\r\n"))
+    assert b"\r\n" in feats.read_bytes()
+    rc, stdout, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 0 and err == ""
+    assert stdout.encode() == _expected("4.0", 1)
+
+
+def _rank_positions(features: Path, pred: Path) -> list[str]:
+    """Rank positions as the scores induce them: per query, by score descending, ties in file
+    order (computed here with a plain sort, independently of cwlkit)."""
+    qids = [line.split()[1] for line in features.read_text().splitlines()]
+    scores = [float(x) for x in pred.read_text().split()]
+    by_q: dict[str, list[int]] = {}
+    for i, q in enumerate(qids):
+        by_q.setdefault(q, []).append(i)
+    ranks = [0] * len(qids)
+    for idx in by_q.values():
+        for r, i in enumerate(sorted(idx, key=lambda i: -scores[i]), 1):  # stable: file order on ties
+            ranks[i] = r
+    return [str(r) for r in ranks]
+
+
+@pytest.mark.parametrize("version,flag", sorted(EXPECTED))
+def test_eval_rank_matches_eval_score(cli, tmp_path, version, flag):
+    ranks = _write(tmp_path / "ranks.txt", _rank_positions(FEATURES[version], PRED))
+    rc, stdout, err = cli("letor", "rank", FEATURES[version], ranks, "-", str(flag), "--version", version)
+    assert rc == 0 and err == ""
+    assert stdout.encode() == _expected(version, flag)
+
+
+# ---------------------------------------------------------------------------- definitions
+
+
+def test_seed_precision_example(tmp_path):
+    """The LETOR document's example: relevant, irrelevant, irrelevant, relevant, relevant,
+    relevant, irrelevant, irrelevant, relevant, relevant gives P@1..P@10 = 1, 1/2, 1/3, 2/4,
+    3/5, 4/6, 4/7, 4/8, 5/9, 6/10."""
+    labels = [1, 0, 0, 1, 1, 1, 0, 0, 1, 1]
+    expected = [1, 1 / 2, 1 / 3, 2 / 4, 3 / 5, 4 / 6, 4 / 7, 4 / 8, 5 / 9, 6 / 10]
+    for version in ("4.0", "3.0"):
+        s = _scores(f"seed{version}", version, tmp_path, labels)
+        np.testing.assert_allclose(s.precision[0, :10], expected, rtol=0, atol=1e-15)
+        ap = (1 + 2 / 4 + 3 / 5 + 4 / 6 + 5 / 9 + 6 / 10) / 6
+        assert s.ap[0] == pytest.approx(ap, abs=1e-15)
+
+
+def test_ndcg_by_hand_and_short_queries(tmp_path):
+    """Labels 0, 2, 1 in ranked order. Gains 0, 3, 1; ranks 1 and 2 undiscounted, rank 3 by
+    log2(3). Ideal order 2, 1, 0: IDCG = 3, 4, 4. 4.0 prints NDCG@4.. and pads P@k; 3.0 stops
+    at the query's 3 documents."""
+    s4 = _scores("a", "4.0", tmp_path, [0, 2, 1])
+    nd3 = (3 + 1 / math.log2(3)) / 4
+    np.testing.assert_allclose(s4.ndcg[0, :3], [0.0, 3 / 4, nd3], rtol=0, atol=1e-15)
+    assert np.isnan(s4.ndcg[0, 3:]).all()  # undefined; columns() / the report print 0
+    assert (s4.columns()["NDCG@10"] == 0).all()
+    np.testing.assert_allclose(s4.precision[0], [0, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6, 2 / 7, 2 / 8, 2 / 9, 2 / 10], atol=1e-15)
+    assert s4.mean_ndcg[0] == pytest.approx((0 + 3 / 4 + nd3) / 3, abs=1e-15)
+    assert s4.ap[0] == pytest.approx((1 / 2 + 2 / 3) / 2, abs=1e-15)
+    s3 = _scores("b", "3.0", tmp_path, [0, 2, 1])
+    assert np.isnan(s3.precision[0, 3:]).all() and np.isnan(s3.ndcg[0, 3:]).all()
+    from cwlkit.report.letor import format_letor
+
+    text = format_letor(s3, 1)
+    assert text.startswith("precision of query0:\t0\t0.5\t0.666666666666667\t\nprecision:\t0\t0.5\t0.666666666666667\t\n\n")
+    assert f"NDCG of query0:\t0\t0.75\t{nd3:.15g}\t\n" in text
+
+
+def test_queries_without_relevant_documents_count_as_zero(cli, tmp_path):
+    rows = [(1, "7", "a"), (0, "7", "b"), (0, "8", "c"), (0, "8", "d")]
+    feats = _features(tmp_path, rows)
+    pred = _write(tmp_path / "p.txt", ["2", "1", "2", "1"])
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[1] == "7\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    assert lines[2] == "8\t" + "\t".join(["0.0000"] * 11)
+    assert lines[3] == "Average\t0.5000\t0.2500\t0.1667\t0.1250\t0.1000\t0.0833\t0.0714\t0.0625\t0.0556\t0.0500\t0.5000"
+    assert lines[6] == "7\t1.0000\t1.0000" + "\t0.0000" * 8 + "\t1.0000"  # NDCG@k = 0 past the end
+    assert lines[7] == "8\t" + "\t".join(["0.0000"] * 11)  # NDCG 0 when the ideal DCG is 0
+
+
+def test_ties_keep_file_order_and_queries_sort_numerically(tmp_path):
+    rows = [(0, "10", "a"), (2, "10", "b"), (0, "9", "c"), (1, "9", "d")]
+    feats = _features(tmp_path, rows)
+    pred = _write(tmp_path / "p.txt", ["0.5", "0.5", "3", "3"])
+    s = evaluate_letor_files(feats, pred)
+    assert s.qids == ["9", "10"]  # numeric, not text, order
+    # tie: file order, so the irrelevant document first in both queries
+    np.testing.assert_array_equal(s.precision[:, 0], [0, 0])
+    np.testing.assert_array_equal(s.precision[:, 1], [0.5, 0.5])
+
+
+def test_duplicate_docids_keep_the_last_line(tmp_path):
+    """Eval-Score-3.0/4.0 key documents by (qid, docid) in a hash: a repeated docid keeps the
+    last line's label and prediction (and its place in the tie order). MSLR keys by line."""
+    rows = [(2, "1", "x"), (0, "1", "y"), (0, "1", "x")]
+    feats = _features(tmp_path, rows)
+    pred = _write(tmp_path / "p.txt", ["9", "1", "5"])
+    s4 = evaluate_letor_files(feats, pred, version="4.0")
+    assert s4.depth.tolist() == [2] and s4.ap[0] == 0.0  # only 'y' (0) and the last 'x' (0)
+    sm = evaluate_letor_files(feats, pred, version="mslr")
+    assert sm.depth.tolist() == [3]
+
+
+def test_mslr_conventions(tmp_path):
+    """MSLR: gains 0, 1, 3, 7, 15 for labels 0..4; label 1 is not relevant for P@n/MAP but has
+    gain 1 in NDCG; no docid needed."""
+    feats = _write(tmp_path / "m.txt", ["1 qid:5 1:0.1 2:0.2", "4 qid:5 1:0.1 2:0.2", "0 qid:5 1:0.3 2:0.2", "3 qid:5 1:0 2:1"])
+    pred = _write(tmp_path / "p.txt", ["4", "3", "2", "1"])  # ranked order: labels 1, 4, 0, 3
+    s = evaluate_letor_files(feats, pred, version="mslr")
+    np.testing.assert_allclose(s.precision[0, :4], [0, 1 / 2, 1 / 3, 2 / 4], atol=1e-15)
+    assert s.ap[0] == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-15)
+    dcg = [1, 1 + 15, 16 + 0, 16 + 7 / 2]  # rank 4 discounted by log2(4) = 2
+    idcg = [15, 15 + 7, 22 + 1 / math.log2(3), 22 + 1 / math.log2(3)]
+    np.testing.assert_allclose(s.ndcg[0, :4], np.divide(dcg, idcg), rtol=1e-15)
+    assert s.mean_ndcg[0] == pytest.approx(np.mean(np.divide(dcg, idcg)), rel=1e-15)
+    assert s.version.positions == 10 and np.isnan(s.ndcg[0, 4:]).all()
+
+
+def test_mslr_on_mq2008_agrees_with_40_where_the_conventions_agree():
+    """On labels 0..2 MSLR's gains equal 4.0's, so NDCG and MeanNDCG agree; P@n and MAP agree
+    with 4.0 told that only label 2 is relevant."""
+    sm = evaluate_letor_files(str(FEAT4), str(PRED), version="mslr")
+    s4 = evaluate_letor_files(str(FEAT4), str(PRED), version="4.0")
+    s4r = evaluate_letor_files(str(FEAT4), str(PRED), version="4.0", relevant="2")
+    np.testing.assert_array_equal(np.nan_to_num(sm.ndcg, nan=-1), np.nan_to_num(s4.ndcg, nan=-1))
+    np.testing.assert_array_equal(sm.mean_ndcg, s4.mean_ndcg)
+    np.testing.assert_array_equal(sm.precision, s4r.precision)
+    np.testing.assert_array_equal(sm.ap, s4r.ap)
+    assert not np.array_equal(sm.ap, s4.ap)
+
+
+def test_rank_documents_api_matches_the_files(tmp_path):
+    feats = read_features(FEAT4)
+    preds = np.loadtxt(PRED)
+    v = letor_version("4.0")
+    s = evaluate_letor(rank_documents(feats, preds, version=v), v)
+    assert len(s.qids) == 156 and s.depth.sum() == 2874
+    assert s.averages()["MAP"] == pytest.approx(0.3882, abs=5e-5)
+
+
+# ---------------------------------------------------------------------------- labels and --gain
+
+
+def test_label_outside_table_is_an_error_and_gain_maps_it(cli, tmp_path):
+    rows = [(3, "1", "a"), (0, "1", "b"), (1, "1", "c")]
+    feats = _features(tmp_path, rows)
+    pred = _write(tmp_path / "p.txt", ["3", "2", "1"])
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 2 and out == ""
+    assert err.startswith(f"cwlkit: error: {feats}:1: label 3 is not in LETOR 4.0's gain table")
+    assert "--gain" in err and err.count("\n") == 1
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1", "--gain", "exp")
+    assert rc == 0 and err == ""
+    s = evaluate_letor_files(feats, pred, gain="exp")
+    # label 3: gain 7, relevant. DCG = 7, 7, 7 + 1/log2(3); ideal 7, 8, 8
+    np.testing.assert_allclose(s.ndcg[0, :3], [1, 7 / 8, (7 + 1 / math.log2(3)) / 8], rtol=1e-15)
+    np.testing.assert_allclose(s.precision[0, :3], [1, 1 / 2, 2 / 3], rtol=1e-15)
+    assert out.splitlines()[1] == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
+
+
+def test_gain_zero_reproduces_letors_silent_zero(cli, tmp_path):
+    """--gain 3:0 gives what the Perl script does with a label 3 (gain 0, not relevant): the
+    same output as the file with that label replaced by 0."""
+    feats = _features(tmp_path, [(3, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (3, "2", "e")], "f3.txt")
+    zero = _features(tmp_path, [(0, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (0, "2", "e")], "f0.txt")
+    pred = _write(tmp_path / "p.txt", ["5", "4", "3", "2", "1"])
+    rc1, out1, _ = cli("letor", "score", feats, pred, "-", "1", "--gain", "3:0")
+    rc2, out2, _ = cli("letor", "score", zero, pred, "-", "1")
+    assert rc1 == rc2 == 0 and out1 == out2
+
+
+def test_bad_gain_spec(cli, tmp_path):
+    rc, out, err = cli("letor", "score", FEAT4, PRED, "-", "1", "--gain", "3:x")
+    assert rc == 2 and out == "" and "--gain" in err
+    rc, out, err = cli("letor", "score", FEAT4, PRED, "-", "1", "--gain", "3:-1")
+    assert rc == 2 and ">= 0" in err
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+def test_prediction_line_count_mismatch(cli, tmp_path):
+    pred = _write(tmp_path / "short.txt", PRED.read_text().splitlines()[:-3])
+    rc, out, err = cli("letor", "score", FEAT4, pred, "-", "1")
+    assert rc == 2 and out == ""
+    assert str(pred) in err and str(FEAT4) in err and "2871" in err and "2874" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_non_numeric_score(cli, tmp_path):
+    lines = PRED.read_text().splitlines()
+    lines[41] = "abc"
+    pred = _write(tmp_path / "bad.txt", lines)
+    rc, out, err = cli("letor", "score", FEAT4, pred, "-", "0")
+    assert rc == 2 and out == ""
+    assert err.startswith(f"cwlkit: error: {pred}:42: ") and "'abc'" in err
+
+
+def test_bad_feature_line(cli, tmp_path):
+    lines = FEAT3.read_text().splitlines()[:5]
+    lines[2] = "1 1:0.5 2:0.3 #docid = x"
+    feats = _write(tmp_path / "f.txt", lines)
+    pred = _write(tmp_path / "p.txt", ["1"] * 5)
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 2 and out == "" and err.startswith(f"cwlkit: error: {feats}:3: expected 'label qid:Q")
+    lines[2] = "x qid:1 1:0.5 #docid = x"
+    feats = _write(tmp_path / "f.txt", lines)
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 2 and f"{feats}:3: expected an integer relevance label" in err
+
+
+def test_rank_errors(cli, tmp_path):
+    feats = _features(tmp_path, [(1, "1", "a"), (0, "1", "b"), (0, "1", "c")])
+    pred = _write(tmp_path / "r.txt", ["1", "1", "3"])
+    rc, out, err = cli("letor", "rank", feats, pred, "-", "1")
+    assert rc == 2 and out == "" and f"{pred}:2: rank 1 for query 1" in err
+    pred = _write(tmp_path / "r.txt", ["1", "2.5", "3"])
+    rc, out, err = cli("letor", "rank", feats, pred, "-", "1")
+    assert rc == 2 and f"{pred}:2: expected a rank position" in err
+
+
+def test_bad_flag_and_missing_subcommand(cli):
+    rc, out, err = cli("letor", "score", FEAT4, PRED, "-", "2")
+    assert rc == 2 and out == "" and "FLAG" in err
+    rc, out, err = cli("letor")
+    assert rc == 2 and out == "" and "score, rank or ttest" in err
+
+
+# ---------------------------------------------------------------------------- t-test
+
+
+@pytest.fixture
+def two_results(cli, tmp_path):
+    """Per-query result files of two systems, both written by our own `letor score`."""
+    rng = np.random.default_rng(7)
+    base = np.loadtxt(PRED)
+    other = _write(tmp_path / "other.txt", [repr(float(x)) for x in base + rng.normal(0, 0.05, base.size)])
+    a, b = tmp_path / "A.txt", tmp_path / "B.txt"
+    assert cli("letor", "score", FEAT4, PRED, a, "1")[0] == 0
+    assert cli("letor", "score", FEAT4, other, b, "1")[0] == 0
+    return a, b
+
+
+def _parse_rows(path: Path) -> dict[str, dict[str, float]]:
+    """{measure: {qid: value}} read with plain Python, independently of cwlkit."""
+    out: dict[str, dict[str, float]] = {}
+    header: list[str] = []
+    for line in path.read_text().splitlines():
+        if line.startswith("qid\t"):
+            header = line.split("\t")
+        elif line and not line.startswith("Average"):
+            vals = line.split("\t")
+            for name, v in zip(header[1:], vals[1:], strict=True):
+                out.setdefault(name, {})[vals[0]] = float(v)
+    return out
+
+
+def test_ttest_against_scipy(cli, two_results):
+    a, b = two_results
+    rc, out, err = cli("letor", "ttest", a, b, "-")
+    assert rc == 0 and err == ""
+    lines = out.split("\n")
+    assert lines[:4] == [f"t-test results for A: {a} and B: {b}", "", "", "Measure\tNumber of queries\tMean A\tMean B\tt-value\tp-value"]
+    rows = [line.split("\t") for line in lines[4:] if line]
+    names = [r[0] for r in rows]
+    assert names == [f"P@{k}" for k in range(1, 11)] + ["MAP"] + [f"NDCG@{k}" for k in range(1, 11)] + ["MeanNDCG"]
+    A, B = _parse_rows(a), _parse_rows(b)
+    tested = 0
+    for name, n, ma, mb, t, p in rows:
+        qids = list(A[name])
+        x = np.array([A[name][q] for q in qids])
+        y = np.array([B[name][q] for q in qids])
+        assert int(n) == len(qids) == 156
+        assert float(ma) == pytest.approx(x.mean(), rel=1e-13) and float(mb) == pytest.approx(y.mean(), rel=1e-13)
+        if np.all(x == y):
+            assert (float(t), float(p)) == (0.0, 1.0)
+            continue
+        ref = stats.ttest_rel(x, y)
+        assert float(t) == pytest.approx(ref.statistic, rel=1e-12)
+        assert float(p) == pytest.approx(ref.pvalue, rel=1e-12, abs=1e-300)
+        tested += 1
+    assert tested >= 15
+
+
+def test_ttest_letor_p_is_the_upper_tail(cli, two_results):
+    a, b = two_results
+    rc, out, err = cli("letor", "ttest", a, b, "-", "--p", "letor")
+    assert rc == 0
+    A, B = _parse_rows(a), _parse_rows(b)
+    for line in out.split("\n")[4:]:
+        if not line:
+            continue
+        name, _, _, _, t, p = line.split("\t")
+        x = np.array(list(A[name].values()))
+        y = np.array([B[name][q] for q in A[name]])
+        if np.all(x == y):
+            continue
+        up = stats.ttest_rel(x, y, alternative="greater").pvalue
+        digits = abs(int(math.log10(up) - 5))  # Statistics::Distributions::precision_string
+        assert p == f"{up:.{digits}f}"
+
+
+def test_ttest_errors(cli, tmp_path, two_results):
+    a, b = two_results
+    lines = b.read_text().splitlines()
+    short = _write(tmp_path / "short.txt", [line for line in lines if not line.startswith("18219\t")])
+    rc, out, err = cli("letor", "ttest", a, short, "-")
+    assert rc == 2 and out == "" and "query 18219" in err and str(short) in err
+    three = tmp_path / "three.txt"
+    three.write_bytes(_expected("3.0", 1))
+    rc, out, err = cli("letor", "ttest", a, three, "-")
+    assert rc == 2 and "Eval-Score-3.0" in err
+    flag0 = tmp_path / "flag0.txt"
+    flag0.write_bytes(_expected("4.0", 0))
+    rc, out, err = cli("letor", "ttest", a, flag0, "-")
+    assert rc == 2 and "flag 1" in err
+
+
+def test_result_reader_round_trip():
+    r = read_letor_results(LETOR / "expected" / EXPECTED["4.0", 1])
+    qids, vals = r.measures["MAP"]
+    assert len(qids) == 156 and qids[0] == "18219" and vals[0] == 0.1667
