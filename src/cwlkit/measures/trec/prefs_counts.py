@@ -1,0 +1,406 @@
+"""Counting preferences fulfilled by a ranking, as trec_eval's ``form_prefs_counts`` does.
+
+Vocabulary (trec_eval's): a topic's judgments are split into judgment groups (JG, one user's
+information need); a JG is split into sub-groups (JSG). Within a JSG, a document with a higher
+level is preferred to one with a lower level.
+
+Every document judged anywhere in a topic gets a *docid rank*: the retrieved ones are numbered
+``0 .. njr-1`` in ranking order (``njr`` = number of judged documents retrieved), the others
+``njr ..`` in document-id (``strcmp``) order. A preference ``a > b`` is
+
+* *retrieved* when both are retrieved, and then *fulfilled* when ``a`` is ranked above ``b``;
+* *implied* when exactly one is retrieved, and then *fulfilled* when that one is ``a``;
+* *not occurring* when neither is retrieved (possible, never fulfilled).
+
+A JG with a single JSG is an *equivalence-class* (EC) JG: every pair of its lines with
+different levels is a preference (a document listed twice counts twice). A JG with several
+JSGs is a *preference-array* (PA) JG: the preferences of its JSGs are united and closed
+transitively; each ordered document pair counts once; a pair preferred both ways is an error.
+
+Relevant documents of a JG are those with level > 0. In an EC JG every other line counts as
+non-relevant; in a PA JG only level == 0 does (negative levels are neither), and a document
+is counted once, with the class of its last level in (JSG, level descending) order.
+
+Everything is computed over all topics at once: EC preferences are enumerated as index pairs,
+PA closures are computed by batched boolean matrix products, and the per-JG tallies are
+``numpy.bincount`` reductions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import CwlkitError
+
+PREFS_MEASURES = (
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
+)
+"""trec_eval's preference measures, in its print (table) order."""
+
+PREFS_COUNTS = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret")
+"""Measures that are counts: printed as integers, summed (not averaged) over topics."""
+
+_CLOSURE_CELLS = 1 << 24  # bound on the cells of one batched closure product
+
+
+def _segments(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows sorted by ``keys``: (start, end) of the run of equal keys each row is in."""
+    n = keys[0].size
+    new = np.zeros(n, dtype=bool)
+    if n:
+        new[0] = True
+        for k in keys:
+            new[1:] |= k[1:] != k[:-1]
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], n)
+    seg = np.cumsum(new) - 1
+    return starts[seg], ends[seg]
+
+
+def _lower_pairs(group: np.ndarray, level: np.ndarray, rank: np.ndarray):
+    """Every (a, b) pair of rows of one group with level[a] > level[b].
+
+    Returns the sort order of the rows (group, level descending, rank) and the pair indices
+    into that order; b runs over the contiguous block of lower levels of a's group.
+    """
+    order = np.lexsort((rank, -level, group))
+    g, lv = group[order], level[order]
+    _, gend = _segments(g)
+    _, lend = _segments(g, lv)
+    counts = gend - lend
+    total = int(counts.sum())
+    a = np.repeat(np.arange(order.size), counts)
+    b = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lend, counts)
+    return order, a, b
+
+
+def _closure_pairs(jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, topic_of_jg: np.ndarray, what: str):
+    """Transitive closure of the preference pairs (jg, ra > rb); returns the closed pairs.
+
+    Each JG's documents are numbered locally; JGs of similar size (next power of two) are
+    stacked and closed together by repeated boolean squaring of ``I + A``.
+    """
+    keys = np.unique(np.concatenate([jg * (1 << 32) + ra, jg * (1 << 32) + rb]))
+    doc_jg = keys >> 32
+    doc_r = keys & ((1 << 32) - 1)
+    jg_ids, start, size = np.unique(doc_jg, return_index=True, return_counts=True)
+    local = np.arange(keys.size) - np.repeat(start, size)
+    ia = local[np.searchsorted(keys, jg * (1 << 32) + ra)]
+    ib = local[np.searchsorted(keys, jg * (1 << 32) + rb)]
+    slot = np.searchsorted(jg_ids, jg)  # JG -> row of jg_ids
+    width = 1 << np.ceil(np.log2(np.maximum(size, 1))).astype(np.int64)
+    out_jg, out_a, out_b = [], [], []
+    for w in np.unique(width):
+        rows = np.flatnonzero(width == w)
+        per = max(1, _CLOSURE_CELLS // int(w * w))
+        for c0 in range(0, rows.size, per):
+            chunk = rows[c0 : c0 + per]
+            pos = np.full(jg_ids.size, -1, dtype=np.int64)
+            pos[chunk] = np.arange(chunk.size)
+            sel = pos[slot] >= 0
+            m = np.zeros((chunk.size, int(w), int(w)), dtype=np.float32)
+            m[pos[slot[sel]], ia[sel], ib[sel]] = 1.0
+            eye = np.eye(int(w), dtype=bool)
+            m[:, eye] = 1.0
+            while True:
+                nxt = (np.matmul(m, m) > 0).astype(np.float32)
+                if np.array_equal(nxt, m):
+                    break
+                m = nxt
+            closed = m > 0
+            closed[:, eye] = False
+            both = closed & closed.transpose(0, 2, 1)
+            if both.any():
+                k, i, _ = np.argwhere(both)[0]
+                g = int(jg_ids[chunk[k]])
+                raise CwlkitError(
+                    f"{what}: inconsistent preferences in judgment group #{g} of topic "
+                    f"#{int(topic_of_jg[g])}: two documents are preferred to each other "
+                    f"(through sub-group transitivity), e.g. the one at internal rank {int(doc_r[start[chunk[k]] + i])}"
+                )
+            k, i, j = np.nonzero(closed)
+            rows_k = chunk[k]
+            out_jg.append(jg_ids[rows_k])
+            out_a.append(doc_r[start[rows_k] + i])
+            out_b.append(doc_r[start[rows_k] + j])
+    if not out_jg:
+        e = np.zeros(0, dtype=np.int64)
+        return e, e, e
+    return np.concatenate(out_jg), np.concatenate(out_a), np.concatenate(out_b)
+
+
+def prefs_values(
+    line_topic: np.ndarray,
+    line_jg: np.ndarray,
+    line_jsg: np.ndarray,
+    level: np.ndarray,
+    rank: np.ndarray,
+    njr: np.ndarray,
+    topic_of_jg: np.ndarray,
+    *,
+    what: str = "prefs",
+) -> dict[str, np.ndarray]:
+    """Per-topic values of every preference measure.
+
+    Parameters
+    ----------
+    line_topic, line_jg, line_jsg : numpy.ndarray
+        int64 per judgment line: topic index (``0..T-1``), judgment group id (``0..G-1``,
+        numbered in topic then JG-name order) and sub-group id (any ids, distinct per JG).
+    level : numpy.ndarray
+        float64 preference level of each line.
+    rank : numpy.ndarray
+        int64 docid rank of the line's document within its topic (see module docstring).
+    njr : numpy.ndarray
+        int64[T], judged documents retrieved per topic.
+    topic_of_jg : numpy.ndarray
+        int64[G], the topic of each JG.
+    what : str
+        Name of the judgments file, for error messages.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``measure -> float64[T]`` for every name in :data:`PREFS_MEASURES`.
+
+    Notes
+    -----
+    With, per JG, ``ful``/``poss`` counted over all preferences, ``_ret`` over retrieved ones,
+    ``_imp`` over retrieved and implied ones:
+
+    * ``prefs_num_prefs_poss`` = Σ poss, ``prefs_num_prefs_ful`` = Σ ful (retrieved + implied),
+      ``prefs_num_prefs_ful_ret`` = Σ ful_ret (sums over JGs).
+    * ``prefs_simp*`` = Σ_JG ful / Σ_JG poss (0 when nothing is possible).
+    * ``prefs_avgjg*`` = Σ_JG (ful/poss, 0 if poss = 0) / #JG, set to 0 unless the sum is > 0.
+    * ``prefs_pair*``: for every unordered document pair with at least one preference in
+      any JG, the fraction of its preferences that favour the higher-ranked document (by
+      docid rank); averaged over the pairs (pairs of two unretrieved documents count as 0 in
+      ``prefs_pair``, are left out of ``_imp``; ``_ret`` keeps only retrieved pairs).
+    * ``prefs_avgjg_Rnonrel``: per JG with R relevant and N non-relevant documents, if R ≥ N
+      the JG gets ``(ful + R_ret (R-N)) / (poss + R (R-N))``, as if R-N non-relevant
+      documents ranked below everything were added; otherwise only the first R non-relevant
+      documents (docid-rank order) are kept and the preferences recounted (in an EC JG
+      trec_eval also pairs the lowest class with itself there; reproduced). Averaged over
+      JGs like ``avgjg`` (a 0/0 JG makes the topic 0, as in trec_eval).
+    * ``prefs_avgjg_Rnonrel_ret``: the same with R, N counted among retrieved documents and
+      only retrieved pairs (trec_eval's quirks kept: R (R-N) uses the full R, and a PA JG
+      keeps the first *R* retrieved non-relevant documents).
+    """
+    T = int(njr.size)
+    G = int(topic_of_jg.size)
+    n_lines = line_topic.size
+    # --- classify JGs: EC (one sub-group) or PA (several)
+    jsg_key = np.unique(line_jg * (int(line_jsg.max(initial=0)) + 1) + line_jsg)
+    n_jsg = np.bincount(jsg_key // (int(line_jsg.max(initial=0)) + 1), minlength=G)
+    is_pa = n_jsg > 1
+    njr_jg = njr[topic_of_jg]
+    pa_line = is_pa[line_jg]
+
+    # --- EC JGs: line pairs of different levels
+    ec = np.flatnonzero(~pa_line)
+    order, a, b = _lower_pairs(line_jg[ec], level[ec], rank[ec])
+    ec_jg, ec_lv, ec_r = line_jg[ec][order], level[ec][order], rank[ec][order]
+    lstart, lend = _segments(ec_jg, ec_lv)
+    _, gend = _segments(ec_jg)
+    in_last = lend == gend  # the line is in the JG's lowest-level class
+    pos_in_class = np.arange(ec.size) - lstart
+    e_jg, e_ra, e_rb = ec_jg[a], ec_r[a], ec_r[b]
+    e_blast, e_bpos = in_last[b], pos_in_class[b]
+
+    ec_rel = ec_lv > 0
+    ec_ret = ec_r < njr_jg[ec_jg]
+    num_rel = np.bincount(ec_jg, weights=ec_rel, minlength=G)
+    num_nonrel = np.bincount(ec_jg, weights=~ec_rel, minlength=G)
+    num_rel_ret = np.bincount(ec_jg, weights=ec_rel & ec_ret, minlength=G)
+    num_nonrel_ret = np.bincount(ec_jg, weights=~ec_rel & ec_ret, minlength=G)
+    n_last = np.bincount(ec_jg, weights=in_last, minlength=G)
+    n_ret_last = np.bincount(ec_jg, weights=in_last & ec_ret, minlength=G)
+
+    # --- PA JGs: sub-group preferences, closed transitively, one per ordered document pair
+    pa = np.flatnonzero(pa_line)
+    porder, pa_a, pa_b = _lower_pairs(line_jsg[pa], level[pa], rank[pa])
+    p_jg_l, p_r_l = line_jg[pa][porder], rank[pa][porder]
+    p_lv_l = level[pa][porder]
+    c_jg, c_ra, c_rb = _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], topic_of_jg, what)
+    # one entry per (JG, document): its last level in (jsg, level desc, rank) line order
+    seq_order = np.lexsort((rank[pa], -level[pa], line_jsg[pa], line_jg[pa]))
+    d_jg = line_jg[pa][seq_order]
+    d_r = rank[pa][seq_order]
+    d_lv = level[pa][seq_order]
+    dkey = d_jg * (1 << 32) + d_r
+    by_doc = np.lexsort((np.arange(dkey.size), dkey))
+    dk = dkey[by_doc]
+    last = np.append(dk[1:] != dk[:-1], True) if dk.size else np.zeros(0, dtype=bool)
+    first = np.append(True, dk[1:] != dk[:-1]) if dk.size else np.zeros(0, dtype=bool)
+    lv_sorted = d_lv[by_doc]
+    # a document with level 0 and a level > 0 in one JG is inconsistent (trec_eval refuses it)
+    seg = np.cumsum(first) - 1
+    has_zero = np.bincount(seg, weights=lv_sorted == 0) > 0 if dk.size else np.zeros(0, bool)
+    has_pos = np.bincount(seg, weights=lv_sorted > 0) > 0 if dk.size else np.zeros(0, bool)
+    if np.any(has_zero & has_pos):
+        bad = int(np.flatnonzero(has_zero & has_pos)[0])
+        g = int(dk[first][bad] >> 32)
+        raise CwlkitError(
+            f"{what}: a document has both level 0 and a level > 0 in judgment group #{g} "
+            f"of topic #{int(topic_of_jg[g])}"
+        )
+    doc_keys = dk[last]
+    doc_lv = lv_sorted[last]
+    doc_jg = doc_keys >> 32
+    doc_r = doc_keys & ((1 << 32) - 1)
+    doc_ret = doc_r < njr_jg[doc_jg]
+    num_rel += np.bincount(doc_jg, weights=doc_lv > 0, minlength=G)
+    num_nonrel += np.bincount(doc_jg, weights=doc_lv == 0, minlength=G)
+    num_rel_ret += np.bincount(doc_jg, weights=(doc_lv > 0) & doc_ret, minlength=G)
+    num_nonrel_ret += np.bincount(doc_jg, weights=(doc_lv == 0) & doc_ret, minlength=G)
+    # documents kept by the Rnonrel recount: the first num_rel non-relevant ones (docid order)
+    nonrel = doc_lv == 0
+    k_all = _rank_within(doc_jg, doc_r, nonrel)
+    keep_rn = ~nonrel | (k_all < num_rel[doc_jg])
+    k_ret = _rank_within(doc_jg, doc_r, nonrel & doc_ret)
+    keep_rnret = ~(nonrel & doc_ret) | (k_ret < num_rel[doc_jg])
+    c_ka = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_ra)
+    c_kb = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_rb)
+
+    # --- all preferences together
+    p_jg = np.concatenate([e_jg, c_jg])
+    p_ra = np.concatenate([e_ra, c_ra])
+    p_rb = np.concatenate([e_rb, c_rb])
+    n_p = njr_jg[p_jg]
+    a_ret, b_ret = p_ra < n_p, p_rb < n_p
+    ordered = p_ra < p_rb
+    both = a_ret & b_ret
+    one = a_ret ^ b_ret
+    poss = np.bincount(p_jg, minlength=G).astype(np.float64)
+    poss_ret = np.bincount(p_jg, weights=both, minlength=G)
+    poss_imp = np.bincount(p_jg, weights=one, minlength=G)
+    ful_ret = np.bincount(p_jg, weights=both & ordered, minlength=G)
+    ful_imp = np.bincount(p_jg, weights=one & a_ret, minlength=G)
+    ful = ful_ret + ful_imp
+
+    # Rnonrel recounts (used only where R < N)
+    w_rn = np.concatenate([~e_blast | (e_bpos < num_rel[e_jg]), keep_rn[c_ka] & keep_rn[c_kb]])
+    w_rnret = np.concatenate([~e_blast | (e_bpos < num_rel_ret[e_jg]), keep_rnret[c_ka] & keep_rnret[c_kb]])
+    rn_tot = np.bincount(p_jg, weights=w_rn, minlength=G)
+    rn_ful = np.bincount(p_jg, weights=w_rn & ordered & a_ret, minlength=G)
+    rnr_tot = np.bincount(p_jg, weights=w_rnret & both, minlength=G)
+    rnr_ful = np.bincount(p_jg, weights=w_rnret & both & ordered, minlength=G)
+    # EC: the lowest class paired with its own first R documents
+    ec_jg_mask = ~is_pa
+    kk = np.minimum(num_rel, n_last)
+    m = n_ret_last
+    self_ful = np.minimum(kk, m) * (np.minimum(kk, m) - 1) / 2 + m * np.maximum(kk - m, 0)
+    rn_tot += np.where(ec_jg_mask, n_last * kk, 0)
+    rn_ful += np.where(ec_jg_mask, self_ful, 0)
+    kr = np.minimum(num_rel_ret, n_ret_last)
+    rnr_tot += np.where(ec_jg_mask, n_ret_last * kr, 0)
+    rnr_ful += np.where(ec_jg_mask, kr * (kr - 1) / 2, 0)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        extra = num_rel - num_nonrel
+        rn = np.where(
+            extra >= 0,
+            (ful + num_rel_ret * extra) / (poss + num_rel * extra),
+            rn_ful / rn_tot,
+        )
+        extra_r = num_rel_ret - num_nonrel_ret
+        rnr = np.where(
+            extra_r >= 0,
+            (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r),
+            rnr_ful / rnr_tot,
+        )
+        jg_simp = np.where(poss > 0, ful / poss, 0.0)
+        jg_ret = np.where(poss_ret > 0, ful_ret / poss_ret, 0.0)
+        jg_imp = np.where(poss_ret + poss_imp > 0, ful / (poss_ret + poss_imp), 0.0)
+
+    n_jgs = np.bincount(topic_of_jg, minlength=T)
+
+    def tsum(x: np.ndarray) -> np.ndarray:
+        return np.bincount(topic_of_jg, weights=x, minlength=T)
+
+    def avg_over_jgs(x: np.ndarray) -> np.ndarray:
+        s = tsum(x)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(s > 0, s / np.maximum(n_jgs, 1), 0.0)
+
+    def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1), 0.0)
+
+    t_poss, t_ful, t_ful_ret = tsum(poss), tsum(ful), tsum(ful_ret)
+    pair, pair_ret, pair_imp = _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T)
+    out = {
+        "prefs_num_prefs_poss": t_poss,
+        "prefs_num_prefs_ful": t_ful,
+        "prefs_num_prefs_ful_ret": t_ful_ret,
+        "prefs_simp": ratio(t_ful, t_poss),
+        "prefs_pair": pair,
+        "prefs_avgjg": avg_over_jgs(jg_simp),
+        "prefs_avgjg_Rnonrel": avg_over_jgs(rn),
+        "prefs_simp_ret": ratio(t_ful_ret, tsum(poss_ret)),
+        "prefs_pair_ret": pair_ret,
+        "prefs_avgjg_ret": avg_over_jgs(jg_ret),
+        "prefs_avgjg_Rnonrel_ret": avg_over_jgs(rnr),
+        "prefs_simp_imp": ratio(t_ful, tsum(poss_ret + poss_imp)),
+        "prefs_pair_imp": pair_imp,
+        "prefs_avgjg_imp": avg_over_jgs(jg_imp),
+    }
+    assert n_lines == line_jg.size
+    return out
+
+
+def _rank_within(group: np.ndarray, key: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """0-based rank of each masked row by ``key`` within its group (-1 where not masked)."""
+    out = np.full(group.size, -1, dtype=np.int64)
+    idx = np.flatnonzero(mask)
+    if idx.size == 0:
+        return out
+    o = idx[np.lexsort((key[idx], group[idx]))]
+    start, _ = _segments(group[o])
+    out[o] = np.arange(o.size) - start
+    return out
+
+
+def _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T):
+    """prefs_pair, prefs_pair_ret, prefs_pair_imp from the preference list (all JGs)."""
+    if p_jg.size == 0:
+        z = np.zeros(T)
+        return z, z.copy(), z.copy()
+    t = topic_of_jg[p_jg]
+    lo = np.minimum(p_ra, p_rb)
+    hi = np.maximum(p_ra, p_rb)
+    width = int(hi.max()) + 1
+    key = (t * width + lo) * width + hi
+    uniq, inv = np.unique(key, return_inverse=True)
+    fwd = np.bincount(inv, weights=p_ra < p_rb, minlength=uniq.size)
+    tot = np.bincount(inv, minlength=uniq.size)
+    score = fwd / tot
+    u_t = uniq // (width * width)
+    u_lo = (uniq // width) % width
+    u_hi = uniq % width
+    n = njr[u_t]
+    ret = u_hi < n
+    imp = (u_lo < n) & ~ret
+    s_ret = np.bincount(u_t, weights=np.where(ret, score, 0.0), minlength=T)
+    s_imp = np.bincount(u_t, weights=np.where(imp, score, 0.0), minlength=T)
+    c_ret = np.bincount(u_t, weights=ret, minlength=T)
+    c_imp = np.bincount(u_t, weights=imp, minlength=T)
+    c_all = np.bincount(u_t, minlength=T)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pair = np.where(c_all > 0, (s_ret + s_imp) / np.maximum(c_all, 1), 0.0)
+        pair_ret = np.where(c_ret > 0, s_ret / np.maximum(c_ret, 1), 0.0)
+        pair_imp = np.where(c_ret + c_imp > 0, (s_ret + s_imp) / np.maximum(c_ret + c_imp, 1), 0.0)
+    return pair, pair_ret, pair_imp
