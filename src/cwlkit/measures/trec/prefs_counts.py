@@ -201,7 +201,6 @@ def prefs_values(
     """
     T = int(njr.size)
     G = int(topic_of_jg.size)
-    n_lines = line_topic.size
     # --- classify JGs: EC (one sub-group) or PA (several)
     jsg_key = np.unique(line_jg * (int(line_jsg.max(initial=0)) + 1) + line_jsg)
     n_jsg = np.bincount(jsg_key // (int(line_jsg.max(initial=0)) + 1), minlength=G)
@@ -233,7 +232,6 @@ def prefs_values(
     pa = np.flatnonzero(pa_line)
     porder, pa_a, pa_b = _lower_pairs(line_jsg[pa], level[pa], rank[pa])
     p_jg_l, p_r_l = line_jg[pa][porder], rank[pa][porder]
-    p_lv_l = level[pa][porder]
     c_jg, c_ra, c_rb = _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], topic_of_jg, what)
     # one entry per (JG, document): its last level in (jsg, level desc, rank) line order
     seq_order = np.lexsort((rank[pa], -level[pa], line_jsg[pa], line_jg[pa]))
@@ -358,7 +356,6 @@ def prefs_values(
         "prefs_pair_imp": pair_imp,
         "prefs_avgjg_imp": avg_over_jgs(jg_imp),
     }
-    assert n_lines == line_jg.size
     return out
 
 
