@@ -311,3 +311,58 @@ def test_bad_input(cli, tmp_path, q, r, args, needle):
 def test_missing_file(cli, tmp_path):
     rc, out, err = cli("gdeval", tmp_path / "nope", QRELS)
     assert rc == 2 and out == "" and err == f"cwlkit: error: {tmp_path / 'nope'}: no such file\n"
+
+
+# --- risk-sensitive mode ------------------------------------------------------------------
+
+def _gdeval_rows(path):
+    rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
+    return {t: (float(n), float(e)) for _, t, n, e in rows}
+
+
+def test_risk_sensitive_against_gdeval_outputs(cli):
+    """-baseline: run - baseline per topic, losses doubled with riskAlpha 1; checked against
+    gdeval.pl's own per-topic outputs of the two runs (5 decimals each, hence the tolerance)."""
+    run = _gdeval_rows(WEB / "expected" / "web2012.rm.catb.gdeval.k10.txt")
+    base = _gdeval_rows(WEB / "expected" / "web2012.ql.cata.gdeval.k10.txt")
+    rc, out, err = cli("gdeval", "-k", "10", "-baseline", WEB / "runs" / "web2012.ql.cata.run",
+                       "-riskAlpha", "1.0", QRELS, WEB / "runs" / "web2012.rm.catb.run")
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "runid,topic,ndcg@10,err@10"
+    rows = [line.rsplit(",", 3) for line in lines[1:]]  # the runid has commas in it (as gdeval.pl's)
+    assert all(r[0] == "indri (rel to. indri, rs=1+a, a=1.0)" for r in rows)
+    assert [r[1] for r in rows[:-1]] == [t for t in run if t != "amean"]
+    sums = np.zeros(2)
+    for _, t, n, e in rows[:-1]:
+        for j, got in enumerate((float(n), float(e))):
+            d = run[t][j] - base[t][j]
+            want = 2 * d if d < 0 else d
+            assert got == pytest.approx(want, abs=2.5e-5), (t, j)
+            sums[j] += want
+    assert float(rows[-1][2]) == pytest.approx(sums[0] / (len(rows) - 1), abs=2.5e-5)
+    assert float(rows[-1][3]) == pytest.approx(sums[1] / (len(rows) - 1), abs=2.5e-5)
+
+
+def test_risk_sensitive_all_topics(cli, tmp_path):
+    """With -c, qrels topics the run misses score 0 - baseline and print last."""
+    q = "1 0 a 1\n2 0 a 1\n3 0 a 1\n"
+    r = "2 Q0 a 1 1.0 new\n"
+    b = "1 Q0 a 1 1.0 old\n2 Q0 b 1 1.0 old\n"
+    qp, rp = _write(tmp_path, q, r)
+    bp = tmp_path / "base.txt"
+    bp.write_text(b)
+    rc, out, err = cli("gdeval", "-c", "-baseline", bp, "-riskAlpha", "2", qp, rp)
+    assert rc == 0, err
+    tag = "new (rel to. old, rs=1+a, a=2)"
+    assert out.splitlines() == [
+        "runid,topic,ndcg@20,err@20",
+        f"{tag},2,1.00000,0.06250",
+        f"{tag},1,-3.00000,-0.18750",
+        f"{tag},3,0.00000,0.00000",
+        f"{tag},amean,{-2 / 3:.5f},{-0.125 / 3:.5f}",
+    ]
+    rc, out, err = cli("gdeval", "-riskAlpha", "-1", "-baseline", bp, qp, rp)
+    assert rc == 2 and out == "" and "-riskAlpha must be >= 0" in err
+    rc, out, err = cli("gdeval", "-riskAlpha", "1", qp, rp)
+    assert rc == 2 and out == "" and "-riskAlpha needs -baseline" in err

@@ -1,4 +1,4 @@
-"""``cwlkit gdeval [-k K] [-c] QRELS RUN``: the TREC Web Track's gdeval.pl, byte for byte."""
+"""``cwlkit gdeval [-k K] [-c] [-baseline RUN -riskAlpha A] QRELS RUN``: the TREC Web Track's gdeval.pl, byte for byte."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per t
 in the run and has a label > 0 in the qrels (topics in numeric order), then the 'amean' line.
 nDCG@K uses gain 2^g-1 and discount log2(rank+1) with the ideal ranking from the qrels cut at
 K; ERR@K uses r = (2^g-1)/2^4. The run is ordered by score, ties by docno descending.
+With -baseline B, each value is run - B on the topic, losses multiplied by 1 + riskAlpha.
 
 Unlike gdeval.pl, topic ids need not be numeric (digit ids sort first, numerically, then the
 others), and grades above 4 are accepted: ERR's maximum grade becomes the largest grade, with
@@ -29,19 +30,31 @@ def build_parser():
     p.add_argument("-c", action="store_true", help="average over every qrels topic with a grade > 0 (missing topics count 0)")
     p.add_argument("--max-grade", "--max_grade", dest="max_grade", type=float,
                    help="ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; a larger qrels grade is then an error)")
+    p.add_argument("-baseline", "--baseline", dest="baseline", metavar="BASELINE_RUN",
+                   help="risk-sensitive evaluation: print run - baseline per topic, losses weighted by 1 + riskAlpha")
+    p.add_argument("-riskAlpha", "--risk-alpha", dest="risk_alpha", metavar="ALPHA",
+                   help="risk sensitivity a >= 0 (default 0): losses against the baseline count 1 + a times")
     return p
 
 
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
-    from ..io.trec import read_pair
+    from ..io.trec import read_pair, read_run
     from ..report.gdeval import format_gdeval, gdeval_report
 
     args = build_parser().parse_args(argv)
     if args.k < 1:
         raise ParamError(f"-k must be >= 1; got {args.k}")
+    alpha = 0.0
+    if args.risk_alpha is not None:
+        try:
+            alpha = float(args.risk_alpha)
+        except ValueError:
+            raise ParamError(f"-riskAlpha must be a number >= 0; got {args.risk_alpha!r}") from None
     qrels, run = read_pair(args.qrels, args.run)
-    rep = gdeval_report(qrels, run, k=args.k, all_topics=args.c, max_grade=args.max_grade)
+    baseline = read_run(args.baseline) if args.baseline else None
+    rep = gdeval_report(qrels, run, k=args.k, all_topics=args.c, max_grade=args.max_grade,
+                        baseline=baseline, risk_alpha=alpha, risk_alpha_text=args.risk_alpha)
     text = format_gdeval(rep)
     for w in rep.warnings:
         sys.stderr.write(f"cwlkit gdeval: warning: {w}\n")

@@ -14,6 +14,8 @@ What gdeval.pl prints for ``gdeval.pl [-c] -k K qrels run``::
   with a label > 0 (topics missing from the run then count 0 but print no line).
 * The run is ordered by score descending, ties by docno descending (bytes); RUNID is the tag
   of the run's last line.
+* Risk-sensitive mode (``-baseline B -riskAlpha a``): each value is run - baseline, losses
+  multiplied by 1 + a; see :func:`gdeval_report`.
 
 Where gdeval.pl stops with "format error", cwlkit goes on: topic ids need not be numeric
 (numeric ids come first, in numeric order, then the others in byte order; ids are printed as
@@ -118,6 +120,9 @@ def gdeval_report(
     k: int = 20,
     all_topics: bool = False,
     max_grade: float | None = None,
+    baseline: Run | None = None,
+    risk_alpha: float = 0.0,
+    risk_alpha_text: str | None = None,
 ) -> GdevalReport:
     """Compute what gdeval.pl prints for ``run``.
 
@@ -132,34 +137,54 @@ def gdeval_report(
         ERR's maximum grade. Default 4 (gdeval.pl's), or the largest grade in the qrels when
         that is above 4 (with a warning in ``warnings``). A grade above a given
         ``max_grade`` is an error naming the qrels line.
+    baseline : Run, optional
+        gdeval's risk-sensitive mode (``-baseline``): every value becomes
+        ``delta = run - baseline`` on the topic (the baseline counts 0 on a topic it does not
+        evaluate), and a loss is multiplied by ``1 + risk_alpha``: ``delta`` if
+        ``delta >= 0`` else ``(1 + risk_alpha) delta``. The runid becomes
+        ``RUNID (rel to. BASEID, rs=1+a, a=ALPHA)``. With ``all_topics``, the qrels topics with
+        a grade > 0 that the run misses are scored 0 - baseline and printed after the others,
+        in numeric order.
+    risk_alpha : float
+        gdeval's ``-riskAlpha`` (>= 0); needs ``baseline``.
+    risk_alpha_text : str, optional
+        How to spell ``risk_alpha`` in the runid (gdeval.pl prints it as typed).
     """
-    from ..measures.err import ERR, GdevalNDCG
-
     if int(k) != k or k < 1:
         raise ParamError(f"-k must be an integer >= 1; got {k}")
     if max_grade is not None and not (np.isfinite(max_grade) and max_grade > 0):
         raise ParamError(f"--max-grade must be > 0; got {max_grade:g}")
+    if not (np.isfinite(risk_alpha) and risk_alpha >= 0):
+        raise ParamError(f"-riskAlpha must be >= 0; got {risk_alpha:g}")
+    if baseline is None and (risk_alpha != 0 or risk_alpha_text is not None):
+        raise ParamError("-riskAlpha needs -baseline (the run to compare against)")
     gmax, warnings = _grade_check(qrels, max_grade)
-    batch = build_batch(qrels, run, order="score", topics="run")
-    with np.errstate(invalid="ignore"):
-        seen = (batch.qrel_labels > 0).any(axis=1)
-    batch = batch.select(seen)
-    order = _topic_order(batch.topics)
-    ndcg = GdevalNDCG(k=int(k)).compute(batch)[order] if batch.n_topics else np.zeros(0)
-    err = ERR(max_grade=gmax, k=int(k)).compute(batch)[order] if batch.n_topics else np.zeros(0)
+    topics, ndcg, err = _evaluate(qrels, run, int(k), gmax)
     if all_topics:
-        t_codes = qrels.codes()[0]
-        n_mean = int(np.unique(t_codes[qrels.labels > 0]).size)
+        n_mean = int(_seen_topics(qrels).size)
     else:
-        n_mean = int(order.size)
+        n_mean = int(len(topics))
+    runid = run.runid
+    if baseline is not None:
+        b_topics, b_ndcg, b_err = _evaluate(qrels, baseline, int(k), gmax)
+        if all_topics:
+            missing = np.setdiff1d(_seen_topics(qrels), np.asarray(topics, dtype=object).astype(str))
+            missing = missing[_topic_order(missing)]
+            topics = list(topics) + [str(t) for t in missing]
+            ndcg = np.concatenate([ndcg, np.zeros(missing.size)])
+            err = np.concatenate([err, np.zeros(missing.size)])
+        ndcg = _risk(ndcg, _lookup(topics, b_topics, b_ndcg), risk_alpha)
+        err = _risk(err, _lookup(topics, b_topics, b_err), risk_alpha)
+        alpha_text = risk_alpha_text if risk_alpha_text is not None else format(risk_alpha, "g")
+        runid = f"{run.runid} (rel to. {baseline.runid}, rs=1+a, a={alpha_text})"
     # gdeval.pl adds the topics up in order, one at a time: a cumulative sum does the same
     tot_n = float(np.cumsum(ndcg)[-1]) if ndcg.size else 0.0
     tot_e = float(np.cumsum(err)[-1]) if err.size else 0.0
     denom = n_mean if n_mean > 0 else 1
     return GdevalReport(
-        runid=run.runid,
+        runid=runid,
         k=int(k),
-        topics=[str(t) for t in batch.topics[order]],
+        topics=[str(t) for t in topics],
         ndcg=ndcg,
         err=err,
         mean_ndcg=tot_n / denom,
@@ -168,6 +193,50 @@ def gdeval_report(
         max_grade=gmax,
         warnings=warnings,
     )
+
+
+def _seen_topics(qrels: Qrels) -> np.ndarray:
+    """The qrels topics with a grade > 0 (str)."""
+    t_codes, t_dict, _, _ = qrels.codes()
+    codes = np.unique(t_codes[qrels.labels > 0])
+    return np.asarray(t_dict.take(pa.array(codes)).to_pylist(), dtype=object).astype(str)
+
+
+def _evaluate(qrels: Qrels, run: Run, k: int, gmax: float) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """gdeval's evaluated topics of ``run`` (in its order) with their nDCG@k and ERR@k."""
+    from ..measures.err import ERR, GdevalNDCG
+
+    batch = build_batch(qrels, run, order="score", topics="run")
+    with np.errstate(invalid="ignore"):
+        seen = (batch.qrel_labels > 0).any(axis=1)
+    batch = batch.select(seen)
+    if batch.n_topics == 0:
+        return [], np.zeros(0), np.zeros(0)
+    order = _topic_order(batch.topics)
+    ndcg = GdevalNDCG(k=k).compute(batch)[order]
+    err = ERR(max_grade=gmax, k=k).compute(batch)[order]
+    return [str(t) for t in batch.topics[order]], ndcg, err
+
+
+def _lookup(topics: list[str], keys: list[str], values: np.ndarray) -> np.ndarray:
+    """values[keys.index(t)] for each topic, 0 where absent (vectorised through pyarrow)."""
+    if not topics:
+        return np.zeros(0)
+    idx = pc.index_in(pa.array(topics, pa.string()), value_set=pa.array(keys, pa.string()))
+    idx = idx.to_numpy(zero_copy_only=False)
+    if idx.dtype.kind == "f":
+        hit = ~np.isnan(idx)
+        pos = np.where(hit, idx, 0).astype(np.int64)
+    else:
+        hit = np.ones(idx.size, bool)
+        pos = idx.astype(np.int64)
+    return np.where(hit, values[pos] if values.size else 0.0, 0.0)
+
+
+def _risk(values: np.ndarray, base: np.ndarray, alpha: float) -> np.ndarray:
+    """gdeval's riskWeighted: run - base, losses multiplied by (1 + alpha)."""
+    delta = values - base
+    return np.where(values < base, (1.0 + alpha) * delta, delta)
 
 
 def format_gdeval(rep: GdevalReport) -> str:
