@@ -396,12 +396,16 @@ def check_labels(features, version: LetorVersion) -> None:
         i = int(np.flatnonzero(bad)[0])
         lab = int(features.labels[i])
         name = {"4.0": "Eval-Score-4.0", "3.0": "Eval-Score-3.0", "mslr": "Eval-Score-MSLR"}[version.name]
+        if lab < 0:
+            raise FormatError(features.path, int(features.lines[i]),
+                              f"label {lab} is negative; LETOR labels are 0, 1, 2, ... (map it with --gain, e.g. --gain={lab}:0)")
+        example = f"--gain {lab}:{2 ** lab - 1}" if lab <= 30 else f"--gain {lab}:1"
+        mslr = " or --version mslr (labels 0..4)" if version.name != "mslr" and lab <= 4 else ""
         raise FormatError(
             features.path, int(features.lines[i]),
             f"label {lab} is not in LETOR {version.name}'s gain table {version.label_set()} "
             f"({name}.pl would silently score it as gain 0, non-relevant); map it with --gain, "
-            f"e.g. --gain exp (2^label-1) or --gain {lab}:{max(0, 2**min(lab, 30) - 1) if lab >= 0 else 0}, "
-            f"or choose --version mslr for labels 0..4",
+            f"e.g. --gain exp (gain 2^label-1) or {example}{mslr}",
         )
 
 
