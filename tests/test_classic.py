@@ -407,6 +407,8 @@ def test_names_parse_and_validate():
         parse_measure("F@0")
     with pytest.raises(ParamError):
         interpolated_precision(batch_of(LECTURE), [0.5, 1.5])
+    with pytest.raises(ParamError):
+        precision_at_recall(batch_of(LECTURE), ["high"])
 
 
 def test_relevance_threshold_and_unjudged():

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .base import Measure, param
-from .curves import STANDARD_LEVELS, _cum_relevant, interpolated_precision
+from .curves import STANDARD_LEVELS, interpolated_precision, relevant
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -105,12 +105,11 @@ def set_counts(batch: RankingBatch, rel: float = 1.0, k: int | None = None) -> t
     shorter than ``k`` retrieves only its own documents). Relevant: qrels label ``>= rel``;
     unjudged documents are not relevant.
     """
-    ret = batch.depth if k is None else np.minimum(batch.depth, int(k))
-    cum = _cum_relevant(batch, rel)
-    if cum.shape[1]:
-        rel_ret = np.where(ret > 0, np.take_along_axis(cum, np.maximum(ret - 1, 0)[:, None], axis=1)[:, 0], 0)
+    isrel = relevant(batch, rel)
+    if k is None:
+        ret, rel_ret = batch.depth, isrel.sum(axis=1)
     else:
-        rel_ret = np.zeros(batch.n_topics, np.int64)
+        ret, rel_ret = np.minimum(batch.depth, int(k)), isrel[:, : int(k)].sum(axis=1)
     return ret.astype(np.int64), rel_ret.astype(np.int64), batch.num_rel(rel)
 
 

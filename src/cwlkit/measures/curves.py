@@ -48,33 +48,31 @@ def relevant(batch: RankingBatch, rel: float = 1.0) -> np.ndarray:
     return got
 
 
-def _cum_relevant(batch: RankingBatch, rel: float) -> np.ndarray:
-    """int64[T, D]: relevant documents among the first ``i + 1`` (held constant past depth)."""
-    key = ("classic.cumrel", float(rel))
-    got = batch._cache.get(key)
-    if got is None:
-        got = np.cumsum(relevant(batch, rel), axis=1, dtype=np.int64)
-        batch._cache[key] = got
-    return got
-
-
 def _relevant_positions(batch: RankingBatch, rel: float) -> np.ndarray:
-    """int64[T, K]: 0-based rank of the n-th relevant retrieved document (column n - 1), -1 after."""
+    """int64[T, K]: 0-based rank of the n-th relevant retrieved document (column n - 1), -1 after.
+
+    ``K`` is the largest number of relevant documents any topic retrieves, usually far below
+    the run depth, so everything computed at recall levels works on ``[T, K]``.
+    """
     key = ("classic.relpos", float(rel))
     got = batch._cache.get(key)
     if got is None:
         isrel = relevant(batch, rel)
-        cum = _cum_relevant(batch, rel)
-        k = int(cum[:, -1].max(initial=0)) if cum.shape[1] else 0
+        rel_ret = isrel.sum(axis=1)
+        k = int(rel_ret.max(initial=0))
         got = np.full((batch.n_topics, k), -1, dtype=np.int64)
-        rows, cols = np.nonzero(isrel)
-        got[rows, cum[rows, cols] - 1] = cols
+        rows, cols = np.nonzero(isrel)  # row-major: ranks ascending within each topic
+        starts = np.concatenate(([0], np.cumsum(rel_ret)[:-1]))
+        got[rows, np.arange(rows.size) - starts[rows]] = cols
         batch._cache[key] = got
     return got
 
 
 def _levels(levels: object) -> np.ndarray:
-    lv = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    try:
+        lv = np.atleast_1d(np.asarray(levels, dtype=np.float64))
+    except (TypeError, ValueError):
+        raise ParamError(f"recall levels must be numbers in [0, 1]; got {levels!r}") from None
     if lv.ndim != 1 or lv.size == 0:
         raise ParamError("recall levels must be a non-empty list of numbers in [0, 1]")
     if not np.all((lv >= 0.0) & (lv <= 1.0)):
@@ -92,28 +90,19 @@ def needed_relevant(levels: np.ndarray, num_rel: np.ndarray) -> np.ndarray:
     return np.ceil(x).astype(np.int64)
 
 
-def _at_levels(values: np.ndarray, batch: RankingBatch, rel: float, levels: np.ndarray) -> np.ndarray:
-    """float64[T, L]: ``values`` at the first rank whose recall reaches each level; 0 if none.
-
-    Recall 0 is reached at rank 1 (0 for an empty run); a level above the recall of the whole
-    run is never reached.
-    """
-    R = batch.num_rel(rel)
-    need = needed_relevant(levels, R)
+def _precision_at_relevant(batch: RankingBatch, rel: float) -> np.ndarray:
+    """float64[T, K]: precision at the n-th relevant retrieved document (column n - 1), 0 after."""
     pos = _relevant_positions(batch, rel)
-    rel_ret = (pos >= 0).sum(axis=1)
-    has_docs = (batch.depth > 0)[:, None]
-    reached = (need <= rel_ret[:, None]) & has_docs
-    if pos.shape[1]:
-        col = np.take_along_axis(pos, np.clip(need - 1, 0, pos.shape[1] - 1), axis=1)
-    else:
-        col = np.zeros(need.shape, np.int64)
-    col = np.where(need == 0, 0, col)
-    out = np.zeros(need.shape, dtype=np.float64)
-    if values.shape[1]:
-        picked = np.take_along_axis(values, np.clip(col, 0, values.shape[1] - 1), axis=1)
-        out = np.where(reached, picked, 0.0)
-    return out
+    n = np.arange(1, pos.shape[1] + 1, dtype=np.float64)
+    return np.where(pos >= 0, n / (np.maximum(pos, 0) + 1.0), 0.0)
+
+
+def _pick(values: np.ndarray, need: np.ndarray, rel_ret: np.ndarray) -> np.ndarray:
+    """``values[t, need - 1]`` where ``1 <= need <= rel_ret``, else 0."""
+    if values.shape[1] == 0:
+        return np.zeros(need.shape)
+    got = np.take_along_axis(values, np.clip(need - 1, 0, values.shape[1] - 1), axis=1)
+    return np.where((need >= 1) & (need <= rel_ret[:, None]), got, 0.0)
 
 
 def precision_recall(batch: RankingBatch, rel: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
@@ -123,7 +112,7 @@ def precision_recall(batch: RankingBatch, rel: float = 1.0) -> tuple[np.ndarray,
     of relevant documents among the first ``i`` and ``R_t`` the number of qrels entries of the
     topic with label ``>= rel``. A topic with no relevant documents has recall 0 (0/0 := 0).
     """
-    cum = _cum_relevant(batch, rel).astype(np.float64)
+    cum = np.cumsum(relevant(batch, rel), axis=1, dtype=np.int64).astype(np.float64)
     ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
     R = batch.num_rel(rel).astype(np.float64)
     prec = np.where(batch.valid, cum / ranks, np.nan)
@@ -132,26 +121,15 @@ def precision_recall(batch: RankingBatch, rel: float = 1.0) -> tuple[np.ndarray,
     return prec, rec
 
 
-def _suffix_max_precision(batch: RankingBatch, rel: float) -> np.ndarray:
-    """float64[T, D]: max over ranks j >= i of P(j) (0 past the run's end)."""
-    key = ("classic.suffixmax", float(rel))
-    got = batch._cache.get(key)
-    if got is None:
-        cum = _cum_relevant(batch, rel).astype(np.float64)
-        ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
-        prec = np.where(batch.valid, cum / ranks, 0.0)
-        got = np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
-        batch._cache[key] = got
-    return got
-
-
 def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
     """Interpolated precision at recall levels, float64[T, L].
 
     ``P~_t(r) = max { P_t(i) : R_t(i) >= r }``, the lecture's "highest precision found for any
-    recall level r' >= r". The maximum runs over every rank of the run; a level that the run
-    never reaches (fewer than ``ceil(r R)`` relevant documents retrieved) gets 0. A topic with
-    no relevant documents gets 0 at every level (its recall is 0 and its precision is 0).
+    recall level r' >= r". Recall ``r`` is reached once ``ceil(r R)`` relevant documents are
+    retrieved (recall 0 at rank 1); the maximum runs over every later rank of the run, and is
+    attained at a relevant document, since precision rises only there. A level the run never
+    reaches (fewer than ``ceil(r R)`` relevant documents retrieved) gets 0; a topic with no
+    relevant documents gets 0 at every level (its precision is 0 everywhere).
 
     Parameters
     ----------
@@ -162,20 +140,29 @@ def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS
         Relevance threshold.
     """
     lv = _levels(levels)
-    return _at_levels(_suffix_max_precision(batch, rel), batch, rel, lv)
+    prel = _precision_at_relevant(batch, rel)
+    best_after = np.maximum.accumulate(prel[:, ::-1], axis=1)[:, ::-1]
+    rel_ret = (_relevant_positions(batch, rel) >= 0).sum(axis=1)
+    # recall 0 is reached at rank 1: the maximum over the whole run, i.e. from the first
+    # relevant document on (0 if none)
+    need = np.maximum(needed_relevant(lv, batch.num_rel(rel)), 1)
+    return _pick(best_after, need, rel_ret)
 
 
 def precision_at_recall(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
     """Uninterpolated precision at recall levels, float64[T, L].
 
     The precision at the first rank where recall reaches ``r`` (the lecture's "Precision @
-    Recall r" table): ``P_t(i*)`` with ``i* = min { i : R_t(i) >= r }``; rank 1 for r = 0; 0 when
-    the run never reaches ``r``.
+    Recall r" table): ``P_t(i*)`` with ``i* = min { i : R_t(i) >= r }``, i.e. at the
+    ``ceil(r R)``-th relevant document; at rank 1 for ``ceil(r R) = 0``; 0 when the run never
+    reaches ``r``.
     """
     lv = _levels(levels)
-    cum = _cum_relevant(batch, rel).astype(np.float64)
-    ranks = np.arange(1, batch.max_depth + 1, dtype=np.float64)
-    return _at_levels(cum / ranks, batch, rel, lv)
+    need = needed_relevant(lv, batch.num_rel(rel))
+    rel_ret = (_relevant_positions(batch, rel) >= 0).sum(axis=1)
+    out = _pick(_precision_at_relevant(batch, rel), need, rel_ret)
+    first = relevant(batch, rel)[:, 0].astype(np.float64) if batch.max_depth else np.zeros(batch.n_topics)
+    return np.where(need == 0, first[:, None], out)
 
 
 # --------------------------------------------------------------------------- PR curve
