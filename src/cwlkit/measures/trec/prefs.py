@@ -89,9 +89,8 @@ def evaluate_prefs(
     -------
     TrecTable
         Topics in print order; names in trec_eval's table order (``runid`` and ``num_q`` are
-        listed in ``names`` with a summary value only: ``summary["num_q"]`` is the topic count
-        and the run id is ``run.runid``); ``prefs_num_prefs_*`` and ``num_q`` are in
-        ``integer``.
+        listed in ``names`` with a summary value only: ``summary["num_q"]`` is the topic count,
+        ``runid`` is ``run.runid``); ``prefs_num_prefs_*`` and ``num_q`` are in ``integer``.
 
     Raises
     ------
@@ -130,7 +129,7 @@ def evaluate_prefs(
     else:
         values = prefs_values(**_prefs_inputs(j, evaluated), what=str(judgments_path))
     out_names = [n for n in _print_names(wanted, params) if n in values or n in ("runid", "num_q")]
-    table = TrecTable(topics=[t for t, e in zip(topics_all, evaluated, strict=True) if e])
+    table = TrecTable(topics=[t for t, e in zip(topics_all, evaluated, strict=True) if e], runid=run.runid)
     for n in out_names:
         table.names.append(n)
         if n == "runid":
@@ -158,7 +157,10 @@ def _resolve(kind: str, names: list[str] | None, nickname: str | None) -> tuple[
     requested: list[str] = []
     if nickname is not None:
         if nickname not in NICKNAMES:
-            raise ParamError(f"unknown measure nickname {nickname!r} for -R {kind}")
+            raise ParamError(
+                f"measure nickname {nickname!r} cannot be computed from -R {kind} judgments "
+                f"(use {', '.join(NICKNAMES)})"
+            )
         requested += NICKNAMES[nickname]
     if names is None and nickname is None:
         requested += NICKNAMES["qrels_jg" if kind == "qrels_jg" else "all_prefs"]
