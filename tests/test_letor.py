@@ -473,3 +473,30 @@ def test_vectorised_code_matches_a_loop_reference(tmp_path, version):
         assert s.ndcg[qi, : len(nd)].tolist() == nd
         if version != "3.0":
             assert s.mean_ndcg[qi] == mean_nd
+
+
+def test_30_averages_stop_at_the_longest_query_and_single_document_queries(cli, tmp_path):
+    """3.0 averages as many positions as the longest query has (here 3), dividing by all
+    queries; a one-document query has P@1 and NDCG@1 only."""
+    feats = _features(tmp_path, [(1, "1", "a"), (0, "1", "b"), (2, "1", "c"), (2, "2", "d")])
+    pred = _write(tmp_path / "p.txt", ["3", "2", "1", "1"])
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1", "--version", "3.0")
+    assert rc == 0 and err == ""
+    lines = out.split("\n")
+    assert lines[0] == "precision of query0:\t1\t0.5\t0.666666666666667\t"
+    assert lines[1] == "precision of query1:\t1\t"
+    assert lines[2] == f"precision:\t1\t0.25\t{(2 / 3) / 2:.15g}\t"
+    assert "NDCG of query1:\t1\t\n" in out
+    rc, out4, _ = cli("letor", "score", feats, pred, "-", "1")
+    rows4 = out4.split("\n")
+    assert rows4[2] == "2\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    assert rows4[7] == "2\t1.0000" + "\t0.0000" * 9 + "\t1.0000"  # NDCG@2.. = 0, MeanNDCG = 1
+
+
+def test_negative_label_is_refused_unless_mapped(cli, tmp_path):
+    feats = _features(tmp_path, [(-1, "1", "a"), (1, "1", "b")])
+    pred = _write(tmp_path / "p.txt", ["2", "1"])
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1")
+    assert rc == 2 and out == "" and f"{feats}:1: label -1 is negative" in err
+    rc, out, err = cli("letor", "score", feats, pred, "-", "1", "--gain=-1:0")
+    assert rc == 0 and out.split("\n")[1].startswith("1\t0.0000\t0.5000\t")
