@@ -163,6 +163,8 @@ def test_lecture_11_point_query1_query2():
     # the measured points of the slides' tables (R, P at each relevant rank)
     q1 = np.flatnonzero(curve.relevant[0])
     assert [printed(x, s) for x, s in zip(curve.recall[0, q1], [".20", ".40", ".60", ".80", "1.00"], strict=True)] == [True] * 5
+    # interpolated through the measured points: Q1 ranks 1..6 -> 1, 1, 2/3, 2/3, 2/3, 1/2
+    np.testing.assert_allclose(curve.interpolated_ranks[0, :6], [1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2])
     q2 = np.flatnonzero(curve.relevant[1])
     assert all(printed(x, s) for x, s in zip(curve.recall[1, q2], [".33", ".67", "1.0"], strict=True))
     assert all(printed(x, s) for x, s in zip(curve.precision[1, q2], ["1.00", ".67", ".2"], strict=True))
@@ -233,10 +235,17 @@ def test_interpolated_precision_random_against_exact_definition():
     levels = [Fraction(j, 10) for j in range(11)] + [Fraction(1, 3), Fraction(2, 3), Fraction(1, 7)]
     batch = batch_of(spec, topics="either")
     got = interpolated_precision(batch, [float(x) for x in levels])
+    curve = pr_curve(batch)
     for row, t in enumerate(batch.topics):
         rel_list, R = truth[str(t)]
         want = [float(brute_iprec(rel_list, R, lv)) for lv in levels]
         np.testing.assert_allclose(got[row], want, atol=1e-15, err_msg=str(t))
+        # at the recall of each rank
+        found = np.cumsum(rel_list, dtype=int)
+        at_ranks = [float(brute_iprec(rel_list, R, Fraction(int(c), R) if R else Fraction(0))) for c in found]
+        n = len(rel_list)
+        np.testing.assert_allclose(curve.interpolated_ranks[row, :n], at_ranks, atol=1e-15, err_msg=str(t))
+        assert np.isnan(curve.interpolated_ranks[row, n:]).all()
 
 
 def test_interpolation_agrees_with_trec_eval_when_r_is_a_multiple_of_ten():
@@ -392,6 +401,14 @@ def test_set_measures_cutoff_and_edge_cases():
     # no relevant documents, and an empty run: every value 0
     assert [v[m][1] for m in v] == [0.0] * 5
     assert [v[m][2] for m in v] == [0.0] * 5
+
+
+def test_docstring_examples():
+    import doctest
+
+    import cwlkit.measures.classic
+
+    assert doctest.testmod(cwlkit.measures.classic).failed == 0
 
 
 def test_names_parse_and_validate():

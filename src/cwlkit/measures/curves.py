@@ -140,8 +140,7 @@ def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS
         Relevance threshold.
     """
     lv = _levels(levels)
-    prel = _precision_at_relevant(batch, rel)
-    best_after = np.maximum.accumulate(prel[:, ::-1], axis=1)[:, ::-1]
+    best_after = _best_after(batch, rel)
     rel_ret = (_relevant_positions(batch, rel) >= 0).sum(axis=1)
     # recall 0 is reached at rank 1: the maximum over the whole run, i.e. from the first
     # relevant document on (0 if none)
@@ -163,6 +162,28 @@ def precision_at_recall(batch: RankingBatch, levels: object = STANDARD_LEVELS, r
     out = _pick(_precision_at_relevant(batch, rel), need, rel_ret)
     first = relevant(batch, rel)[:, 0].astype(np.float64) if batch.max_depth else np.zeros(batch.n_topics)
     return np.where(need == 0, first[:, None], out)
+
+
+def _best_after(batch: RankingBatch, rel: float) -> np.ndarray:
+    """float64[T, K]: max precision at the n-th or any later relevant document (column n - 1)."""
+    prel = _precision_at_relevant(batch, rel)
+    return np.maximum.accumulate(prel[:, ::-1], axis=1)[:, ::-1]
+
+
+def interpolated_at_ranks(batch: RankingBatch, rel: float = 1.0) -> np.ndarray:
+    """Interpolated precision at the recall of each rank, float64[T, D] (NaN past the run).
+
+    ``P~_t(R_t(i)) = max { P_t(j) : R_t(j) >= R_t(i) }``: with ``c`` relevant documents in the
+    first ``i``, the best precision from the ``c``-th relevant document on (from rank 1 when
+    ``c = 0``). This is the interpolated (upper, staircase) curve through the measured points.
+    """
+    best = _best_after(batch, rel)
+    if best.shape[1] == 0:
+        return np.where(batch.valid, 0.0, np.nan)
+    cum = np.cumsum(relevant(batch, rel), axis=1, dtype=np.int64)
+    got = np.take_along_axis(best, np.clip(cum - 1, 0, best.shape[1] - 1), axis=1)
+    has_rel = (_relevant_positions(batch, rel) >= 0).any(axis=1)[:, None]
+    return np.where(batch.valid, np.where(has_rel, got, 0.0), np.nan)
 
 
 # --------------------------------------------------------------------------- PR curve
@@ -187,6 +208,10 @@ class PRCurve:
         float64[L], the recall levels of ``interpolated``.
     interpolated : numpy.ndarray
         float64[T, L], interpolated precision at ``levels`` (:func:`interpolated_precision`).
+    interpolated_ranks : numpy.ndarray
+        float64[T, D], interpolated precision at the recall of each rank,
+        ``max { P(j) : R(j) >= R(i) }`` (the lecture's "take the maximum of all future
+        points"); NaN past the run's end.
     rel : float
         The relevance threshold used.
     """
@@ -198,6 +223,7 @@ class PRCurve:
     num_rel: np.ndarray
     levels: np.ndarray
     interpolated: np.ndarray
+    interpolated_ranks: np.ndarray
     rel: float = 1.0
     _batch: RankingBatch | None = None
 
@@ -270,6 +296,7 @@ def pr_curve(batch: RankingBatch, rel: float = 1.0, *, levels: object = STANDARD
         num_rel=batch.num_rel(rel),
         levels=lv,
         interpolated=interpolated_precision(batch, lv, rel),
+        interpolated_ranks=interpolated_at_ranks(batch, rel),
         rel=float(rel),
         _batch=batch,
     )
