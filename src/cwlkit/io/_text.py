@@ -120,6 +120,7 @@ def split_columns(
     expected: str,
     *,
     comments: bool = False,
+    extra: bool = False,
 ) -> tuple[pa.Table, LazyLines]:
     """Split the text of a whitespace-separated file into string columns ``names``.
 
@@ -135,6 +136,9 @@ def split_columns(
         Human description of a line, e.g. ``"topic Q0 doc rank score tag"``.
     comments : bool
         Skip lines starting with ``#``.
+    extra : bool
+        Accept lines with more than ``len(names)`` fields and ignore the fields after the
+        last name (trec_eval's results reader does).
 
     Returns
     -------
@@ -158,6 +162,11 @@ def split_columns(
         return table, LazyLines(quick)
     full = normalise(quick)
     table = _read(full, names)
+    if table is None and extra:
+        n = len(names)
+        cut = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*$" % (n - 1))
+        full = cut.sub(rb"\1", full)
+        table = _read(full, names)
     if table is None:
         _scan_field_counts(path, full, len(names), expected)
         raise FormatError(path, None, f"could not parse: expected '{expected}'")

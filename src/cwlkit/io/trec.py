@@ -167,7 +167,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     return q
 
 
-def read_run(path: str | Path, *, comments: bool = False) -> Run:
+def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -> Run:
     """Read a TREC run file (``topic Q0 document rank score tag``).
 
     Parameters
@@ -176,15 +176,18 @@ def read_run(path: str | Path, *, comments: bool = False) -> Run:
         Plain or gzip file; ``-`` for standard input.
     comments : bool
         Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
+    extra : bool
+        Accept (and ignore) fields after the sixth, as trec_eval does.
 
     Raises
     ------
     FormatError
-        Empty file, a line without exactly 6 fields, a non-numeric score, or a document
+        Empty file, a line without exactly 6 fields (at least 6 with ``extra``), a non-numeric score, or a document
         retrieved twice for one topic.
     """
     data = read_bytes(path)
-    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments)
+    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments,
+                                 extra=extra)
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     table = table.append_column("score", pa.array(scores, pa.float64()))
     r = Run(table, lines, str(path))

@@ -29,6 +29,19 @@ class TrecTable:
         measure defines).
     integer : set of str
         Names printed as integers (trec_eval's ``%ld`` measures such as ``num_ret``).
+    runid : str
+        Printed on the ``all`` line of the name ``runid`` (the run's tag).
+    text : dict of str to list of str
+        ``name -> [str] * len(topics)``: per-topic string values (``relstring``), printed
+        quoted, with no ``all`` line.
+    zscore : bool
+        Values are Z scores (``-Z``): numeric names are printed with a ``Z`` prefix and every
+        number with four decimals.
+
+    Notes
+    -----
+    A name without an entry in ``values`` (or ``text``) has no per-topic lines (``num_q``,
+    ``gm_map``); a name without an entry in ``summary`` has no ``all`` line.
     """
 
     topics: list[str]
@@ -36,3 +49,6 @@ class TrecTable:
     values: dict[str, np.ndarray] = field(default_factory=dict)
     summary: dict[str, float] = field(default_factory=dict)
     integer: set[str] = field(default_factory=set)
+    runid: str = ""
+    text: dict[str, list[str]] = field(default_factory=dict)
+    zscore: bool = False

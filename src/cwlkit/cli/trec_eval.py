@@ -1,0 +1,167 @@
+"""``cwlkit trec_eval [options] QRELS RUN``: trec_eval's command line and output, byte for byte.
+
+Flags, long options and nicknames are trec_eval's (``-q -c -n -l N -J -M N -N N -m MEAS
+-R FMT -T FMT -Z FILE -h -v``); ``--trec-version 10`` switches from 9.0.8's rules to 10.0's.
+Everything is computed before anything is printed: an error prints one line on stderr and
+nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+SUMMARY = "trec_eval-compatible evaluation, byte-identical output"
+
+HELP = """\
+usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]...
+                        [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z FILE]
+                        [--trec-version 9|10] QRELS RUN
+
+A drop-in trec_eval: evaluate the ranked results in RUN against the relevance information in
+QRELS and print what trec_eval prints, byte for byte (name padded to 22, tab, topic, tab,
+value with 4 decimals). RUN may be '-' (standard input) and either file may be gzipped.
+
+  -q, --query_eval_wanted        per-topic values before the summary
+  -m, --measure MEAS[.PARAMS]    add a measure or nickname (repeatable): official (default),
+                                 all_trec, set, all_prefs, prefs, qrels_jg; parameters as in
+                                 P.5,10  iprec_at_recall.0.1,0.5  ndcg.1=3,2=9  rbp.p=0.8
+  -c, --complete_rel_info_wanted average over every qrels topic (missing ones score 0)
+  -l, --level_for_rel N          smallest qrels value counted relevant (default 1)
+  -n, --nosummary                no summary ('all') lines
+  -J, --Judged_docs_only         drop unjudged documents after ranking (DO NOT USE)
+  -M, --Max_retrieved_per_topic N  keep the top N documents of each topic
+  -N, --Number_docs_in_coll N    collection size (utility)
+  -R, --Rel_info_format FMT      qrels (default), prefs, qrels_prefs, qrels_jg
+  -T, --Results_format FMT       trec_results (the only one)
+  -Z, --Zscore FILE              print Z scores using 'qid measure mean stddev' lines
+  -h, --help                     this help; with -m, the definitions of those measures
+  -v, --version                  print the version
+  --trec-version {9,10}          9 (default): trec_eval 9.0.8 (float scores, pytrec_eval's
+                                 numbers); 10: trec_eval 10.0 (double scores, rounded recall
+                                 cutoffs, rbp/rbp_resid/unj in all_trec, '#' comments,
+                                 missing topics refused without -c)
+
+Ranking: score descending, ties by document id descending (byte order); the rank column is
+ignored. See docs/trec_eval.md for every measure and where cwlkit departs from trec_eval.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .main import ArgumentParser
+
+    p = ArgumentParser(prog="cwlkit trec_eval", add_help=False, allow_abbrev=False)
+    p.add_argument("files", nargs="*")
+    p.add_argument("-h", "--help", action="store_true")
+    p.add_argument("-v", "--version", action="store_true")
+    p.add_argument("-q", "--query_eval_wanted", dest="q", action="store_true")
+    p.add_argument("-m", "--measure", dest="m", action="append", default=[])
+    p.add_argument("-c", "--complete_rel_info_wanted", dest="c", action="store_true")
+    p.add_argument("-l", "--level_for_rel", dest="l", default="1")
+    p.add_argument("-n", "--nosummary", dest="n", action="store_true")
+    p.add_argument("-D", "--Debug_level", dest="D", default=None)
+    p.add_argument("-J", "--Judged_docs_only", dest="J", action="store_true")
+    p.add_argument("-N", "--Number_docs_in_coll", dest="N", default="0")
+    p.add_argument("-M", "--Max_retrieved_per_topic", dest="M", default=None)
+    p.add_argument("-R", "--Rel_info_format", dest="R", default="qrels")
+    p.add_argument("-T", "--Results_format", dest="T", default="trec_results")
+    p.add_argument("-o", "--Output_old_results_format", dest="o", action="store_true")
+    p.add_argument("-Z", "--Zscore", dest="Z", default=None)
+    p.add_argument("--trec-version", dest="trec_version", choices=("9", "10"), default="9")
+    return p
+
+
+def _int_opt(flag: str, text: str) -> int:
+    from ..errors import ParamError
+
+    try:
+        return int(text)
+    except ValueError:
+        raise ParamError(f"cwlkit trec_eval: {flag} expects an integer, got {text!r}") from None
+
+
+def _measure_help(specs: list[str], version: int) -> str:
+    from ..measures.trec._spec import MEASURES, PREFS_MEASURES, nicknames
+
+    names: set[str] = set()
+    nick = nicknames(version)
+    for s in specs:
+        n = s.partition(".")[0]
+        names.update(nick.get(n, (n,)))
+    out = ["", "Individual measure documentation for requested measures"]
+    for m in MEASURES:
+        if m.name in names and version in m.versions:
+            out.append(f"{m.name}\n    {m.doc}")
+    for n in PREFS_MEASURES:
+        if n in names:
+            out.append(f"{n}\n    preference / judgment-group measure (see docs/trec_eval.md)")
+    if len(out) == 2:
+        out.append("-- No measures indicated.\n   Request measure documentation using <-m measure> on command line")
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import CwlkitError
+
+    args = build_parser().parse_args(argv)
+    version = int(args.trec_version)
+    if args.version:
+        from .. import __version__
+
+        sys.stdout.write(f"cwlkit trec_eval {__version__} (trec_eval {'10.0' if version == 10 else '9.0.8'} semantics)\n")
+        return 0
+    if args.help:
+        sys.stdout.write(HELP + (_measure_help(args.m, version) if args.m else ""))
+        return 0
+    if len(args.files) != 2:
+        raise CwlkitError("cwlkit trec_eval: needs QRELS and RUN (see 'cwlkit trec_eval --help')")
+    if args.T != "trec_results":
+        raise CwlkitError(f"cwlkit trec_eval: illegal results format {args.T!r} (only 'trec_results')")
+    if args.R not in ("qrels", "prefs", "qrels_prefs", "qrels_jg"):
+        raise CwlkitError(f"cwlkit trec_eval: illegal rel_format {args.R!r} (qrels, prefs, qrels_prefs or qrels_jg)")
+    qrels_path, run_path = args.files
+    level = float(_int_opt("-l", args.l))
+    max_depth = _int_opt("-M", args.M) if args.M is not None else None
+    num_docs = _int_opt("-N", args.N)
+    comments = version >= 10
+
+    from ..io.trec import read_qrels, read_run
+    from ..measures.trec._spec import PREFS_MEASURES
+    from ..report.trec_eval import format_trec_eval
+
+    wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_MEASURES for s in args.m)
+    if wants_prefs:
+        if args.Z:
+            raise CwlkitError("cwlkit trec_eval: -Z is not available with -R prefs, qrels_prefs or qrels_jg")
+        try:
+            from ..measures.trec.prefs import evaluate_prefs
+        except ModuleNotFoundError as exc:
+            if exc.name != "cwlkit.measures.trec.prefs":
+                raise
+            raise CwlkitError(f"cwlkit trec_eval: -R {args.R} / preference measures are not available in this build") from None
+        run = read_run(run_path, comments=comments, extra=True)
+        nick = None
+        names: list[str] | None = []
+        for s in args.m:
+            n = s.partition(".")[0]
+            if n in ("all_prefs", "prefs", "qrels_jg", "official", "all_trec", "set"):
+                nick = n
+            else:
+                names.append(s)  # type: ignore[union-attr]
+        if not args.m:
+            names = None
+        elif not names:
+            names = None
+        table = evaluate_prefs(args.R if args.R != "qrels" else "qrels_prefs", qrels_path, run, names,
+                               version=version, nickname=nick, max_depth=max_depth, all_topics=args.c,
+                               rel_level=level)
+    else:
+        from ..measures.trec.evaluate import evaluate_trec, read_zscores
+
+        zs = read_zscores(args.Z) if args.Z else None
+        qrels = read_qrels(qrels_path, comments=comments)
+        run = read_run(run_path, comments=comments, extra=True)
+        table = evaluate_trec(qrels, run, args.m or None, version=version, all_topics=args.c, rel_level=level,
+                              max_depth=max_depth, judged_only=args.J, num_docs=num_docs, zscores=zs)
+    sys.stdout.write(format_trec_eval(table, per_topic=args.q, summary=not args.n))
+    return 0

@@ -1,0 +1,151 @@
+"""What every trec_eval measure reads: the ranked relevance codes of all topics at once.
+
+trec_eval turns each ranked document into a relevance code (``form_res_rels.c``): the qrels
+value (an integer, ``atol`` of the text) when the document is judged with a value >= 0,
+``-2`` (``RELVALUE_UNJUDGED``: in the pool, not judged) when the qrels value is negative,
+``-1`` (``RELVALUE_NONPOOL``) when the document is not in the qrels. :class:`Ctx` holds those
+codes as a ``[T, D]`` matrix (``-3`` past the end of a ranking) and memoises the arrays that
+several measures share (relevant mask, cumulative counts, R, the ideal gain lists).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+NONPOOL = -1
+UNJUDGED = -2
+PAD = -3
+
+
+class Ctx:
+    """Relevance codes of a batch and the per-topic counts trec_eval derives from them.
+
+    Parameters
+    ----------
+    codes : numpy.ndarray
+        int64[T, D] relevance codes in rank order, ``PAD`` past each topic's depth.
+    depth : numpy.ndarray
+        int64[T], number of ranked documents (``num_ret``).
+    qrel_levels : numpy.ndarray
+        float64[T, Q] every qrels value of the topic (truncated to integers), sorted
+        descending, NaN-padded.
+    rel_level : float
+        ``-l``: the smallest code counted relevant.
+    num_docs : int
+        ``-N``: documents in the collection (utility).
+    version : int
+        9 or 10 (trec_eval 9.0.8 or 10.0 rules).
+    """
+
+    def __init__(self, codes: np.ndarray, depth: np.ndarray, qrel_levels: np.ndarray, *,
+                 rel_level: float = 1.0, num_docs: int = 0, version: int = 9) -> None:
+        self.codes = codes
+        self.depth = depth
+        self.qrel_levels = qrel_levels
+        self.rel_level = rel_level
+        self.num_docs = num_docs
+        self.version = version
+        self.T, self.D = codes.shape
+
+    # ---- masks and counts over the ranking -------------------------------------------
+    @cached_property
+    def valid(self) -> np.ndarray:
+        """bool[T, D], rank inside the ranking."""
+        return np.arange(self.D)[None, :] < self.depth[:, None]
+
+    @cached_property
+    def rel(self) -> np.ndarray:
+        """bool[T, D], the document at that rank is relevant (code >= ``-l``)."""
+        return (self.codes >= self.rel_level) & self.valid
+
+    @cached_property
+    def cumrel(self) -> np.ndarray:
+        """int64[T, D], relevant documents in the top ``i+1``."""
+        return np.cumsum(self.rel, axis=1, dtype=np.int64)
+
+    @cached_property
+    def num_rel_ret(self) -> np.ndarray:
+        """int64[T], relevant documents retrieved."""
+        return self.cumrel[:, -1] if self.D else np.zeros(self.T, np.int64)
+
+    @cached_property
+    def nonrel(self) -> np.ndarray:
+        """bool[T, D], judged non-relevant (0 <= code < ``-l``)."""
+        return (self.codes >= 0) & (self.codes < self.rel_level)
+
+    @cached_property
+    def num_ret(self) -> np.ndarray:
+        """int64[T], documents retrieved."""
+        return self.depth
+
+    @cached_property
+    def ranks(self) -> np.ndarray:
+        """float64[D], 1-based ranks."""
+        return np.arange(1, self.D + 1, dtype=np.float64)
+
+    # ---- counts over the qrels -------------------------------------------------------
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        """int64[T], R: qrels entries with value >= max(0, ``-l``)."""
+        with np.errstate(invalid="ignore"):
+            q = self.qrel_levels
+            return ((q >= 0) & (q >= self.rel_level)).sum(axis=1).astype(np.int64)
+
+    @cached_property
+    def num_nonrel(self) -> np.ndarray:
+        """int64[T], N: judged non-relevant qrels entries (0 <= value < ``-l``)."""
+        with np.errstate(invalid="ignore"):
+            q = self.qrel_levels
+            return ((q >= 0) & (q < self.rel_level)).sum(axis=1).astype(np.int64)
+
+    def cut(self, mat: np.ndarray, k: np.ndarray | int) -> np.ndarray:
+        """Value of a cumulative ``[T, D]`` matrix at rank ``k`` (>= 0), per topic.
+
+        ``k`` larger than the ranking takes the last value; ``k = 0`` gives 0.
+        """
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.T,))
+        kk = np.minimum(k, self.depth)
+        out = np.zeros(self.T, dtype=mat.dtype)
+        has = kk > 0
+        if has.any() and self.D:
+            out[has] = mat[np.flatnonzero(has), kk[has] - 1]
+        return out
+
+    # ---- gains -----------------------------------------------------------------------
+    def gain_table(self, pairs: list[tuple[str, float]] | None) -> dict[int, float]:
+        """Level -> gain overrides from ``level=gain`` parameters (non-integer names dropped)."""
+        out: dict[int, float] = {}
+        for name, value in pairs or []:
+            try:
+                lvl = int(name)
+            except ValueError:
+                continue
+            out.setdefault(lvl, float(value))
+        return out
+
+    def gains(self, table: dict[int, float]) -> np.ndarray:
+        """float64[T, D] gain of each ranked document: its level (or the level's override);
+        0 for non-pool and unjudged documents (unless overridden) and past the end."""
+        c = self.codes
+        g = np.where(c >= 0, c, 0).astype(np.float64)
+        for lvl, val in table.items():
+            g[c == lvl] = val
+        g[~self.valid] = 0.0
+        return g
+
+    def ideal(self, table: dict[int, float]) -> np.ndarray:
+        """float64[T, L] the positive gains of the judged documents, sorted descending,
+        0-padded (trec_eval's ideal ranking: it stops at the first gain <= 0)."""
+        q = self.qrel_levels
+        with np.errstate(invalid="ignore"):
+            ok = q >= 0
+        g = np.where(ok, q, 0.0)
+        g = np.nan_to_num(g, nan=0.0)
+        for lvl, val in table.items():
+            g[ok & (q == lvl)] = val
+        g = np.where(g > 0, g, 0.0)
+        g = -np.sort(-g, axis=1)
+        width = int((g > 0).sum(axis=1).max(initial=0))
+        return g[:, :width]

@@ -1,0 +1,138 @@
+"""Average-precision family: ``map``, ``gm_map``, ``recip_rank``, ``yaap``, ``bpref``,
+``gm_bpref``, ``infAP``, ``binG``.
+
+Notation: relevant = code >= ``-l``; R = num_rel; ``rel(i)`` relevant documents in the top i.
+
+- ``map``: sum over relevant retrieved documents of rel(i)/i, divided by R (0 when R = 0).
+  ``gm_map`` prints only the summary: exp(mean(log(max(AP, 1e-5)))).
+- ``recip_rank``: 1/rank of the first relevant document, 0 if none (no cutoff).
+- ``yaap`` (Robertson): log((1 + s)/(1 + R - s)) with s the sum in ``map``.
+- ``bpref``: (1/R) sum over judged relevant retrieved documents of
+  ``1 - min(n, R)/min(N, R)``, n the judged non-relevant documents ranked above it and N the
+  judged non-relevant documents in the qrels (a term is 1 when n = 0). Documents not in the
+  qrels or with a negative value are skipped. ``gm_bpref``: its geometric mean.
+- ``infAP`` (Yilmaz and Aslam, as trec_eval computes it): for the relevant document at
+  0-based position j with ``r`` relevant, ``n`` judged non-relevant and ``u`` pooled-unjudged
+  (negative value) documents above it, ``1/(j+1) + j/(j+1) * (r+n+u)/j * (r+e)/(r+n+2e)``
+  (1 at j = 0), e = 1e-5, summed and divided by R; documents not in the qrels count in j
+  only.
+- ``binG``: (1/R) sum over relevant documents of 1/log2(2 + non-relevant documents above).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ctx import UNJUDGED, Ctx
+from .precision import ap_terms
+from .set import _div
+
+MIN_GEO_MEAN = 1e-5
+INFAP_EPSILON = 1e-5
+
+
+def map_(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Average precision."""
+    return [_div(ctx.cut(ap_terms(ctx), ctx.D), ctx.num_rel)]
+
+
+def recip_rank(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Reciprocal rank of the first relevant document."""
+    rel = ctx.rel
+    has = rel.any(axis=1) if ctx.D else np.zeros(ctx.T, bool)
+    first = np.argmax(rel, axis=1) if ctx.D else np.zeros(ctx.T, np.int64)
+    return [np.where(has, 1.0 / (first + 1.0), 0.0)]
+
+
+def yaap(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Robertson's yet another average precision."""
+    s = ctx.cut(ap_terms(ctx), ctx.D)
+    return [np.log((1.0 + s) / (1.0 + ctx.num_rel - s))]
+
+
+def bpref(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Binary preference."""
+    judged_rel = ctx.rel & (ctx.codes >= 0)
+    above = np.cumsum(ctx.nonrel & ctx.valid, axis=1)
+    R = ctx.num_rel[:, None].astype(np.float64)
+    denom = np.minimum(ctx.num_nonrel, ctx.num_rel)[:, None].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = np.minimum(above, R) / denom
+    term = np.where(above > 0, 1.0 - frac, 1.0)
+    total = np.where(judged_rel, term, 0.0).sum(axis=1)
+    return [_div(total, ctx.num_rel)]
+
+
+def infAP(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Inferred average precision (trec_eval's formula)."""
+    judged_rel = ctx.rel & (ctx.codes >= 0)
+    r = np.cumsum(judged_rel, axis=1) - 1  # relevant above (judged_rel at the point itself)
+    n = np.cumsum(ctx.nonrel & ctx.valid, axis=1)
+    u = np.cumsum(ctx.codes == UNJUDGED, axis=1)
+    fj = np.arange(ctx.D, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r + n + u) / fj) * (
+            (r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON)
+        )
+    if ctx.D:
+        term[:, 0] = 1.0
+    total = np.where(judged_rel, term, 0.0).sum(axis=1)
+    return [_div(total, ctx.num_rel)]
+
+
+def binG(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Binary G."""
+    i = np.arange(ctx.D, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore"):
+        term = 1.0 / np.log2(3.0 + i - ctx.cumrel)
+    total = np.where(ctx.rel, term, 0.0).sum(axis=1)
+    return [_div(total, ctx.num_rel)]
+
+
+def _iprec_table(ctx: Ctx) -> np.ndarray:
+    """float64[T, M]: interpolated precision at the j-th relevant retrieved document
+    (max precision at any rank at or below it), M the largest num_rel_ret."""
+    got = getattr(ctx, "_cache_iprec", None)
+    if got is not None:
+        return got
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = np.where(ctx.valid, ctx.cumrel / ctx.ranks[None, :], 0.0)
+    suf = np.maximum.accumulate(prec[:, ::-1], axis=1)[:, ::-1]
+    M = int(ctx.num_rel_ret.max(initial=0))
+    table = np.zeros((ctx.T, max(M, 1)))
+    rows, cols = np.nonzero(ctx.rel)
+    table[rows, ctx.cumrel[rows, cols] - 1] = suf[rows, cols]
+    ctx._cache_iprec = table
+    return table
+
+
+def iprec_cut(ctx: Ctx, x: float) -> np.ndarray:
+    """Relevant-document count at recall level x: (long)(x R + 0.9) in 9.0.8, lround(x R)
+    in 10.0."""
+    v = x * ctx.num_rel.astype(np.float64)
+    if ctx.version >= 10:
+        return np.where(v >= 0, np.floor(v + 0.5), np.ceil(v - 0.5)).astype(np.int64)
+    return np.trunc(v + 0.9).astype(np.int64)
+
+
+def iprec_at_recall(ctx: Ctx, cutoffs) -> list[np.ndarray]:
+    """Interpolated precision at each recall level (max precision at any rank at or after
+    the point where that many relevant documents have been retrieved)."""
+    table = _iprec_table(ctx)
+    nrr = ctx.num_rel_ret
+    out = []
+    for x in cutoffs:
+        c = iprec_cut(ctx, x)
+        idx = np.clip(c - 1, 0, table.shape[1] - 1)
+        v = table[np.arange(ctx.T), idx]
+        out.append(np.where((c <= nrr) & (nrr > 0), v, 0.0))
+    return out
+
+
+def eleven_pt_avg(ctx: Ctx, cutoffs) -> list[np.ndarray]:
+    """Mean of the interpolated precision at the given recall levels."""
+    vals = iprec_at_recall(ctx, sorted(cutoffs))
+    total = np.zeros(ctx.T)
+    for v in vals:
+        total = total + v
+    return [total / len(vals)]

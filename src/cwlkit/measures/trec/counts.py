@@ -1,0 +1,33 @@
+"""Counting measures: ``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_nonrel_judged_ret``.
+
+Per topic: ``num_ret`` the documents retrieved (after ``-M`` and ``-J``), ``num_rel`` R (qrels
+entries with value >= ``-l``), ``num_rel_ret`` the relevant documents retrieved,
+``num_nonrel_judged_ret`` the retrieved documents judged non-relevant (0 <= value < ``-l``;
+unjudged and negative-valued documents are not counted). All four are summed over topics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ctx import Ctx
+
+
+def num_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Documents retrieved."""
+    return [ctx.num_ret.astype(np.float64)]
+
+
+def num_rel(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """R, relevant documents in the qrels."""
+    return [ctx.num_rel.astype(np.float64)]
+
+
+def num_rel_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Relevant documents retrieved."""
+    return [ctx.num_rel_ret.astype(np.float64)]
+
+
+def num_nonrel_judged_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
+    """Retrieved documents judged non-relevant."""
+    return [(ctx.nonrel & ctx.valid).sum(axis=1).astype(np.float64)]

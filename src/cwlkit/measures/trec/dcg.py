@@ -1,0 +1,202 @@
+"""Gain measures: ``ndcg``, ``dcg``, ``ideal_dcg``, ``ndcg_cut``, ``ndcg_rel``, ``Rndcg``,
+``G``, ``rbp``.
+
+Gains: a judged document's gain is its qrels value, or the value given for that level with
+``level=gain`` parameters (``-m ndcg.1=3,2=9``); documents not in the qrels or with a
+negative value have gain 0. ``-l`` is not used. The ideal ranking holds the positive gains of
+all judged documents of the topic, in decreasing order, and is never truncated at num_ret
+(``-M`` does not shorten it). trec_eval sorts gains with an integer comparison, so
+fractional gains that differ by less than 1 can come out of order; cwlkit sorts them exactly
+(the intended ideal ranking).
+
+- ``dcg = sum_i g_i / log2(i + 1)`` over the whole ranking (i the 1-based rank);
+  ``ideal_dcg`` the same over the ideal ranking; ``ndcg = dcg / ideal_dcg`` (0 if no ideal).
+- ``ndcg_cut_k``: DCG and ideal DCG both truncated at k; gains are the qrels values
+  (parameters are cutoffs, not gains).
+- ``ndcg_rel``: nDCG averaged over the relevant documents (gain > 0): at each retrieved one
+  the DCG so far over the ideal DCG so far; unretrieved ones count DCG(end)/IDCG(all).
+- ``Rndcg``: nDCG averaged at the breakpoints of the ideal gain sequence (where the ideal gain
+  changes, including its end), plus the end of the ranking when it is more than one past the
+  end of the ideal list (trec_eval's loop); 0 when R = 0.
+- ``G``: sum over retrieved documents with gain g_i != 0 of
+  ``g_i / log2(2 + C_i - S_i)``, with ``S_i`` the gain retrieved so far (inclusive) and
+  ``C_i = sum_{m <= i} max(ideal_m, 1)``, divided by the total ideal gain.
+- ``rbp`` (10.0): ``(1 - p) sum_i g_i p^(i-1)``, p = 0.9 unless ``p=``; when a gain of the
+  topic's levels 0..max (or a parameter) lies outside [0, 1] all gains are min-max rescaled
+  to [0, 1]. trec_eval 10.0 reads ``min`` and ``max`` uninitialised here; cwlkit uses the
+  minimum and maximum gain, which is what the code intends.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._ctx import Ctx
+from .set import _div
+
+
+def _pairs(params) -> list[tuple[str, float]]:
+    return list(params or [])
+
+
+def _disc(n: int, offset: float = 1.0) -> np.ndarray:
+    return np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
+
+
+def _dcg_parts(ctx: Ctx, params) -> tuple[np.ndarray, np.ndarray]:
+    table = ctx.gain_table(_pairs(params))
+    g = ctx.gains(table)
+    ideal = ctx.ideal(table)
+    dcg = (g / _disc(ctx.D)[None, :]).sum(axis=1)
+    idcg = (ideal / _disc(ideal.shape[1])[None, :]).sum(axis=1)
+    return dcg, idcg
+
+
+def ndcg(ctx: Ctx, params) -> list[np.ndarray]:
+    """Normalised DCG over the whole ranking."""
+    dcg, idcg = _dcg_parts(ctx, params)
+    return [np.where(idcg > 0, _div(dcg, idcg), 0.0)]
+
+
+def dcg(ctx: Ctx, params) -> list[np.ndarray]:
+    """DCG over the whole ranking."""
+    return [_dcg_parts(ctx, params)[0]]
+
+
+def ideal_dcg(ctx: Ctx, params) -> list[np.ndarray]:
+    """DCG of the ideal ranking."""
+    return [_dcg_parts(ctx, params)[1]]
+
+
+def ndcg_cut(ctx: Ctx, cutoffs) -> list[np.ndarray]:
+    """nDCG at each cutoff, gains = qrels values."""
+    g = ctx.gains({})
+    ideal = ctx.ideal({})
+    cd = np.cumsum(g / _disc(ctx.D)[None, :], axis=1)
+    ci = np.cumsum(ideal / _disc(ideal.shape[1])[None, :], axis=1)
+    out = []
+    for k in cutoffs:
+        a = ctx.cut(cd, k)
+        kk = min(int(k), ideal.shape[1])
+        b = ci[:, kk - 1] if kk > 0 else np.zeros(ctx.T)
+        out.append(np.where(b > 0, _div(a, b), 0.0))
+    return out
+
+
+def _cum_padded(ctx: Ctx, params, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Gains, cumulative DCG and cumulative ideal DCG, padded to ``width`` ranks."""
+    table = ctx.gain_table(_pairs(params))
+    g = np.zeros((ctx.T, width))
+    g[:, : ctx.D] = ctx.gains(table)
+    ideal_raw = ctx.ideal(table)
+    ideal = np.zeros((ctx.T, width))
+    ideal[:, : ideal_raw.shape[1]] = ideal_raw
+    disc = _disc(width)[None, :]
+    return g, ideal, np.cumsum(g / disc, axis=1), np.cumsum(ideal / disc, axis=1)
+
+
+def ndcg_rel(ctx: Ctx, params) -> list[np.ndarray]:
+    """nDCG averaged over the relevant documents."""
+    table = ctx.gain_table(_pairs(params))
+    L = (ctx.ideal(table) > 0).sum(axis=1)
+    width = max(ctx.D, int(L.max(initial=0))) + 1
+    g, ideal, cd, ci = _cum_padded(ctx, params, width)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = cd / ci
+    pos = g > 0
+    s = np.where(pos, ratio, 0.0).sum(axis=1)
+    nrr = pos.sum(axis=1)
+    end = np.arange(ctx.T)
+    last = np.maximum(np.maximum(ctx.depth, L) - 1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = s + (L - nrr) * (cd[end, last] / ci[end, last])
+    s = np.nan_to_num(s, nan=0.0)
+    return [np.where((s > 0) & (L > 0), s / np.maximum(L, 1), 0.0)]
+
+
+def Rndcg(ctx: Ctx, params) -> list[np.ndarray]:
+    """nDCG averaged at the ideal gain breakpoints."""
+    table = ctx.gain_table(_pairs(params))
+    L = (ctx.ideal(table) > 0).sum(axis=1)
+    width = max(ctx.D, int(L.max(initial=0))) + 2
+    g, ideal, cd, ci = _cum_padded(ctx, params, width)
+    # breakpoints b in 1..L: ideal[b] != ideal[b-1] (ideal[L] = 0); term = cd[b-1] / ci[b-1]
+    change = np.zeros((ctx.T, width), bool)
+    change[:, 1:] = ideal[:, 1:] != ideal[:, :-1]
+    b = np.arange(width)[None, :]
+    change &= (b >= 1) & (b <= L[:, None])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.zeros((ctx.T, width))
+        ratio[:, 1:] = cd[:, :-1] / ci[:, :-1]
+    ok = change & (np.roll(ci, 1, axis=1) > 0)
+    s = np.where(ok, ratio, 0.0).sum(axis=1)
+    cnt = ok.sum(axis=1).astype(np.float64)
+    extra = ctx.depth > L + 1
+    rows = np.arange(ctx.T)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fin = cd[rows, np.maximum(ctx.depth - 1, 0)] / ci[rows, np.maximum(L - 1, 0)]
+    add = extra & (L > 0)
+    s = s + np.where(add, fin, 0.0)
+    cnt = cnt + add
+    val = _div(s, cnt)
+    return [np.where(ctx.num_rel > 0, val, 0.0)]
+
+
+def G(ctx: Ctx, params) -> list[np.ndarray]:
+    """Buckley's normalised gain G."""
+    table = ctx.gain_table(_pairs(params))
+    ideal = ctx.ideal(table)
+    total_ideal = ideal.sum(axis=1)
+    g = ctx.gains(table)
+    width = ctx.D
+    idp = np.zeros((ctx.T, width))
+    w = min(width, ideal.shape[1])
+    idp[:, :w] = ideal[:, :w]
+    cost = np.cumsum(np.maximum(idp, 1.0), axis=1)
+    got = np.cumsum(g, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = g / np.log2(2.0 + cost - got)
+    s = np.where((g != 0) & ctx.valid, term, 0.0).sum(axis=1)
+    return [_div(s, total_ideal)]
+
+
+def _rbp_gains(ctx: Ctx, params) -> tuple[np.ndarray, float]:
+    p = 0.9
+    for name, value in _pairs(params):
+        if name == "p":
+            p = float(value)
+    table = ctx.gain_table(_pairs(params))
+    q = ctx.qrel_levels
+    with np.errstate(invalid="ignore"):
+        judged = q >= 0
+    maxlvl = np.where(judged, q, -1).max(axis=1, initial=-1).astype(np.int64)  # -1: no levels
+    top = int(maxlvl.max(initial=-1))
+    levels = np.arange(top + 1)
+    lvl_gain = np.array([table.get(int(i), float(i)) for i in levels], dtype=np.float64)
+    present = levels[None, :] <= maxlvl[:, None]
+    # gains of the topic: its levels 0..maxlvl, plus every parameter
+    param_vals = np.array(list(table.values()), dtype=np.float64)
+    lo = np.where(present, lvl_gain[None, :], np.inf).min(axis=1, initial=np.inf)
+    hi = np.where(present, lvl_gain[None, :], -np.inf).max(axis=1, initial=-np.inf)
+    if param_vals.size:
+        lo = np.minimum(lo, param_vals.min())
+        hi = np.maximum(hi, param_vals.max())
+    g = ctx.gains(table)
+    # only listed levels get a gain: levels above the topic's max and not parameters give 0
+    c = ctx.codes
+    listed = (c >= 0) & (c <= maxlvl[:, None])
+    for k in table:
+        listed |= c == k
+    g = np.where(listed & ctx.valid, g, 0.0)
+    rescale = (lo < 0) | (hi > 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scaled = (g - lo[:, None]) / (hi - lo)[:, None]
+    g = np.where(rescale[:, None] & listed & ctx.valid, scaled, g)
+    return g, p
+
+
+def rbp(ctx: Ctx, params) -> list[np.ndarray]:
+    """Rank-biased precision with trec_eval's gain rescaling."""
+    g, p = _rbp_gains(ctx, params)
+    w = p ** np.arange(ctx.D, dtype=np.float64)
+    return [(1.0 - p) * (g * w[None, :]).sum(axis=1)]

@@ -1,0 +1,297 @@
+"""trec_eval's evaluation of a run against qrels: choose measures, build the batch once,
+compute every measure over all topics, aggregate, and fill a :class:`TrecTable`.
+
+Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
+
+- Scores are rounded to float32 before ranking in 9 (ties below float precision), double
+  in 10. Ranking: score descending, docno descending (byte order); the rank column is
+  ignored. ``max_depth`` (``-M``) keeps the top N after ranking, then ``judged_only``
+  (``-J``) drops the documents not in the qrels or with a negative value.
+- Topics: those in both files; with ``all_topics`` (``-c``) every qrels topic counts in the
+  average (a topic without results scores 0). 9 prints no line for such a topic; 10 prints it
+  (values of an empty ranking), and without ``-c`` 10 refuses a qrels topic that has no
+  results.
+- Qrels values are truncated to integers (trec_eval reads them with ``atol``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
+from ._ctx import PAD, Ctx
+from ._spec import BY_NAME, MEASURES, PREFS_MEASURES, TrecMeasure, nicknames
+from ._table import TrecTable
+
+MISSING_ZSCORE = -1000000.0
+
+
+def _atof(text: str) -> float:
+    """C ``atof``: the longest numeric prefix, 0 if none."""
+    import re
+
+    m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+    return float(m.group(0)) if m else 0.0
+
+
+def _atol(text: str) -> int:
+    import re
+
+    m = re.match(r"\s*[+-]?\d+", text)
+    return int(m.group(0)) if m else 0
+
+
+def parse_params(m: TrecMeasure, text: str):
+    """Parse ``text`` (what follows the ``.`` of ``-m name.params``) as trec_eval does."""
+    if m.kind == "long_cut":
+        vals = sorted(_atol(t) for t in text.split(","))
+        if vals[0] <= 0:
+            raise ParamError(f"-m {m.name}.{text}: cutoffs must be positive (trec_eval: Negative cutoff detected)")
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_cut":
+        vals = sorted(_atof(t) for t in text.split(","))
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_params":
+        return tuple(_atof(t) for t in text.split(","))
+    if m.kind == "pairs":
+        pairs = []
+        for item in text.split(","):
+            if item.count("=") != 1 or not item.split("=")[0]:
+                raise ParamError(f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)")
+            k, v = item.split("=")
+            pairs.append((k, _atof(v)))
+        return tuple(pairs)
+    return ()
+
+
+def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:
+    """The names trec_eval prints for measure ``m`` with ``params``."""
+    if m.kind == "long_cut":
+        return [f"{m.name}_{k}" for k in params]
+    if m.kind == "double_cut":
+        return [f"{m.name}_{x:3.2f}" for x in params]
+    if m.kind in ("double_params", "pairs") and given is not None:
+        return [f"{m.name}_{given}"]
+    return [m.name]
+
+
+def select_measures(specs: list[str] | None, version: int) -> tuple[list[tuple[TrecMeasure, tuple, str | None]], list[str]]:
+    """Resolve ``-m`` arguments into measures (table order) with their parameters.
+
+    Returns
+    -------
+    measures : list of (TrecMeasure, params, params text or None)
+        The qrels-based measures to compute.
+    others : list of str
+        Requested names that belong to the preference / judgment-group measures.
+    """
+    nick = nicknames(version)
+    marked: set[str] = set()
+    args: list[tuple[str, str]] = []
+    for spec in specs or ["official"]:
+        name, dot, param = spec.partition(".")
+        if dot:
+            if not param:
+                raise ParamError(f"improper measure in parameter '{spec}'")
+            args.append((name, param))
+        if name in nick:
+            marked.update(nick[name])
+            continue
+        m = BY_NAME.get(name)
+        if (m is None or version not in m.versions) and name not in PREFS_MEASURES:
+            known = [x.name for x in MEASURES if version in x.versions] + list(PREFS_MEASURES) + list(nick)
+            raise UnknownMeasureError(name, known)
+        marked.add(name)
+    out = []
+    for m in MEASURES:
+        if m.name not in marked or version not in m.versions:
+            continue
+        text = next((p for n, p in args if n == m.name), None)
+        params = parse_params(m, text) if text is not None else m.default
+        out.append((m, params, text))
+    others = [n for n in PREFS_MEASURES if n in marked]
+    return out, others
+
+
+def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
+    """Read a ``-Z`` file: lines ``qid measure mean stddev``."""
+    from ...io._text import read_bytes
+
+    data = read_bytes(path)
+    out: dict[tuple[str, str], tuple[float, float]] = {}
+    for i, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 4:
+            raise FormatError(path, i, f"expected 'qid measure mean stddev', got {len(f)} fields")
+        try:
+            mean, sd = float(f[2]), float(f[3])
+        except ValueError:
+            raise FormatError(path, i, "expected numbers for mean and stddev") from None
+        out[(f[0], f[1])] = (mean, sd)
+    return out
+
+
+def _codes(batch, judged_only: bool) -> tuple[np.ndarray, np.ndarray]:
+    """int64[T, D] relevance codes and depths from a batch (optionally judged docs only)."""
+    lab = batch.labels
+    with np.errstate(invalid="ignore"):
+        lvl = np.trunc(np.nan_to_num(lab, nan=0.0))
+        lvl = np.clip(lvl, -(2**62), 2**62).astype(np.int64)
+        codes = np.where(batch.judged, np.where(lab < 0, -2, lvl), -1)
+    codes[~batch.valid] = PAD
+    depth = batch.depth.astype(np.int64)
+    if judged_only:
+        keep = codes >= 0
+        depth = keep.sum(axis=1).astype(np.int64)
+        D = int(depth.max(initial=0))
+        pos = np.cumsum(keep, axis=1) - 1
+        out = np.full((codes.shape[0], D), PAD, dtype=np.int64)
+        r, c = np.nonzero(keep)
+        out[r, pos[r, c]] = codes[r, c]
+        codes = out
+    return codes, depth
+
+
+def evaluate_trec(
+    qrels,
+    run,
+    specs: list[str] | None = None,
+    *,
+    version: int = 9,
+    all_topics: bool = False,
+    rel_level: float = 1,
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    num_docs: int = 0,
+    zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
+) -> TrecTable:
+    """Evaluate ``run`` against ``qrels`` with trec_eval's qrels-based measures.
+
+    Parameters
+    ----------
+    qrels, run : Qrels, Run
+        As read by :func:`cwlkit.io.trec.read_qrels` / :func:`~cwlkit.io.trec.read_run`.
+    specs : list of str, optional
+        trec_eval ``-m`` arguments (``"all_trec"``, ``"P.5,10"``); default ``official``.
+    version : {9, 10}
+        trec_eval 9.0.8 or 10.0 rules (see the module docstring).
+    all_topics : bool
+        ``-c``: average over every qrels topic.
+    rel_level : float
+        ``-l``: smallest qrels value counted relevant.
+    max_depth : int, optional
+        ``-M``: documents kept per topic after ranking.
+    judged_only : bool
+        ``-J``: drop unjudged documents after ranking.
+    num_docs : int
+        ``-N``: collection size (utility's fourth coefficient).
+    zscores : dict, optional
+        ``-Z``: ``(qid, printed name) -> (mean, stddev)``; values become Z scores.
+
+    Returns
+    -------
+    TrecTable
+        Topics in byte order, measures in trec_eval's table order.
+    """
+    from ...core.batch import build_batch
+
+    if version not in (9, 10):
+        raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
+    if max_depth is not None and max_depth < 0:
+        raise ParamError(f"-M must be >= 0; got {max_depth}")
+    measures, others = select_measures(specs, version)
+    if others:
+        raise CwlkitError(
+            f"measure {others[0]!r} needs preference or judgment-group input (-R prefs, qrels_prefs or qrels_jg)"
+        )
+    batch = build_batch(
+        qrels, run, order="score", topics="qrels", max_depth=max_depth,
+        score_precision="single" if version == 9 else "double",
+    )
+    run_topics = run.codes()[1]
+    has_run = np.isin(batch.topics.astype(str), np.asarray(run_topics.to_pylist(), dtype=str))
+    if not batch.n_topics or not has_run.any():
+        raise CwlkitError(f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})")
+    num_q_all = batch.n_topics
+    if version >= 10 and not all_topics and not has_run.all():
+        missing = batch.topics[~has_run][0]
+        raise CwlkitError(
+            f"topic {missing!r} of {qrels.path} has no results in {run.path} "
+            "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
+        )
+    with np.errstate(invalid="ignore"):
+        q_all = np.trunc(batch.qrel_labels)
+        rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
+    if version < 10 or not all_topics:
+        batch = batch.select(has_run)
+    codes, depth = _codes(batch, judged_only)
+    with np.errstate(invalid="ignore"):
+        qlev = np.trunc(batch.qrel_labels)
+    ctx = Ctx(codes, depth, qlev, rel_level=rel_level, num_docs=num_docs, version=version)
+    topics = [str(t) for t in batch.topics]
+    T = len(topics)
+    num_q = num_q_all if all_topics else T
+
+    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
+    for m, params, text in measures:
+        names = printed_names(m, params, text)
+        if m.agg == "runid":
+            table.names.append("runid")
+            continue
+        if m.agg == "num_q":
+            table.names.append("num_q")
+            table.summary["num_q"] = float(num_q)
+            table.integer.add("num_q")
+            continue
+        vals = m.compute(ctx, params)
+        for name, v in zip(names, vals, strict=True):
+            table.names.append(name)
+            if m.agg == "text":
+                table.text[name] = list(v)
+                continue
+            v = np.asarray(v, dtype=np.float64)
+            if zscores is not None:
+                v = _to_z(zscores, topics, name, v)
+            if m.integer:
+                table.integer.add(name)
+            if m.agg != "gm":
+                table.values[name] = v
+            table.summary[name] = _aggregate(m.agg, v, num_q)
+            if name == "num_rel" and all_topics and zscores is None:
+                # with -c trec_eval sums R over every qrels topic, scored or not
+                table.summary[name] = rel_all
+    return table
+
+
+def _to_z(zs, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:
+    out = np.empty_like(v)
+    for i, t in enumerate(topics):
+        got = zs.get((t, name))
+        if got is None:
+            out[i] = MISSING_ZSCORE
+            continue
+        mean, sd = got
+        if sd:
+            out[i] = (v[i] - mean) / sd
+        else:
+            out[i] = 0.0 if v[i] == mean else MISSING_ZSCORE
+    return out
+
+
+def _aggregate(agg: str, v: np.ndarray, num_q: int) -> float:
+    if agg == "sum":
+        return float(v.sum())
+    if agg == "gm":
+        logs = np.log(np.maximum(v, 1e-5))
+        total = float(logs.sum()) + (num_q - v.size) * math.log(1e-5)
+        return math.exp(total / num_q) if num_q else 0.0
+    total = float(v.sum())
+    return total / num_q if num_q else total
