@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cwlkit
 from cwlkit.core.batch import build_batch
@@ -548,3 +550,39 @@ def test_plots(tmp_path):
     assert (tmp_path / "pr.png").stat().st_size > 1000 and (tmp_path / "roc.png").stat().st_size > 1000
     with pytest.raises(CwlkitError):
         plot_pr(curve, topics=["nope"])
+
+
+# --------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.lists(st.sampled_from([0, 1, 2, None]), min_size=1, max_size=15), st.integers(0, 4)),
+        min_size=1, max_size=6,
+    ),
+    st.sampled_from([0.25, 0.5, 1.0, 2.0]),
+)
+def test_properties_bounds_and_topic_order(topics, beta):
+    q, r = [], []
+    for t, (labels, extra) in enumerate(topics):
+        for i, lab in enumerate(labels):
+            r.append((f"t{t}", f"d{i}", float(-i)))
+            if lab is not None:
+                q.append((f"t{t}", f"d{i}", lab))
+        q.extend((f"t{t}", f"x{j}", 1) for j in range(extra))
+    qrels = Qrels.from_records(q) if q else Qrels.from_records([("none", "x", 0)])
+    names = [f"F(beta={beta})", f"F(beta={beta})@3", "IAP11", "IAP11(rel=2)"]
+    res = cwlkit.evaluate(qrels, Run.from_records(r), names)
+    assert np.all((res.values >= 0) & (res.values <= 1))
+    # F lies between set precision and set recall (a weighted harmonic mean)
+    p, rc = cwlkit.evaluate(qrels, Run.from_records(r), ["F(beta=0)", "F(beta=inf)"]).values
+    f = res.values[0]
+    assert np.all(f <= np.maximum(p, rc) + 1e-12) and np.all(f >= np.minimum(p, rc) - 1e-12)
+    # the lecture's MAP-style averages do not depend on the order of the topics in the file
+    rev = cwlkit.evaluate(qrels, Run.from_records(r[::-1]), names)
+    np.testing.assert_allclose(rev.values, res.values, rtol=0, atol=0)
+    # interpolated precision never increases with the recall level
+    b = build_batch(qrels, Run.from_records(r))
+    ip = interpolated_precision(b)
+    assert np.all(np.diff(ip, axis=1) <= 1e-15)
