@@ -56,6 +56,12 @@ PREFS_COUNTS = ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_
 _CLOSURE_CELLS = 1 << 24  # bound on the cells of one batched closure product
 
 
+def _count(index: np.ndarray, minlength: int = 0, weights: np.ndarray | None = None) -> np.ndarray:
+    """``numpy.bincount`` as float64 (also when ``index`` is empty)."""
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    return np.bincount(index, weights=w, minlength=minlength).astype(np.float64)
+
+
 def _segments(*keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For rows sorted by ``keys``: (start, end) of the run of equal keys each row is in."""
     n = keys[0].size
@@ -203,7 +209,7 @@ def prefs_values(
     G = int(topic_of_jg.size)
     # --- classify JGs: EC (one sub-group) or PA (several)
     jsg_key = np.unique(line_jg * (int(line_jsg.max(initial=0)) + 1) + line_jsg)
-    n_jsg = np.bincount(jsg_key // (int(line_jsg.max(initial=0)) + 1), minlength=G)
+    n_jsg = _count(jsg_key // (int(line_jsg.max(initial=0)) + 1), minlength=G)
     is_pa = n_jsg > 1
     njr_jg = njr[topic_of_jg]
     pa_line = is_pa[line_jg]
@@ -221,12 +227,12 @@ def prefs_values(
 
     ec_rel = ec_lv > 0
     ec_ret = ec_r < njr_jg[ec_jg]
-    num_rel = np.bincount(ec_jg, weights=ec_rel, minlength=G)
-    num_nonrel = np.bincount(ec_jg, weights=~ec_rel, minlength=G)
-    num_rel_ret = np.bincount(ec_jg, weights=ec_rel & ec_ret, minlength=G)
-    num_nonrel_ret = np.bincount(ec_jg, weights=~ec_rel & ec_ret, minlength=G)
-    n_last = np.bincount(ec_jg, weights=in_last, minlength=G)
-    n_ret_last = np.bincount(ec_jg, weights=in_last & ec_ret, minlength=G)
+    num_rel = _count(ec_jg, weights=ec_rel, minlength=G)
+    num_nonrel = _count(ec_jg, weights=~ec_rel, minlength=G)
+    num_rel_ret = _count(ec_jg, weights=ec_rel & ec_ret, minlength=G)
+    num_nonrel_ret = _count(ec_jg, weights=~ec_rel & ec_ret, minlength=G)
+    n_last = _count(ec_jg, weights=in_last, minlength=G)
+    n_ret_last = _count(ec_jg, weights=in_last & ec_ret, minlength=G)
 
     # --- PA JGs: sub-group preferences, closed transitively, one per ordered document pair
     pa = np.flatnonzero(pa_line)
@@ -246,8 +252,8 @@ def prefs_values(
     lv_sorted = d_lv[by_doc]
     # a document with level 0 and a level > 0 in one JG is inconsistent (trec_eval refuses it)
     seg = np.cumsum(first) - 1
-    has_zero = np.bincount(seg, weights=lv_sorted == 0) > 0 if dk.size else np.zeros(0, bool)
-    has_pos = np.bincount(seg, weights=lv_sorted > 0) > 0 if dk.size else np.zeros(0, bool)
+    has_zero = _count(seg, weights=lv_sorted == 0) > 0 if dk.size else np.zeros(0, bool)
+    has_pos = _count(seg, weights=lv_sorted > 0) > 0 if dk.size else np.zeros(0, bool)
     if np.any(has_zero & has_pos):
         bad = int(np.flatnonzero(has_zero & has_pos)[0])
         g = int(dk[first][bad] >> 32)
@@ -260,10 +266,10 @@ def prefs_values(
     doc_jg = doc_keys >> 32
     doc_r = doc_keys & ((1 << 32) - 1)
     doc_ret = doc_r < njr_jg[doc_jg]
-    num_rel += np.bincount(doc_jg, weights=doc_lv > 0, minlength=G)
-    num_nonrel += np.bincount(doc_jg, weights=doc_lv == 0, minlength=G)
-    num_rel_ret += np.bincount(doc_jg, weights=(doc_lv > 0) & doc_ret, minlength=G)
-    num_nonrel_ret += np.bincount(doc_jg, weights=(doc_lv == 0) & doc_ret, minlength=G)
+    num_rel += _count(doc_jg, weights=doc_lv > 0, minlength=G)
+    num_nonrel += _count(doc_jg, weights=doc_lv == 0, minlength=G)
+    num_rel_ret += _count(doc_jg, weights=(doc_lv > 0) & doc_ret, minlength=G)
+    num_nonrel_ret += _count(doc_jg, weights=(doc_lv == 0) & doc_ret, minlength=G)
     # documents kept by the Rnonrel recount: the first num_rel non-relevant ones (docid order)
     nonrel = doc_lv == 0
     k_all = _rank_within(doc_jg, doc_r, nonrel)
@@ -282,20 +288,20 @@ def prefs_values(
     ordered = p_ra < p_rb
     both = a_ret & b_ret
     one = a_ret ^ b_ret
-    poss = np.bincount(p_jg, minlength=G).astype(np.float64)
-    poss_ret = np.bincount(p_jg, weights=both, minlength=G)
-    poss_imp = np.bincount(p_jg, weights=one, minlength=G)
-    ful_ret = np.bincount(p_jg, weights=both & ordered, minlength=G)
-    ful_imp = np.bincount(p_jg, weights=one & a_ret, minlength=G)
+    poss = _count(p_jg, minlength=G)
+    poss_ret = _count(p_jg, weights=both, minlength=G)
+    poss_imp = _count(p_jg, weights=one, minlength=G)
+    ful_ret = _count(p_jg, weights=both & ordered, minlength=G)
+    ful_imp = _count(p_jg, weights=one & a_ret, minlength=G)
     ful = ful_ret + ful_imp
 
     # Rnonrel recounts (used only where R < N)
     w_rn = np.concatenate([~e_blast | (e_bpos < num_rel[e_jg]), keep_rn[c_ka] & keep_rn[c_kb]])
     w_rnret = np.concatenate([~e_blast | (e_bpos < num_rel_ret[e_jg]), keep_rnret[c_ka] & keep_rnret[c_kb]])
-    rn_tot = np.bincount(p_jg, weights=w_rn, minlength=G)
-    rn_ful = np.bincount(p_jg, weights=w_rn & ordered & a_ret, minlength=G)
-    rnr_tot = np.bincount(p_jg, weights=w_rnret & both, minlength=G)
-    rnr_ful = np.bincount(p_jg, weights=w_rnret & both & ordered, minlength=G)
+    rn_tot = _count(p_jg, weights=w_rn, minlength=G)
+    rn_ful = _count(p_jg, weights=w_rn & ordered & a_ret, minlength=G)
+    rnr_tot = _count(p_jg, weights=w_rnret & both, minlength=G)
+    rnr_ful = _count(p_jg, weights=w_rnret & both & ordered, minlength=G)
     # EC: the lowest class paired with its own first R documents
     ec_jg_mask = ~is_pa
     kk = np.minimum(num_rel, n_last)
@@ -324,10 +330,10 @@ def prefs_values(
         jg_ret = np.where(poss_ret > 0, ful_ret / poss_ret, 0.0)
         jg_imp = np.where(poss_ret + poss_imp > 0, ful / (poss_ret + poss_imp), 0.0)
 
-    n_jgs = np.bincount(topic_of_jg, minlength=T)
+    n_jgs = _count(topic_of_jg, minlength=T)
 
     def tsum(x: np.ndarray) -> np.ndarray:
-        return np.bincount(topic_of_jg, weights=x, minlength=T)
+        return _count(topic_of_jg, weights=x, minlength=T)
 
     def avg_over_jgs(x: np.ndarray) -> np.ndarray:
         s = tsum(x)
@@ -382,8 +388,8 @@ def _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T):
     width = int(hi.max()) + 1
     key = (t * width + lo) * width + hi
     uniq, inv = np.unique(key, return_inverse=True)
-    fwd = np.bincount(inv, weights=p_ra < p_rb, minlength=uniq.size)
-    tot = np.bincount(inv, minlength=uniq.size)
+    fwd = _count(inv, weights=p_ra < p_rb, minlength=uniq.size)
+    tot = _count(inv, minlength=uniq.size)
     score = fwd / tot
     u_t = uniq // (width * width)
     u_lo = (uniq // width) % width
@@ -391,11 +397,11 @@ def _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T):
     n = njr[u_t]
     ret = u_hi < n
     imp = (u_lo < n) & ~ret
-    s_ret = np.bincount(u_t, weights=np.where(ret, score, 0.0), minlength=T)
-    s_imp = np.bincount(u_t, weights=np.where(imp, score, 0.0), minlength=T)
-    c_ret = np.bincount(u_t, weights=ret, minlength=T)
-    c_imp = np.bincount(u_t, weights=imp, minlength=T)
-    c_all = np.bincount(u_t, minlength=T)
+    s_ret = _count(u_t, weights=np.where(ret, score, 0.0), minlength=T)
+    s_imp = _count(u_t, weights=np.where(imp, score, 0.0), minlength=T)
+    c_ret = _count(u_t, weights=ret, minlength=T)
+    c_imp = _count(u_t, weights=imp, minlength=T)
+    c_all = _count(u_t, minlength=T)
     with np.errstate(invalid="ignore", divide="ignore"):
         pair = np.where(c_all > 0, (s_ret + s_imp) / np.maximum(c_all, 1), 0.0)
         pair_ret = np.where(c_ret > 0, s_ret / np.maximum(c_ret, 1), 0.0)
