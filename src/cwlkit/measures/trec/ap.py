@@ -117,7 +117,11 @@ def iprec_cut(ctx: Ctx, x: float) -> np.ndarray:
 
 def iprec_at_recall(ctx: Ctx, cutoffs) -> list[np.ndarray]:
     """Interpolated precision at each recall level (max precision at any rank at or after
-    the point where that many relevant documents have been retrieved)."""
+    the point where that many relevant documents have been retrieved).
+
+    A level whose cut-off is 0 relevant documents is NaN on an empty ranking (trec_eval
+    divides 0 by 0 there and prints ``-nan``); other levels are 0 then.
+    """
     table = _iprec_table(ctx)
     nrr = ctx.num_rel_ret
     out = []
@@ -125,7 +129,9 @@ def iprec_at_recall(ctx: Ctx, cutoffs) -> list[np.ndarray]:
         c = iprec_cut(ctx, x)
         idx = np.clip(c - 1, 0, table.shape[1] - 1)
         v = table[np.arange(ctx.T), idx]
-        out.append(np.where((c <= nrr) & (nrr > 0), v, 0.0))
+        v = np.where((c <= nrr) & (nrr > 0), v, 0.0)
+        # an empty ranking (-J, or -c in 10.0): trec_eval's 0/0 leaves NaN at cut-off 0
+        out.append(np.where((ctx.num_ret == 0) & (c <= 0), -np.nan, v))
     return out
 
 
