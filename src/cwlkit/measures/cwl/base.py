@@ -217,6 +217,44 @@ def _grid(gain: np.ndarray, cost: np.ndarray, depth: np.ndarray, H: int, pad_gai
     )
 
 
+def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise dot products, sum_j a[t, j] b[t, j], without a temporary [T, H] product."""
+    return np.einsum("ij,ij->i", a, b)
+
+
+def _sums(C: np.ndarray, x: CWLContext) -> tuple[np.ndarray, ...]:
+    """V = prod C and the engine's five sums over the grid, per topic.
+
+    Returns ``(sum V, sum V g, sum V c, sum L CG, sum L CC, V(H+1))``. Columns past the point
+    where V is exactly 0 for every topic (every user has stopped: P@k, SDCG@k, RR..., or V has
+    underflowed: RBP with a small p) contribute exactly 0 and are skipped.
+    """
+    n, H = C.shape
+    stop = ~C.any(axis=0)
+    m = int(np.argmax(stop)) + 1 if stop.any() else H  # V is 0 for every topic past column m
+    V = np.empty((n, m))
+    V[:, 0] = 1.0
+    if m > 1:
+        np.cumprod(C[:, : m - 1], axis=1, out=V[:, 1:])
+    if m > 1 and not V[:, -1].any():
+        m = int(np.flatnonzero(V.any(axis=0))[-1]) + 1
+        V = V[:, :m]
+    C = C[:, :m]
+    if m < H:
+        v_next = np.zeros(n)  # V(m+1) = V(m) C(m) is 0 for every topic, by the choice of m
+    else:
+        v_next = V[:, -1] * C[:, -1]
+    L = V * (1.0 - C)
+    return (
+        V.sum(axis=1),
+        _dot_rows(V, x.gain[:, :m]),
+        _dot_rows(V, x.cost[:, :m]),
+        _dot_rows(L, x.cum_gain[:, :m]),
+        _dot_rows(L, x.cum_cost[:, :m]),
+        v_next,
+    )
+
+
 def measure(
     metric: CWLMetric,
     gain: np.ndarray,
@@ -262,33 +300,16 @@ def measure(
     depth = np.asarray(depth, dtype=np.int64)
     if max_depth is not None:
         x = grid(None, max_depth, True)
-        C = np.clip(metric.continuation(x), 0.0, 1.0)
-        V = np.cumprod(np.hstack([np.ones((T, 1)), C[:, :-1]]), axis=1)
-        ED = V.sum(axis=1)
-        L = V * (1.0 - C)
-        return CWLScores(
-            EU=(V * x.gain).sum(axis=1) / ED,
-            ETU=(L * x.cum_gain).sum(axis=1),
-            EC=(V * x.cost).sum(axis=1) / ED,
-            ETC=(L * x.cum_cost).sum(axis=1),
-            ED=ED,
-        )
+        ED, svg, svc, etu, etc, _ = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
+        return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
     todo = np.arange(T)
     H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
     while todo.size:
         x = grid(None if todo.size == T else todo, H, False)
-        C = np.clip(metric.continuation(x), 0.0, 1.0)
         n = todo.size
-        V = np.cumprod(np.hstack([np.ones((n, 1)), C[:, :-1]]), axis=1)
-        V_next = V[:, -1] * C[:, -1]
-        L = V * (1.0 - C)
-        sv = V.sum(axis=1)
-        svg = (V * x.gain).sum(axis=1)
-        svc = (V * x.cost).sum(axis=1)
-        etu = (L * x.cum_gain).sum(axis=1)
-        etc = (L * x.cum_cost).sum(axis=1)
+        sv, svg, svc, etu, etc, V_next = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
         open_ = V_next > 0
         rest = np.zeros(n)
         done = np.ones(n, dtype=bool)
