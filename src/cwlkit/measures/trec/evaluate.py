@@ -21,11 +21,13 @@ import math
 import numpy as np
 
 from ...errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
-from ._ctx import PAD, Ctx
+from ._ctx import NONPOOL, PAD, Ctx
 from ._spec import BY_NAME, MEASURES, PREFS_MEASURES, TrecMeasure, nicknames
 from ._table import TrecTable
 
 MISSING_ZSCORE = -1000000.0
+#: values trec_eval 10.0 resets to 0 (or '') on the stand-in ranking of a missing topic
+_CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")
 
 
 def _atof(text: str) -> float:
@@ -139,8 +141,12 @@ def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     return out
 
 
-def _codes(batch, judged_only: bool) -> tuple[np.ndarray, np.ndarray]:
-    """int64[T, D] relevance codes and depths from a batch (optionally judged docs only)."""
+def _codes(batch, judged_only: bool, bogus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int64[T, D] relevance codes and depths from a batch (optionally judged docs only).
+
+    Topics flagged ``bogus`` get trec_eval 10.0's stand-in ranking for a missing topic: one
+    document that is not in the qrels.
+    """
     lab = batch.labels
     with np.errstate(invalid="ignore"):
         lvl = np.trunc(np.nan_to_num(lab, nan=0.0))
@@ -148,6 +154,11 @@ def _codes(batch, judged_only: bool) -> tuple[np.ndarray, np.ndarray]:
         codes = np.where(batch.judged, np.where(lab < 0, -2, lvl), -1)
     codes[~batch.valid] = PAD
     depth = batch.depth.astype(np.int64)
+    if bogus.any():
+        if codes.shape[1] == 0:
+            codes = np.full((codes.shape[0], 1), PAD, dtype=np.int64)
+        codes[bogus, 0] = NONPOOL
+        depth = np.where(bogus, 1, depth)
     if judged_only:
         keep = codes >= 0
         depth = keep.sum(axis=1).astype(np.int64)
@@ -232,7 +243,10 @@ def evaluate_trec(
         rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
     if version < 10 or not all_topics:
         batch = batch.select(has_run)
-    codes, depth = _codes(batch, judged_only)
+    bogus = np.zeros(batch.n_topics, bool)
+    if version >= 10 and all_topics:
+        bogus = ~has_run
+    codes, depth = _codes(batch, judged_only, bogus)
     with np.errstate(invalid="ignore"):
         qlev = np.trunc(batch.qrel_labels)
     ctx = Ctx(codes, depth, qlev, rel_level=rel_level, num_docs=num_docs, version=version)
@@ -254,10 +268,13 @@ def evaluate_trec(
         vals = m.compute(ctx, params)
         for name, v in zip(names, vals, strict=True):
             table.names.append(name)
+            cleared = bogus.any() and (name in _CLEARED or name.startswith("unj"))
             if m.agg == "text":
-                table.text[name] = list(v)
+                table.text[name] = ["" if (cleared and b) else x for x, b in zip(v, bogus, strict=True)]
                 continue
             v = np.asarray(v, dtype=np.float64)
+            if cleared:
+                v = np.where(bogus, 0.0, v)
             if zscores is not None:
                 v = _to_z(zscores, topics, name, v)
             if m.integer:
