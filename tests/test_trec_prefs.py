@@ -445,6 +445,8 @@ def _random_topic(rng: random.Random, topic: str):
         if rng.random() < 0.5:  # one sub-group: any levels, some 0
             for d in rng.sample(docs, rng.randint(1, len(docs))):
                 lines.append((f"g{g}", "s", d, float(rng.choice([0, 0, 1, 2, 3]))))
+            if rng.random() < 0.3:  # a line listed twice counts twice
+                lines.append(rng.choice([x for x in lines if x[0] == f"g{g}"]))
         else:  # sub-groups consistent with one hidden order (no conflicts); 0 or > 0 per doc
             hidden = rng.sample(docs, len(docs))
             score = {d: len(docs) - i for i, d in enumerate(hidden)}
@@ -461,7 +463,7 @@ def _random_topic(rng: random.Random, topic: str):
 def test_random_topics_match_loop_reference(tmp_path):
     """Vectorised counting == the loop transcription of trec_eval's C, on random topics."""
     rng = random.Random(7)
-    topics = {f"t{k:02d}": _random_topic(rng, f"t{k:02d}") for k in range(60)}
+    topics = {f"t{k:03d}": _random_topic(rng, f"t{k:03d}") for k in range(150)}
     text = "".join(f"{t} {g} {s} {d} {lv:g}\n" for t, (lines, _) in topics.items() for g, s, d, lv in lines)
     rows = [(t, d, float(len(r) - i)) for t, (_, r) in topics.items() for i, d in enumerate(r)]
     rows.append(("zz", "d00", 1.0))  # keep the run non-empty

@@ -208,31 +208,62 @@ def prefs_values(
     T = int(njr.size)
     G = int(topic_of_jg.size)
     # --- classify JGs: EC (one sub-group) or PA (several)
-    jsg_key = np.unique(line_jg * (int(line_jsg.max(initial=0)) + 1) + line_jsg)
-    n_jsg = _count(jsg_key // (int(line_jsg.max(initial=0)) + 1), minlength=G)
+    width = int(line_jsg.max(initial=0)) + 1
+    n_jsg = _count(np.unique(line_jg * width + line_jsg) // width, minlength=G)
     is_pa = n_jsg > 1
     njr_jg = njr[topic_of_jg]
     pa_line = is_pa[line_jg]
 
-    # --- EC JGs: line pairs of different levels
+    # --- EC JGs, counted per line b: the lines a of higher levels of its JG are preferred to it
     ec = np.flatnonzero(~pa_line)
-    order, a, b = _lower_pairs(line_jg[ec], level[ec], rank[ec])
-    ec_jg, ec_lv, ec_r = line_jg[ec][order], level[ec][order], rank[ec][order]
+    order = np.lexsort((rank[ec], -level[ec], line_jg[ec]))
+    ec_lines = ec[order]
+    ec_jg, ec_lv, ec_r = line_jg[ec_lines], level[ec_lines], rank[ec_lines]
+    _check_ec_levels(ec_jg, ec_r, ec_lv, topic_of_jg, what)
+    gstart, gend = _segments(ec_jg)
     lstart, lend = _segments(ec_jg, ec_lv)
-    _, gend = _segments(ec_jg)
-    in_last = lend == gend  # the line is in the JG's lowest-level class
-    pos_in_class = np.arange(ec.size) - lstart
-    e_jg, e_ra, e_rb = ec_jg[a], ec_r[a], ec_r[b]
-    e_blast, e_bpos = in_last[b], pos_in_class[b]
+    ec_ret = ec_r < njr_jg[ec_jg]
+    cumret = np.concatenate([[0], np.cumsum(ec_ret)])
+    higher = (lstart - gstart).astype(np.float64)  # lines preferred to b
+    higher_ret = (cumret[lstart] - cumret[gstart]).astype(np.float64)  # ... that are retrieved
+    above = _higher_ranked_higher_level(ec_jg, ec_lv, ec_r, ec_ret)  # ... ranked above b
+    in_last = lend == gend  # b is in the JG's lowest-level class
+    pos_in_class = np.arange(ec_lines.size) - lstart
+    b_poss_ret = np.where(ec_ret, higher_ret, 0.0)
+    b_poss_imp = np.where(ec_ret, higher - higher_ret, higher_ret)
+    b_ful_ret = np.where(ec_ret, above, 0.0)
+    b_ful_imp = np.where(ec_ret, 0.0, higher_ret)
+    b_poss = higher
+    b_ful_any = np.where(ec_ret, above, higher_ret)  # a fulfilled or implied-fulfilled
 
     ec_rel = ec_lv > 0
-    ec_ret = ec_r < njr_jg[ec_jg]
-    num_rel = _count(ec_jg, weights=ec_rel, minlength=G)
-    num_nonrel = _count(ec_jg, weights=~ec_rel, minlength=G)
-    num_rel_ret = _count(ec_jg, weights=ec_rel & ec_ret, minlength=G)
-    num_nonrel_ret = _count(ec_jg, weights=~ec_rel & ec_ret, minlength=G)
-    n_last = _count(ec_jg, weights=in_last, minlength=G)
-    n_ret_last = _count(ec_jg, weights=in_last & ec_ret, minlength=G)
+    num_rel = _count(ec_jg, G, ec_rel)
+    num_nonrel = _count(ec_jg, G, ~ec_rel)
+    num_rel_ret = _count(ec_jg, G, ec_rel & ec_ret)
+    num_nonrel_ret = _count(ec_jg, G, ~ec_rel & ec_ret)
+    n_last = _count(ec_jg, G, in_last)
+    n_ret_last = _count(ec_jg, G, in_last & ec_ret)
+    poss = _count(ec_jg, G, b_poss)
+    poss_ret = _count(ec_jg, G, b_poss_ret)
+    poss_imp = _count(ec_jg, G, b_poss_imp)
+    ful_ret = _count(ec_jg, G, b_ful_ret)
+    ful_imp = _count(ec_jg, G, b_ful_imp)
+    # Rnonrel recounts (used only where R < N): b kept unless it is in the lowest class past
+    # its first R lines; plus that class paired with its own first R lines
+    w_rn = ~in_last | (pos_in_class < num_rel[ec_jg])
+    w_rnret = (~in_last | (pos_in_class < num_rel_ret[ec_jg])) & ec_ret
+    rn_tot = _count(ec_jg, G, np.where(w_rn, b_poss, 0.0))
+    rn_ful = _count(ec_jg, G, np.where(w_rn, b_ful_any, 0.0))
+    rnr_tot = _count(ec_jg, G, np.where(w_rnret, higher_ret, 0.0))
+    rnr_ful = _count(ec_jg, G, np.where(w_rnret, above, 0.0))
+    # lowest class x its first R lines: a fulfils when ranked above b and retrieved
+    eq_start, _ = _segments(ec_jg, ec_lv, ec_r)
+    ranked_before = (eq_start - lstart).astype(np.float64)  # class lines with a smaller rank
+    self_ful = np.where(ec_ret, ranked_before, n_ret_last[ec_jg])
+    rn_tot += n_last * np.minimum(num_rel, n_last)
+    rn_ful += _count(ec_jg, G, np.where(in_last & (pos_in_class < num_rel[ec_jg]), self_ful, 0.0))
+    rnr_tot += n_ret_last * np.minimum(num_rel_ret, n_ret_last)
+    rnr_ful += _count(ec_jg, G, np.where(in_last & w_rnret, ranked_before, 0.0))
 
     # --- PA JGs: sub-group preferences, closed transitively, one per ordered document pair
     pa = np.flatnonzero(pa_line)
@@ -252,88 +283,62 @@ def prefs_values(
     lv_sorted = d_lv[by_doc]
     # a document with level 0 and a level > 0 in one JG is inconsistent (trec_eval refuses it)
     seg = np.cumsum(first) - 1
-    has_zero = _count(seg, weights=lv_sorted == 0) > 0 if dk.size else np.zeros(0, bool)
-    has_pos = _count(seg, weights=lv_sorted > 0) > 0 if dk.size else np.zeros(0, bool)
-    if np.any(has_zero & has_pos):
-        bad = int(np.flatnonzero(has_zero & has_pos)[0])
-        g = int(dk[first][bad] >> 32)
+    bad = (_count(seg, 0, lv_sorted == 0) > 0) & (_count(seg, 0, lv_sorted > 0) > 0)
+    if bad.any():
+        g = int(dk[first][int(np.flatnonzero(bad)[0])] >> 32)
         raise CwlkitError(
-            f"{what}: a document has both level 0 and a level > 0 in judgment group #{g} "
-            f"of topic #{int(topic_of_jg[g])}"
+            f"{what}: a document has both level 0 and a level > 0 in judgment group "
+            f"{_jg_label(g, topic_of_jg)}"
         )
     doc_keys = dk[last]
     doc_lv = lv_sorted[last]
     doc_jg = doc_keys >> 32
     doc_r = doc_keys & ((1 << 32) - 1)
     doc_ret = doc_r < njr_jg[doc_jg]
-    num_rel += _count(doc_jg, weights=doc_lv > 0, minlength=G)
-    num_nonrel += _count(doc_jg, weights=doc_lv == 0, minlength=G)
-    num_rel_ret += _count(doc_jg, weights=(doc_lv > 0) & doc_ret, minlength=G)
-    num_nonrel_ret += _count(doc_jg, weights=(doc_lv == 0) & doc_ret, minlength=G)
+    num_rel += _count(doc_jg, G, doc_lv > 0)
+    num_nonrel += _count(doc_jg, G, doc_lv == 0)
+    num_rel_ret += _count(doc_jg, G, (doc_lv > 0) & doc_ret)
+    num_nonrel_ret += _count(doc_jg, G, (doc_lv == 0) & doc_ret)
     # documents kept by the Rnonrel recount: the first num_rel non-relevant ones (docid order)
     nonrel = doc_lv == 0
-    k_all = _rank_within(doc_jg, doc_r, nonrel)
-    keep_rn = ~nonrel | (k_all < num_rel[doc_jg])
-    k_ret = _rank_within(doc_jg, doc_r, nonrel & doc_ret)
-    keep_rnret = ~(nonrel & doc_ret) | (k_ret < num_rel[doc_jg])
+    keep_rn = ~nonrel | (_rank_within(doc_jg, doc_r, nonrel) < num_rel[doc_jg])
+    nonrel_ret = nonrel & doc_ret
+    keep_rnret = ~nonrel_ret | (_rank_within(doc_jg, doc_r, nonrel_ret) < num_rel[doc_jg])
     c_ka = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_ra)
     c_kb = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_rb)
-
-    # --- all preferences together
-    p_jg = np.concatenate([e_jg, c_jg])
-    p_ra = np.concatenate([e_ra, c_ra])
-    p_rb = np.concatenate([e_rb, c_rb])
-    n_p = njr_jg[p_jg]
-    a_ret, b_ret = p_ra < n_p, p_rb < n_p
-    ordered = p_ra < p_rb
+    n_p = njr_jg[c_jg]
+    a_ret, b_ret = c_ra < n_p, c_rb < n_p
+    ordered = c_ra < c_rb
     both = a_ret & b_ret
     one = a_ret ^ b_ret
-    poss = _count(p_jg, minlength=G)
-    poss_ret = _count(p_jg, weights=both, minlength=G)
-    poss_imp = _count(p_jg, weights=one, minlength=G)
-    ful_ret = _count(p_jg, weights=both & ordered, minlength=G)
-    ful_imp = _count(p_jg, weights=one & a_ret, minlength=G)
+    poss += _count(c_jg, G)
+    poss_ret += _count(c_jg, G, both)
+    poss_imp += _count(c_jg, G, one)
+    ful_ret += _count(c_jg, G, both & ordered)
+    ful_imp += _count(c_jg, G, one & a_ret)
+    w = keep_rn[c_ka] & keep_rn[c_kb]
+    rn_tot += _count(c_jg, G, w)
+    rn_ful += _count(c_jg, G, w & ordered & a_ret)
+    w = keep_rnret[c_ka] & keep_rnret[c_kb] & both
+    rnr_tot += _count(c_jg, G, w)
+    rnr_ful += _count(c_jg, G, w & ordered)
     ful = ful_ret + ful_imp
-
-    # Rnonrel recounts (used only where R < N)
-    w_rn = np.concatenate([~e_blast | (e_bpos < num_rel[e_jg]), keep_rn[c_ka] & keep_rn[c_kb]])
-    w_rnret = np.concatenate([~e_blast | (e_bpos < num_rel_ret[e_jg]), keep_rnret[c_ka] & keep_rnret[c_kb]])
-    rn_tot = _count(p_jg, weights=w_rn, minlength=G)
-    rn_ful = _count(p_jg, weights=w_rn & ordered & a_ret, minlength=G)
-    rnr_tot = _count(p_jg, weights=w_rnret & both, minlength=G)
-    rnr_ful = _count(p_jg, weights=w_rnret & both & ordered, minlength=G)
-    # EC: the lowest class paired with its own first R documents
-    ec_jg_mask = ~is_pa
-    kk = np.minimum(num_rel, n_last)
-    m = n_ret_last
-    self_ful = np.minimum(kk, m) * (np.minimum(kk, m) - 1) / 2 + m * np.maximum(kk - m, 0)
-    rn_tot += np.where(ec_jg_mask, n_last * kk, 0)
-    rn_ful += np.where(ec_jg_mask, self_ful, 0)
-    kr = np.minimum(num_rel_ret, n_ret_last)
-    rnr_tot += np.where(ec_jg_mask, n_ret_last * kr, 0)
-    rnr_ful += np.where(ec_jg_mask, kr * (kr - 1) / 2, 0)
 
     with np.errstate(divide="ignore", invalid="ignore"):
         extra = num_rel - num_nonrel
-        rn = np.where(
-            extra >= 0,
-            (ful + num_rel_ret * extra) / (poss + num_rel * extra),
-            rn_ful / rn_tot,
-        )
+        rn = np.where(extra >= 0, (ful + num_rel_ret * extra) / (poss + num_rel * extra), rn_ful / rn_tot)
         extra_r = num_rel_ret - num_nonrel_ret
         rnr = np.where(
-            extra_r >= 0,
-            (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r),
-            rnr_ful / rnr_tot,
+            extra_r >= 0, (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r), rnr_ful / rnr_tot
         )
         jg_simp = np.where(poss > 0, ful / poss, 0.0)
         jg_ret = np.where(poss_ret > 0, ful_ret / poss_ret, 0.0)
         jg_imp = np.where(poss_ret + poss_imp > 0, ful / (poss_ret + poss_imp), 0.0)
 
-    n_jgs = _count(topic_of_jg, minlength=T)
+    n_jgs = _count(topic_of_jg, T)
 
     def tsum(x: np.ndarray) -> np.ndarray:
-        return _count(topic_of_jg, weights=x, minlength=T)
+        return _count(topic_of_jg, T, x)
 
     def avg_over_jgs(x: np.ndarray) -> np.ndarray:
         s = tsum(x)
@@ -345,23 +350,112 @@ def prefs_values(
             return np.where(den > 0, num / np.where(den > 0, den, 1), 0.0)
 
     t_poss, t_ful, t_ful_ret = tsum(poss), tsum(ful), tsum(ful_ret)
-    pair, pair_ret, pair_imp = _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T)
-    out = {
+    t_poss_ret, t_poss_imp = tsum(poss_ret), tsum(poss_imp)
+    simp, simp_ret, simp_imp = ratio(t_ful, t_poss), ratio(t_ful_ret, t_poss_ret), ratio(t_ful, t_poss_ret + t_poss_imp)
+
+    # prefs_pair*: equal to prefs_simp* where no document pair can carry two preferences (one
+    # JG, no document listed twice in it); elsewhere the pairs are enumerated and grouped
+    dup_doc = _count(ec_jg, G, _duplicate_in_group(ec_jg, ec_r)) > 0
+    complex_topic = (n_jgs > 1) | (_count(topic_of_jg, T, dup_doc) > 0)
+    pair, pair_ret, pair_imp = simp.copy(), simp_ret.copy(), simp_imp.copy()
+    if complex_topic.any():
+        sel = complex_topic[topic_of_jg[ec_jg]]
+        _, a, b = _lower_pairs(ec_jg[sel], ec_lv[sel], ec_r[sel])  # already in that order
+        sj, sr = ec_jg[sel], ec_r[sel]
+        csel = complex_topic[topic_of_jg[c_jg]]
+        p_jg = np.concatenate([sj[a], c_jg[csel]])
+        p_ra = np.concatenate([sr[a], c_ra[csel]])
+        p_rb = np.concatenate([sr[b], c_rb[csel]])
+        cp, cpr, cpi = _pair_values(p_jg, p_ra, p_rb, topic_of_jg, njr, T)
+        pair = np.where(complex_topic, cp, pair)
+        pair_ret = np.where(complex_topic, cpr, pair_ret)
+        pair_imp = np.where(complex_topic, cpi, pair_imp)
+
+    return {
         "prefs_num_prefs_poss": t_poss,
         "prefs_num_prefs_ful": t_ful,
         "prefs_num_prefs_ful_ret": t_ful_ret,
-        "prefs_simp": ratio(t_ful, t_poss),
+        "prefs_simp": simp,
         "prefs_pair": pair,
         "prefs_avgjg": avg_over_jgs(jg_simp),
         "prefs_avgjg_Rnonrel": avg_over_jgs(rn),
-        "prefs_simp_ret": ratio(t_ful_ret, tsum(poss_ret)),
+        "prefs_simp_ret": simp_ret,
         "prefs_pair_ret": pair_ret,
         "prefs_avgjg_ret": avg_over_jgs(jg_ret),
         "prefs_avgjg_Rnonrel_ret": avg_over_jgs(rnr),
-        "prefs_simp_imp": ratio(t_ful, tsum(poss_ret + poss_imp)),
+        "prefs_simp_imp": simp_imp,
         "prefs_pair_imp": pair_imp,
         "prefs_avgjg_imp": avg_over_jgs(jg_imp),
     }
+
+
+def _jg_label(g: int, topic_of_jg: np.ndarray) -> str:
+    return f"#{g} (topic #{int(topic_of_jg[g])})"
+
+
+def _duplicate_in_group(group: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Rows whose (group, key) occurred on an earlier row (any order)."""
+    if group.size < 2:
+        return np.zeros(group.size, dtype=bool)
+    o = np.lexsort((key, group))
+    dup = np.zeros(group.size, dtype=bool)
+    dup[o[1:]] = (group[o][1:] == group[o][:-1]) & (key[o][1:] == key[o][:-1])
+    return dup
+
+
+def _check_ec_levels(jg, r, lv, topic_of_jg, what) -> None:
+    """trec_eval refuses a document listed with two levels in one sub-group."""
+    if jg.size < 2:
+        return
+    o = np.lexsort((lv, r, jg))
+    same_doc = (jg[o][1:] == jg[o][:-1]) & (r[o][1:] == r[o][:-1])
+    clash = same_doc & (lv[o][1:] != lv[o][:-1])
+    if clash.any():
+        g = int(jg[o][1:][clash][0])
+        raise CwlkitError(
+            f"{what}: a document is listed with two different levels in the single sub-group of "
+            f"judgment group {_jg_label(g, topic_of_jg)}"
+        )
+
+
+def _higher_ranked_higher_level(jg, lv, r, ret) -> np.ndarray:
+    """For each retrieved row b: rows a of the same JG, retrieved, ranked above b with a higher level."""
+    out = np.zeros(jg.size)
+    idx = np.flatnonzero(ret)
+    if idx.size < 2:
+        return out
+    o = idx[np.lexsort((r[idx], jg[idx]))]
+    _, key = np.unique(np.stack([jg[o], lv[o]], axis=1), axis=0, return_inverse=True)
+    out[o] = _earlier_greater(key.reshape(-1).astype(np.int64))
+    return out
+
+
+def _earlier_greater(keys: np.ndarray) -> np.ndarray:
+    """``out[j]`` = number of ``i < j`` with ``keys[i] > keys[j]`` (keys are int64 >= 0).
+
+    Bottom-up merge counting, vectorised over all blocks of a pass: at width w every element of
+    a right block looks its key up (``searchsorted``) in the sorted left block of its pair.
+    O(n log^2 n).
+    """
+    n = keys.size
+    out = np.zeros(n, dtype=np.int64)
+    span = int(keys.max(initial=0)) + 1
+    pos = np.arange(n, dtype=np.int64)
+    vals = keys.copy()
+    w = 1
+    while w < n:
+        block = pos // w
+        pair = block >> 1
+        right = (block & 1) == 1
+        left_sorted = pair[~right] * span + vals[~right]
+        rp = pos[right]
+        base = pair[rp] * span
+        not_greater = np.searchsorted(left_sorted, base + keys[rp], side="right") - np.searchsorted(
+            left_sorted, base, side="left"
+        )
+        out[rp] += w - not_greater
+        vals = vals[np.argsort(pair * span + vals, kind="stable")]
+        w *= 2
     return out
 
 
