@@ -495,3 +495,21 @@ def test_large_qrels_prefs_is_quick(tmp_path):
     assert time.perf_counter() - t0 < 10
     assert len(table.topics) == 20
     assert np.all((table.values["prefs_simp"] >= 0) & (table.values["prefs_simp"] <= 1))
+
+
+@pytest.mark.parametrize("version", ["9.0.8", "10.0"])
+def test_single_group_equals_plain_measures(version):
+    """A plain qrels read as -R qrels_jg has one group per topic: map_avgjg, P_avgjg_k and
+    Rprec_mult_avgjg_x must equal trec_eval's own map, P_k and Rprec_mult_x (out.test.aq)."""
+    folder = DATA / version
+    ver = 9 if version == "9.0.8" else 10
+    table = _evaluate("qrels_jg", folder / "qrels.test", folder / "results.test", None, version=ver, nickname="qrels_jg")
+    want, _ = _expected(folder / "out.test.aq")
+    got = _formatted(table)
+    checked = 0
+    for (name, topic), value in got.items():
+        plain = name.replace("_avgjg", "")
+        if name.startswith(("map", "P_", "Rprec_mult")):
+            assert want[(plain, topic)] == value, (name, topic)
+            checked += 1
+    assert checked == (1 + 9 + 10) * 4
