@@ -293,7 +293,10 @@ def test_inconsistent_subgroups(tmp_path):
     with pytest.raises(CwlkitError, match="inconsistent"):
         _evaluate("prefs", p, _run([("T", "A", 1.0)]), ["prefs_simp"])
     p = _write(tmp_path, "p2", "T u s1 A 2\nT u s1 B 0\nT u s2 B 1\nT u s2 C 0\n")
-    with pytest.raises(CwlkitError, match="level 0"):
+    with pytest.raises(CwlkitError, match="level 0.*'u' of topic 'T'"):
+        _evaluate("prefs", p, _run([("T", "A", 1.0)]), ["prefs_simp"])
+    p = _write(tmp_path, "p3", "T u s A 2\nT u s A 0\n")
+    with pytest.raises(CwlkitError, match="two different levels"):
         _evaluate("prefs", p, _run([("T", "A", 1.0)]), ["prefs_simp"])
 
 

@@ -171,7 +171,10 @@ def _resolve(kind: str, names: list[str] | None, nickname: str | None) -> tuple[
             requested += NICKNAMES[base]
             continue
         if base not in _TABLE_ORDER:
-            raise ParamError(f"illegal measure {raw!r}")
+            raise ParamError(
+                f"illegal measure {raw!r} for -R {kind} (measures: {', '.join(family)}; "
+                "the other trec_eval measures need -R qrels)"
+            )
         if dot:
             params[base] = _parse_params(base, arg)
         requested.append(base)
@@ -318,6 +321,12 @@ def _prefs_inputs(j: dict, evaluated: np.ndarray) -> dict:
 
     jg, topic_of_jg = _jg_codes(j, lines)
     topic_of_jg = new_index[topic_of_jg] if topic_of_jg.size else topic_of_jg
+    first_line = lines[np.unique(jg, return_index=True)[1]]
+    tab = j["table"]
+    labels = [
+        f"{g!r} of topic {t!r}"
+        for g, t in zip(tab.column("jg").take(first_line).to_pylist(), tab.column("topic").take(first_line).to_pylist(), strict=True)
+    ]
     s, _ = _codes(j["table"].column("jsg"))
     jsg = _group_ids(jg, s[lines])
     return {
@@ -328,6 +337,7 @@ def _prefs_inputs(j: dict, evaluated: np.ndarray) -> dict:
         "rank": docid_rank[inv.reshape(-1)],
         "njr": njr,
         "topic_of_jg": topic_of_jg,
+        "jg_labels": labels,
     }
 
 

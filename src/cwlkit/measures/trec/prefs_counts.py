@@ -28,6 +28,8 @@ PA closures are computed by batched boolean matrix products, and the per-JG tall
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from ...errors import CwlkitError
@@ -93,7 +95,7 @@ def _lower_pairs(group: np.ndarray, level: np.ndarray, rank: np.ndarray):
     return order, a, b
 
 
-def _closure_pairs(jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, topic_of_jg: np.ndarray, what: str):
+def _closure_pairs(jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, label: Callable[[int], str], what: str):
     """Transitive closure of the preference pairs (jg, ra > rb); returns the closed pairs.
 
     Each JG's documents are numbered locally; JGs of similar size (next power of two) are
@@ -133,9 +135,8 @@ def _closure_pairs(jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, topic_of_jg: 
                 k, i, _ = np.argwhere(both)[0]
                 g = int(jg_ids[chunk[k]])
                 raise CwlkitError(
-                    f"{what}: inconsistent preferences in judgment group #{g} of topic "
-                    f"#{int(topic_of_jg[g])}: two documents are preferred to each other "
-                    f"(through sub-group transitivity), e.g. the one at internal rank {int(doc_r[start[chunk[k]] + i])}"
+                    f"{what}: inconsistent preferences in judgment group {label(g)}: through its "
+                    "sub-groups two documents end up preferred to each other"
                 )
             k, i, j = np.nonzero(closed)
             rows_k = chunk[k]
@@ -158,6 +159,7 @@ def prefs_values(
     topic_of_jg: np.ndarray,
     *,
     what: str = "prefs",
+    jg_labels: Sequence[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Per-topic values of every preference measure.
 
@@ -176,6 +178,8 @@ def prefs_values(
         int64[G], the topic of each JG.
     what : str
         Name of the judgments file, for error messages.
+    jg_labels : sequence of str, optional
+        How to name each JG in error messages (e.g. ``"'G' of topic 'T'"``).
 
     Returns
     -------
@@ -207,6 +211,10 @@ def prefs_values(
     """
     T = int(njr.size)
     G = int(topic_of_jg.size)
+
+    def label(g: int) -> str:
+        return str(jg_labels[g]) if jg_labels is not None else f"#{g} of topic #{int(topic_of_jg[g])}"
+
     # --- classify JGs: EC (one sub-group) or PA (several)
     width = int(line_jsg.max(initial=0)) + 1
     n_jsg = _count(np.unique(line_jg * width + line_jsg) // width, minlength=G)
@@ -219,7 +227,7 @@ def prefs_values(
     order = np.lexsort((rank[ec], -level[ec], line_jg[ec]))
     ec_lines = ec[order]
     ec_jg, ec_lv, ec_r = line_jg[ec_lines], level[ec_lines], rank[ec_lines]
-    _check_ec_levels(ec_jg, ec_r, ec_lv, topic_of_jg, what)
+    _check_ec_levels(ec_jg, ec_r, ec_lv, label, what)
     gstart, gend = _segments(ec_jg)
     lstart, lend = _segments(ec_jg, ec_lv)
     ec_ret = ec_r < njr_jg[ec_jg]
@@ -269,7 +277,7 @@ def prefs_values(
     pa = np.flatnonzero(pa_line)
     porder, pa_a, pa_b = _lower_pairs(line_jsg[pa], level[pa], rank[pa])
     p_jg_l, p_r_l = line_jg[pa][porder], rank[pa][porder]
-    c_jg, c_ra, c_rb = _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], topic_of_jg, what)
+    c_jg, c_ra, c_rb = _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], label, what)
     # one entry per (JG, document): its last level in (jsg, level desc, rank) line order
     seq_order = np.lexsort((rank[pa], -level[pa], line_jsg[pa], line_jg[pa]))
     d_jg = line_jg[pa][seq_order]
@@ -288,7 +296,7 @@ def prefs_values(
         g = int(dk[first][int(np.flatnonzero(bad)[0])] >> 32)
         raise CwlkitError(
             f"{what}: a document has both level 0 and a level > 0 in judgment group "
-            f"{_jg_label(g, topic_of_jg)}"
+            f"{label(g)}"
         )
     doc_keys = dk[last]
     doc_lv = lv_sorted[last]
@@ -389,8 +397,6 @@ def prefs_values(
     }
 
 
-def _jg_label(g: int, topic_of_jg: np.ndarray) -> str:
-    return f"#{g} (topic #{int(topic_of_jg[g])})"
 
 
 def _duplicate_in_group(group: np.ndarray, key: np.ndarray) -> np.ndarray:
@@ -403,7 +409,7 @@ def _duplicate_in_group(group: np.ndarray, key: np.ndarray) -> np.ndarray:
     return dup
 
 
-def _check_ec_levels(jg, r, lv, topic_of_jg, what) -> None:
+def _check_ec_levels(jg, r, lv, label, what) -> None:
     """trec_eval refuses a document listed with two levels in one sub-group."""
     if jg.size < 2:
         return
@@ -414,7 +420,7 @@ def _check_ec_levels(jg, r, lv, topic_of_jg, what) -> None:
         g = int(jg[o][1:][clash][0])
         raise CwlkitError(
             f"{what}: a document is listed with two different levels in the single sub-group of "
-            f"judgment group {_jg_label(g, topic_of_jg)}"
+            f"judgment group {label(g)}"
         )
 
 
