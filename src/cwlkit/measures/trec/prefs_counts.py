@@ -21,9 +21,18 @@ Relevant documents of a JG are those with level > 0. In an EC JG every other lin
 non-relevant; in a PA JG only level == 0 does (negative levels are neither), and a document
 is counted once, with the class of its last level in (JSG, level descending) order.
 
-Everything is computed over all topics at once: EC preferences are enumerated as index pairs,
-PA closures are computed by batched boolean matrix products, and the per-JG tallies are
-``numpy.bincount`` reductions.
+Everything is computed over all topics at once, with no loop per topic, JG or rank:
+
+* EC JGs are counted per line b from its JG's lines sorted by (level descending, rank): the
+  lines preferred to b are the block of higher levels before it (a prefix-sum difference), and
+  those of them ranked above b come from a vectorised bottom-up merge count (O(n log² n) over
+  the retrieved lines); nothing quadratic is materialised.
+* PA JGs: the sub-group preferences are enumerated and closed by batched boolean matrix
+  products (JGs stacked by size), giving one row per preference.
+* ``prefs_pair*`` needs, per document pair, the preferences of every JG; where a topic has a
+  single JG and no repeated line no pair can carry two preferences and the pair measures equal
+  the ``simp`` ones; elsewhere that topic's preferences are enumerated and grouped by pair.
+* Per-JG tallies are ``numpy.bincount`` reductions.
 """
 
 from __future__ import annotations
