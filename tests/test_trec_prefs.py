@@ -516,3 +516,16 @@ def test_single_group_equals_plain_measures(version):
             assert want[(plain, topic)] == value, (name, topic)
             checked += 1
     assert checked == (1 + 9 + 10) * 4
+
+
+def test_missing_topic_qrels_jg(tmp_path):
+    """qrels_jg with -c: 9.0.8 divides by all judged topics; 10.0 prints the empty ranking's zeros."""
+    q = _write(tmp_path, "q", "A u d1 1\nA v d2 1\nB u d1 1\n")
+    run = _run([("A", "d1", 2.0), ("A", "d2", 1.0)])
+    t9 = _evaluate("qrels_jg", q, run, ["num_q", "map_avgjg"], version=9, all_topics=True)
+    assert t9.topics == ["A"] and t9.summary["num_q"] == 2
+    assert _vals(t9, "A")["map_avgjg"] == pytest.approx((1 + 0.5) / 2)
+    assert t9.summary["map_avgjg"] == pytest.approx(0.75 / 2)
+    t10 = _evaluate("qrels_jg", q, run, ["map_avgjg", "P_avgjg.1"], version=10, all_topics=True)
+    assert t10.topics == ["A", "B"] and _vals(t10, "B") == {"map_avgjg": 0.0, "P_avgjg_1": 0.0}
+    assert t10.summary["P_avgjg_1"] == pytest.approx(0.5 / 2)
