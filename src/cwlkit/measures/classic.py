@@ -118,17 +118,27 @@ def set_counts(batch: RankingBatch, rel: float = 1.0, k: int | None = None) -> t
 class F(Measure):
     """F measure of the retrieved set, the lecture's ``beta^2`` weighting.
 
-    ``F_beta = (beta^2 + 1) P R / (beta^2 P + R)``, with ``P = rel_ret / ret`` and
-    ``R = rel_ret / R`` over the whole run, or over its first ``k`` documents with ``@k``
-    (the lecture's "set measure of each prefix").
+    ``F_beta = (beta^2 + 1) P R / (beta^2 P + R)`` with set precision ``P = rel_ret / ret``
+    and set recall ``R = rel_ret / num_rel``, over the whole run, or over its first ``k``
+    documents with ``@k`` (the lecture's "set measure of each prefix").
 
-    Conventions: relevant means qrels label ``>= rel``; unjudged documents are non-relevant; a
-    run shorter than ``k`` is its own retrieved set (unlike ``P@k``, which divides by ``k``);
-    P = 0 for an empty run, R = 0 for a topic with no relevant documents, F = 0 when
-    P = R = 0. ``beta`` may be ``inf`` (F = R); beta = 0 gives P.
+    Parameters
+    ----------
+    beta : float, default 1
+        Relative weight of recall (``beta^2 = (1 - alpha) / alpha``); 0 gives P, ``inf`` R.
+    rel : float, default 1
+        Relevance threshold: qrels labels ``>= rel`` are relevant.
+    k : int, optional
+        Cutoff: the retrieved set is the top ``k`` documents.
+
+    Notes
+    -----
+    Unjudged documents are non-relevant. A run shorter than ``k`` is its own retrieved set
+    (unlike ``P@k``, which divides by ``k``). P = 0 for an empty run, R = 0 for a topic with
+    no relevant documents, F = 0 when P = R = 0.
 
     trec_eval's ``set_F`` (``SetF``) computes ``(beta + 1) P R / (beta P + R)``: its
-    ``SetF(beta=b)`` equals ``F(beta=sqrt(b))``.
+    ``SetF(beta=b)`` equals ``F(beta=sqrt(b))``; they agree only at beta = 1.
     """
 
     family = "F"
@@ -150,19 +160,25 @@ class F(Measure):
 class IAP11(Measure):
     """11-point interpolated average precision of each topic (the lecture's definition).
 
-    ``IAP11 = (1/11) sum_{j=0..10} P~(j/10)`` with ``P~(r) = max { P(i) : R(i) >= r }``, the
-    highest precision at any rank whose recall is at least ``r``; recall ``r`` is reached at
-    ``ceil(r R)`` relevant documents, computed exactly. The lecture's ``P_11pt``, the 11-point
-    curve averaged over topics and levels, is the mean of IAP11 over topics
-    (``Results.mean()``).
+    ``IAP11 = (1/11) sum_{j=0..10} P~(j/10)`` with ``P~(r) = max { P(i) : recall(i) >= r }``,
+    the highest precision at any rank whose recall is at least ``r``; recall ``r`` is reached
+    once ``ceil(r num_rel)`` relevant documents are retrieved, computed exactly. The
+    lecture's ``P_11pt`` (the 11-point curve averaged over topics, then over levels) is the
+    mean of IAP11 over topics (``Results.mean()``).
 
-    Conventions: relevant means qrels label ``>= rel``; unjudged documents are non-relevant;
-    a level the run never reaches (relevant documents missing from the run) contributes 0;
-    a topic with no relevant documents scores 0.
+    Parameters
+    ----------
+    rel : float, default 1
+        Relevance threshold: qrels labels ``>= rel`` are relevant.
 
-    trec_eval's ``11pt_avg`` takes the level's cut-off as ``(long)(r R + 0.9)`` (9.0.8) or
-    ``lround(r R)`` (10.0) relevant documents; with R = 3 and r = 0.7 both give 2 documents
-    where the lecture (and this measure) needs 3.
+    Notes
+    -----
+    Unjudged documents are non-relevant; a level the run never reaches (relevant documents
+    missing from the run) contributes 0; a topic with no relevant documents scores 0.
+
+    trec_eval's ``11pt_avg`` reaches a level at ``(long)(r num_rel + 0.9)`` (9.0.8) or
+    ``lround(r num_rel)`` (10.0) relevant documents; with num_rel = 3 and r = 0.7 both give
+    2 documents where the lecture (and this measure) needs 3.
     """
 
     family = "IAP11"
