@@ -125,7 +125,7 @@ def main(argv: list[str]) -> int:
     num_docs = _int_opt("-N", args.N)
     comments = version >= 10
 
-    from ..io.trec import read_qrels, read_run
+    from ..io.trec import read_pair, read_run
     from ..measures.trec._spec import PREFS_MEASURES
     from ..report.trec_eval import format_trec_eval
 
@@ -159,8 +159,7 @@ def main(argv: list[str]) -> int:
         from ..measures.trec.evaluate import evaluate_trec, read_zscores
 
         zs = read_zscores(args.Z) if args.Z else None
-        qrels = read_qrels(qrels_path, comments=comments)
-        run = read_run(run_path, comments=comments, extra=True)
+        qrels, run = read_pair(qrels_path, run_path, comments=comments, extra=True)
         table = evaluate_trec(qrels, run, args.m or None, version=version, all_topics=args.c, rel_level=level,
                               max_depth=max_depth, judged_only=args.J, num_docs=num_docs, zscores=zs)
     sys.stdout.write(format_trec_eval(table, per_topic=args.q, summary=not args.n))

@@ -130,6 +130,7 @@ def build_batch(
     max_depth: int | None = None,
     score_precision: Literal["double", "single"] = "double",
     drop_unjudged: bool = False,
+    light: bool = False,
 ) -> RankingBatch:
     """Join ``run`` with ``qrels`` into a :class:`RankingBatch`.
 
@@ -153,6 +154,9 @@ def build_batch(
     drop_unjudged : bool
         Remove documents that are not in the qrels or have a negative label before ordering
         (trec_eval's ``-J``).
+    light : bool
+        Skip what only some measures need: the element-type codes (``q0`` is then ``[T, 0]``)
+        and the document ids (``docs`` is then all None).
     """
     if order not in ("score", "rank", "file"):
         raise ParamError(f"order must be 'score', 'rank' or 'file'; got {order!r}")
@@ -249,9 +253,13 @@ def build_batch(
     valid = np.arange(D)[None, :] < counts[:, None]
     score_m = np.full((T, D), np.nan)
     score_m[row, col] = scores
-    (q0_codes,), q0_dict = encode(rt.column("q0"))
-    q0 = np.full((T, D), -1, dtype=np.int64)
-    q0[row, col] = q0_codes[idx]
+    if light:
+        q0 = np.full((T, 0), -1, dtype=np.int64)
+        q0_dict = pa.array([], pa.string())
+    else:
+        (q0_codes,), q0_dict = encode(rt.column("q0"))
+        q0 = np.full((T, D), -1, dtype=np.int64)
+        q0[row, col] = q0_codes[idx]
 
     # qrels labels per topic, sorted descending
     qrow = row_of_code[qrel_topic]
@@ -278,7 +286,7 @@ def build_batch(
         q0=q0,
         q0_names=[str(x) for x in q0_dict.to_pylist()],
         runid=run.runid,
-        _doc_source=(row, col, rt.column("doc").take(pa.array(idx))),
+        _doc_source=None if light else (row, col, rt.column("doc").take(pa.array(idx))),
     )
 
 

@@ -195,16 +195,18 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -
     return r
 
 
-def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = False) -> tuple[Qrels, Run]:
+def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = False,
+              extra: bool = False) -> tuple[Qrels, Run]:
     """Read a qrels file and a run file concurrently (the parsing releases the GIL).
 
     Errors are raised as :func:`read_qrels` and :func:`read_run` raise them, the qrels' first.
+    ``extra`` is passed to :func:`read_run`.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         fq = pool.submit(read_qrels, qrels_path, comments=comments)
-        fr = pool.submit(read_run, run_path, comments=comments)
+        fr = pool.submit(read_run, run_path, comments=comments, extra=extra)
         q = fq.result()
         r = fr.result()
     return q, r

@@ -225,7 +225,7 @@ def evaluate_trec(
         )
     batch = build_batch(
         qrels, run, order="score", topics="qrels", max_depth=max_depth,
-        score_precision="single" if version == 9 else "double",
+        score_precision="single" if version == 9 else "double", light=True,
     )
     run_topics = run.codes()[1]
     has_run = np.isin(batch.topics.astype(str), np.asarray(run_topics.to_pylist(), dtype=str))

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Time ``cwlkit trec_eval -q -m all_trec`` against trec_eval as pytrec_eval runs it.
+
+usage: python benchmarks/bench_trec_eval.py [--sizes 1000 10000] [--depth 1000] [--repeat 3]
+                                            [--data bench-data] [--skip-peer-above N]
+
+Data: ``../shared/bench/make_bench.py TOPICS DEPTH bench-data/bNk`` (written once, reused):
+graded labels 0..3, about 300 judged documents a topic, scores with two decimals (many
+ties). Each tool runs as its own process; the time is the wall time of the whole process
+(start-up, parsing, evaluation, output) and the peak RSS is the child's ``ru_maxrss``, best
+of ``--repeat`` runs.
+
+- cwlkit: ``cwlkit trec_eval -q -m all_trec QRELS RUN > /dev/null`` (9.0.8 semantics).
+- pytrec_eval (pytrec-eval-terrier 0.5.11, the trec_eval 9.0.8 C code behind a Python
+  binding), driven as its users drive it: ``pytrec_eval.parse_qrel`` / ``parse_run`` on the
+  open files, ``RelevanceEvaluator(qrels, all_trec measures).evaluate(run)``; no printing.
+- The trec_eval C program itself: pytrec-eval-terrier's sdist does not contain trec_eval's
+  sources (its build downloads them from GitHub), so where there is no network it cannot be
+  built; pass ``--trec-eval PATH`` to time an existing binary on the same command line.
+
+Run from the repository root; the machine should be otherwise idle for meaningful numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
+
+PYTREC = """
+import sys, pytrec_eval
+with open(sys.argv[1]) as f:
+    qrels = pytrec_eval.parse_qrel(f)
+with open(sys.argv[2]) as f:
+    run = pytrec_eval.parse_run(f)
+measures = pytrec_eval.supported_nicknames["all_trec"]
+res = pytrec_eval.RelevanceEvaluator(qrels, measures).evaluate(run)
+assert len(res) > 0
+"""
+
+
+def timed(cmd: list[str]) -> tuple[float, float]:
+    """Run ``cmd`` with stdout discarded; (wall seconds, peak RSS MiB)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def best(cmd: list[str], repeat: int) -> tuple[float, float]:
+    runs = [timed(cmd) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def data(prefix: Path, topics: int, depth: int) -> tuple[Path, Path]:
+    q, r = Path(f"{prefix}.qrels"), Path(f"{prefix}.run")
+    if not (q.exists() and r.exists()):
+        prefix.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([sys.executable, str(MAKE_BENCH), str(topics), str(depth), str(prefix)], check=True)
+    return q, r
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    ap.add_argument("--depth", type=int, default=1000)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--data", type=Path, default=REPO / "bench-data")
+    ap.add_argument("--skip-peer-above", type=int, default=None, help="don't run the peers above this many topics")
+    ap.add_argument("--trec-eval", default=None, help="path of a trec_eval binary to time as well")
+    a = ap.parse_args()
+    cwlkit = [sys.executable, "-m", "cwlkit", "trec_eval", "-q", "-m", "all_trec"]
+    print(f"{'topics':>7} {'tool':<14} {'wall s':>8} {'peak MiB':>9} {'ratio':>7}")
+    for n in a.sizes:
+        q, r = data(a.data / f"b{n // 1000}k", n, a.depth)
+        ours = best([*cwlkit, str(q), str(r)], a.repeat)
+        print(f"{n:>7} {'cwlkit':<14} {ours[0]:>8.2f} {ours[1]:>9.0f} {1.0:>7.2f}", flush=True)
+        if a.skip_peer_above is not None and n > a.skip_peer_above:
+            continue
+        peers = [("pytrec_eval", [sys.executable, "-c", PYTREC, str(q), str(r)])]
+        if a.trec_eval:
+            peers.append(("trec_eval", [a.trec_eval, "-q", "-m", "all_trec", str(q), str(r)]))
+        for name, cmd in peers:
+            got = best(cmd, a.repeat)
+            print(f"{n:>7} {name:<14} {got[0]:>8.2f} {got[1]:>9.0f} {got[0] / ours[0]:>7.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

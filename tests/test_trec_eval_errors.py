@@ -1,0 +1,110 @@
+"""Bad input to ``cwlkit trec_eval``: trec_eval's own checks (duplicate documents, malformed
+lines, bad measure parameters) as one-line errors naming the file and line, a non-zero exit
+status, and nothing on standard output.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+QRELS = "1 0 a 1\n1 0 b 0\n2 0 c 2\n"
+RUN = "1 Q0 a 1 2.0 r\n1 Q0 b 2 1.0 r\n2 Q0 c 1 1.0 r\n"
+
+
+def _files(tmp_path, qrels=QRELS, run=RUN):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text(qrels)
+    r.write_text(run)
+    return str(q), str(r)
+
+
+def _fails(cli, *args, match):
+    rc, out, err = cli("trec_eval", *args)
+    assert rc != 0
+    assert out == ""
+    assert err.startswith("cwlkit: error: ") and err.endswith("\n") and err.count("\n") == 1
+    assert match in err, err
+    return err
+
+
+def test_ok(cli, tmp_path):
+    q, r = _files(tmp_path)
+    rc, out, err = cli("trec_eval", "-m", "map", q, r)
+    assert rc == 0 and out == "map                   \tall\t1.0000\n" and err == ""
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "where"),
+    [
+        (QRELS, RUN + "1 Q0 a 3 0.5 r\n", "r.txt:4"),  # duplicate document in the run
+        (QRELS + "1 0 b 1\n", RUN, "q.txt:4"),  # duplicate document in the qrels
+    ],
+)
+def test_duplicate_documents(cli, tmp_path, qrels, run, where):
+    q, r = _files(tmp_path, qrels, run)
+    err = _fails(cli, q, r, match=where)
+    assert "twice" in err
+
+
+@pytest.mark.parametrize(
+    ("qrels", "run", "where"),
+    [
+        (QRELS, RUN + "2 Q0 d 2\n", "r.txt:4"),  # too few fields
+        (QRELS, RUN.replace("1.0 r\n2", "x r\n2"), "r.txt:2"),  # score not a number
+        (QRELS + "2 0 d\n", RUN, "q.txt:4"),  # qrels line without label
+        (QRELS + "2 0 d high\n", RUN, "q.txt:4"),  # label not a number
+        ("", RUN, "q.txt"),  # empty qrels
+    ],
+)
+def test_malformed_lines(cli, tmp_path, qrels, run, where):
+    q, r = _files(tmp_path, qrels, run)
+    _fails(cli, q, r, match=where)
+
+
+def test_comment_lines_are_errors_in_9_and_skipped_in_10(cli, tmp_path):
+    q, r = _files(tmp_path, run="# a comment\n" + RUN)
+    _fails(cli, q, r, match="r.txt:1")
+    rc, out, _ = cli("trec_eval", "--trec-version", "10", "-m", "map", q, r)
+    assert rc == 0 and out.endswith("\t1.0000\n")
+
+
+def test_extra_columns_are_ignored(cli, tmp_path):
+    q, r = _files(tmp_path, run=RUN.replace(" r\n", " r some junk\n"))
+    rc, out, _ = cli("trec_eval", "-m", "map", q, r)
+    assert rc == 0 and out == "map                   \tall\t1.0000\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["-m", "nosuch"], "unknown measure 'nosuch'"),
+        (["-m", "P.5,5"], "duplicate cutoffs"),
+        (["-m", "P.0,5"], "positive"),
+        (["-m", "P."], "improper measure"),
+        (["-m", "ndcg.1=2,3"], "malformed pair"),
+        (["-m", "unj"], "unknown measure 'unj'"),  # 10.0 only
+        (["-R", "bogus"], "rel_format"),
+        (["-T", "other"], "results format"),
+        (["-M", "x"], "-M expects an integer"),
+        (["--nosuch"], "unrecognized arguments"),
+    ],
+)
+def test_bad_options(cli, tmp_path, args, match):
+    q, r = _files(tmp_path)
+    _fails(cli, *args, q, r, match=match)
+
+
+def test_missing_file_and_no_common_topic(cli, tmp_path):
+    q, r = _files(tmp_path)
+    _fails(cli, q, str(tmp_path / "nope.txt"), match="nope.txt: no such file")
+    q2, r2 = _files(tmp_path, run="9 Q0 a 1 2.0 r\n")
+    _fails(cli, q2, r2, match="no topic")
+
+
+def test_needs_two_files(cli):
+    _fails(cli, "only-one", match="needs QRELS and RUN")
+
+
+def test_help_and_measure_help(cli):
+    rc, out, _ = cli("trec_eval", "-h", "-m", "bpref")
+    assert rc == 0 and "usage: cwlkit trec_eval" in out and "\nbpref\n" in out
