@@ -249,6 +249,8 @@ def test_measure_selection():
         _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["prefs_simp"])
     with pytest.raises(ParamError, match="duplicate"):
         _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.5,5"])
+    t = _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.20,3,23.4"])
+    assert t.names == ["P_avgjg_3", "P_avgjg_20", "P_avgjg_23"]  # sorted; atol("23.4") = 23
     with pytest.raises(ParamError, match="positive"):
         _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.0"])
 

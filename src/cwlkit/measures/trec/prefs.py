@@ -24,6 +24,8 @@ Conventions (trec_eval 9.0.8 and 10.0, from their sources and test files):
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -190,8 +192,8 @@ def _parse_params(base: str, arg: str) -> tuple:
         raise ParamError(f"measure {base!r} takes no parameters; got {base}.{arg}")
     parts = arg.split(",")
     try:
-        if base == "P_avgjg":
-            vals = sorted(int(p) for p in parts)
+        if base == "P_avgjg":  # C atol: the leading integer ("23.4" -> 23)
+            vals = sorted(int(m.group(0)) if (m := re.match(r"\s*[+-]?\d+", p)) else 0 for p in parts)
             if any(v <= 0 for v in vals):
                 raise ValueError
         else:
