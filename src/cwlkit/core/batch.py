@@ -222,7 +222,7 @@ def build_batch(
             keep &= found & (run_label >= 0)
     idx = np.flatnonzero(keep)
     row = row[idx]
-    scores = rt.column("score").to_numpy()[idx]
+    scores = rt.column("score").combine_chunks().to_numpy(zero_copy_only=False)[idx]
     if score_precision == "single":
         scores = scores.astype(np.float32).astype(np.float64)
     elif score_precision != "double":

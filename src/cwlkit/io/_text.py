@@ -121,6 +121,7 @@ def split_columns(
     *,
     comments: bool = False,
     extra: bool = False,
+    keep: Sequence[str] | None = None,
 ) -> tuple[pa.Table, LazyLines]:
     """Split the text of a whitespace-separated file into string columns ``names``.
 
@@ -139,6 +140,8 @@ def split_columns(
     extra : bool
         Accept lines with more than ``len(names)`` fields and ignore the fields after the
         last name (trec_eval's results reader does).
+    keep : sequence of str, optional
+        Only materialise these columns (the others are still checked for presence).
 
     Returns
     -------
@@ -157,23 +160,23 @@ def split_columns(
     quick = normalise(data, comments=comments, full=False)
     if not quick.strip(b" \n"):
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
-    table = _read(quick, names)
+    table = _read(quick, names, keep)
     if table is not None and not _has_empty_field(table):
         return table, LazyLines(quick)
     full = normalise(quick)
-    table = _read(full, names)
+    table = _read(full, names, keep)
     if table is None and extra:
         n = len(names)
         cut = re.compile(rb"(?m)^((?:[^ \n]+ ){%d}[^ \n]+) [^\n]*$" % (n - 1))
         full = cut.sub(rb"\1", full)
-        table = _read(full, names)
+        table = _read(full, names, keep)
     if table is None:
         _scan_field_counts(path, full, len(names), expected)
         raise FormatError(path, None, f"could not parse: expected '{expected}'")
     return table, LazyLines(full)
 
 
-def _read(data: bytes, names: Sequence[str]) -> pa.Table | None:
+def _read(data: bytes, names: Sequence[str], keep: Sequence[str] | None = None) -> pa.Table | None:
     try:
         table = pacsv.read_csv(
             io.BytesIO(data),
@@ -183,6 +186,7 @@ def _read(data: bytes, names: Sequence[str]) -> pa.Table | None:
             ),
             convert_options=pacsv.ConvertOptions(
                 column_types={c: pa.string() for c in names},
+                include_columns=list(keep) if keep is not None else None,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
             ),
@@ -220,6 +224,8 @@ def parse_floats(
     """Parse a string column as float64; name the first bad line on failure."""
     import pyarrow.compute as pc
 
+    if isinstance(column, pa.ChunkedArray):  # ChunkedArray.to_numpy would import pandas
+        column = column.combine_chunks()
     try:
         values = pc.cast(column, pa.float64()).to_numpy(zero_copy_only=False)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

@@ -68,7 +68,7 @@ class Qrels(_Coded):
     @property
     def labels(self) -> np.ndarray:
         """The labels as float64."""
-        return self.table.column("label").to_numpy()
+        return self.table.column("label").combine_chunks().to_numpy(zero_copy_only=False)
 
     @classmethod
     def from_records(cls, records: list[tuple[str, str, float]], path: str = "<qrels>") -> Qrels:
@@ -167,7 +167,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     return q
 
 
-def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -> Run:
+def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, light: bool = False) -> Run:
     """Read a TREC run file (``topic Q0 document rank score tag``).
 
     Parameters
@@ -178,6 +178,9 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -
         Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
     extra : bool
         Accept (and ignore) fields after the sixth, as trec_eval does.
+    light : bool
+        Keep only the ``topic``, ``doc``, ``score_text``, ``tag`` and ``score`` columns (what
+        trec_eval's measures read); ``q0`` and ``rank`` are parsed but not kept.
 
     Raises
     ------
@@ -187,7 +190,7 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -
     """
     data = read_bytes(path)
     table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments,
-                                 extra=extra)
+                                 extra=extra, keep=("topic", "doc", "score_text", "tag") if light else None)
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     table = table.append_column("score", pa.array(scores, pa.float64()))
     r = Run(table, lines, str(path))
@@ -196,17 +199,17 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False) -
 
 
 def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = False,
-              extra: bool = False) -> tuple[Qrels, Run]:
+              extra: bool = False, light: bool = False) -> tuple[Qrels, Run]:
     """Read a qrels file and a run file concurrently (the parsing releases the GIL).
 
     Errors are raised as :func:`read_qrels` and :func:`read_run` raise them, the qrels' first.
-    ``extra`` is passed to :func:`read_run`.
+    ``extra`` and ``light`` are passed to :func:`read_run`.
     """
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         fq = pool.submit(read_qrels, qrels_path, comments=comments)
-        fr = pool.submit(read_run, run_path, comments=comments, extra=extra)
+        fr = pool.submit(read_run, run_path, comments=comments, extra=extra, light=light)
         q = fq.result()
         r = fr.result()
     return q, r

@@ -47,19 +47,19 @@ def format_trec_eval(table: TrecTable, *, per_topic: bool = False, summary: bool
         cols = []
         for name in table.names:
             if name in table.text:
-                cols.append((f"{name:<22}", table.text[name], "text"))
+                cols.append([f"{name:<22}\t{t}\t'{v}'\n" for t, v in zip(table.topics, table.text[name], strict=True)])
             elif name in table.values:
-                kind = "int" if (name in table.integer and not z) else "num"
-                cols.append((label(name), table.values[name].tolist(), kind))
-        for i, topic in enumerate(table.topics):
-            for lab, vals, kind in cols:
-                v = vals[i]
-                if kind == "text":
-                    out.append(f"{lab}\t{topic}\t'{v}'\n")
-                elif kind == "int":
-                    out.append(f"{lab}\t{topic}\t{_int(v)}\n")
+                lab = label(name)
+                vals = table.values[name].tolist()
+                if name in table.integer and not z:
+                    cols.append([f"{lab}\t{t}\t{_int(v)}\n" for t, v in zip(table.topics, vals, strict=True)])
+                elif any(v != v for v in vals):  # NaN: print its sign as C does
+                    cols.append([f"{lab}\t{t}\t{_num(v)}\n" for t, v in zip(table.topics, vals, strict=True)])
                 else:
-                    out.append(f"{lab}\t{topic}\t{_num(v)}\n")
+                    cols.append([f"{lab}\t{t}\t{v:6.4f}\n" for t, v in zip(table.topics, vals, strict=True)])
+        # topic by topic: every measure of a topic, in table order
+        for row in zip(*cols, strict=True):
+            out.extend(row)
     if summary:
         for name in table.names:
             if name == "runid":

@@ -48,6 +48,7 @@ class Ctx:
         self.num_docs = num_docs
         self.version = version
         self.T, self.D = codes.shape
+        self._memo: dict = {}
 
     # ---- masks and counts over the ranking -------------------------------------------
     @cached_property
@@ -127,7 +128,15 @@ class Ctx:
 
     def gains(self, table: dict[int, float]) -> np.ndarray:
         """float64[T, D] gain of each ranked document: its level (or the level's override);
-        0 for non-pool and unjudged documents (unless overridden) and past the end."""
+        0 for non-pool and unjudged documents (unless overridden) and past the end.
+        Memoised per gain table; do not modify the result."""
+        key = ("gains", tuple(sorted(table.items())))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._gains(table)
+        return got
+
+    def _gains(self, table: dict[int, float]) -> np.ndarray:
         c = self.codes
         g = np.where(c >= 0, c, 0).astype(np.float64)
         for lvl, val in table.items():
@@ -137,7 +146,15 @@ class Ctx:
 
     def ideal(self, table: dict[int, float]) -> np.ndarray:
         """float64[T, L] the positive gains of the judged documents, sorted descending,
-        0-padded (trec_eval's ideal ranking: it stops at the first gain <= 0)."""
+        0-padded (trec_eval's ideal ranking: it stops at the first gain <= 0).
+        Memoised per gain table; do not modify the result."""
+        key = ("ideal", tuple(sorted(table.items())))
+        got = self._memo.get(key)
+        if got is None:
+            got = self._memo[key] = self._ideal(table)
+        return got
+
+    def _ideal(self, table: dict[int, float]) -> np.ndarray:
         q = self.qrel_levels
         with np.errstate(invalid="ignore"):
             ok = q >= 0

@@ -212,6 +212,8 @@ def evaluate_trec(
     TrecTable
         Topics in byte order, measures in trec_eval's table order.
     """
+    import pyarrow as pa
+
     from ...core.batch import build_batch
 
     if version not in (9, 10):
@@ -223,26 +225,34 @@ def evaluate_trec(
         raise CwlkitError(
             f"measure {others[0]!r} needs preference or judgment-group input (-R prefs, qrels_prefs or qrels_jg)"
         )
-    batch = build_batch(
-        qrels, run, order="score", topics="qrels", max_depth=max_depth,
-        score_precision="single" if version == 9 else "double", light=True,
-    )
-    run_topics = run.codes()[1]
-    has_run = np.isin(batch.topics.astype(str), np.asarray(run_topics.to_pylist(), dtype=str))
-    if not batch.n_topics or not has_run.any():
+    import pyarrow.compute as pc
+
+    qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
+    in_run = pc.is_in(qrels_topics, value_set=run_topics).to_numpy(zero_copy_only=False)
+    if not in_run.any():
         raise CwlkitError(f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})")
-    num_q_all = batch.n_topics
-    if version >= 10 and not all_topics and not has_run.all():
-        missing = batch.topics[~has_run][0]
+    if version >= 10 and not all_topics and not in_run.all():
+        missing = min(str(t) for t in qrels_topics.filter(pa.array(~in_run)).to_pylist())
         raise CwlkitError(
             f"topic {missing!r} of {qrels.path} has no results in {run.path} "
             "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
         )
-    with np.errstate(invalid="ignore"):
-        q_all = np.trunc(batch.qrel_labels)
-        rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
-    if version < 10 or not all_topics:
-        batch = batch.select(has_run)
+    batch = build_batch(
+        qrels, run, order="score", topics="qrels" if all_topics else "both", max_depth=max_depth,
+        score_precision="single" if version == 9 else "double", light=True,
+    )
+    num_q_all = batch.n_topics
+    has_run = np.ones(batch.n_topics, bool)
+    rel_all = 0.0
+    if all_topics:
+        has_run = pc.is_in(pa.array(batch.topics.tolist(), pa.string()), value_set=run_topics).to_numpy(
+            zero_copy_only=False
+        )
+        with np.errstate(invalid="ignore"):
+            q_all = np.trunc(batch.qrel_labels)
+            rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
+        if version < 10:
+            batch = batch.select(has_run)
     bogus = np.zeros(batch.n_topics, bool)
     if version >= 10 and all_topics:
         bogus = ~has_run
