@@ -14,6 +14,10 @@ lines out of score order; an element-type cost file with a type it does not list
   same metric names, every number equal to the printed 4 decimals;
 * cwl_eval's own classes in process (``RankingMaker`` + ``*CWLMetric.measure``) against
   ``cwlkit cwl -o tsv``: every raw float, residuals included, to 1e-9.
+
+Where the two differ by design, a test pins the difference down exactly: BPM-Dynamic with
+hc != 0 (cwl_eval ignores hc), IFT's rate 0/0 with zero costs (cwl_eval: NaN), negative labels
+with ``--min_gain -1`` (cwlkit: gain 0).
 """
 
 from __future__ import annotations
@@ -278,3 +282,51 @@ def test_cwlkit_writes_no_log(cli, tmp_path, monkeypatch):
     before = sorted(p.name for p in tmp_path.iterdir())
     run_cwlkit(cli, tmp_path, "-r")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def _raw_rows(rows: list[list[str]]) -> dict[tuple[str, str], np.ndarray]:
+    return {(r[0], r[1]): np.array([float(v) for v in r[2:]]) for r in rows[1:]}
+
+
+def test_zero_costs_differ_only_where_cwl_eval_divides_zero_by_zero(cli, tmp_path):
+    """A zero cost: IFT's rate CG/CC is 0/0 while nothing has been gained or spent.
+
+    cwl_eval computes NaN there (and prints nan for every column); cwlkit takes the rate as 0
+    (docs/cwl.md). Every other number agrees to 1e-9.
+    """
+    make_inputs(tmp_path, seed=31)
+    (tmp_path / "costs").write_text("Q0 0\nsnip 0.5\ndoc 2.5\n")
+    with np.errstate(all="ignore"):
+        theirs = cwl_eval_raw(tmp_path, ALL_METRICS, residuals=True, costs=True)
+    ours = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "metrics", "-c", "costs", "-r", "-o", "tsv"))
+    assert ours.keys() == theirs.keys()
+    nan_rows = {key for key, v in theirs.items() if np.isnan(v).any()}
+    assert nan_rows and all(name.startswith(("IFT-C2", "IFT-C1-C2")) for _, name in nan_rows)
+    for key, want in theirs.items():
+        assert np.all(np.isfinite(ours[key])), key
+        if key not in nan_rows:
+            np.testing.assert_allclose(ours[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+
+
+def test_negative_labels_score_as_zero_gain(cli, tmp_path):
+    """cwl_eval with --min_gain -1 scores negative labels as negative gains; cwlkit gives
+    negative labels gain 0 (docs/cwl.md, Gains). So cwlkit on qrels with -1 labels equals
+    cwl_eval on the same qrels with those labels set to 0, and differs from cwl_eval on the
+    original file wherever a -1 document is retrieved."""
+    make_inputs(tmp_path, seed=32)
+    rng = np.random.default_rng(0)
+    lines = (tmp_path / "qrels").read_text().splitlines()
+    neg = [ln.rsplit(" ", 1)[0] + " -1" if ln.endswith(" 0") and rng.random() < 0.5 else ln for ln in lines]
+    (tmp_path / "qrels").write_text("\n".join(neg) + "\n")
+    # INST and NERR need gains in [0, 1]; cwl_eval's IFT overflows on the negative gain total
+    metrics = [m for m in ALL_METRICS if not m.startswith(("INST", "NERR", "IFT"))]
+    (tmp_path / "m").write_text("\n".join(metrics) + "\n")
+    ours = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "--min-gain", "-1", "-o", "tsv"))
+    with np.errstate(all="ignore"):
+        negative = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
+    (tmp_path / "qrels").write_text("\n".join(ln[:-3] + " 0" if ln.endswith(" -1") else ln for ln in neg) + "\n")
+    clipped = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
+    assert ours.keys() == clipped.keys()
+    for key, want in clipped.items():
+        np.testing.assert_allclose(ours[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+    assert sum(not np.allclose(ours[k], negative[k], equal_nan=True) for k in ours) > 10
