@@ -125,10 +125,10 @@ def run_cwl_eval(d: Path, *args: str) -> list[list[str]]:
     return [line.split("\t") for line in p.stdout.splitlines()]
 
 
-def run_cwlkit(cli, d: Path, *args: str) -> list[list[str]]:
-    """``cwlkit cwl QRELS RUN --order file --max-depth 1000 ARGS`` (file names relative to d)."""
+def run_cwlkit(cli, d: Path, *args: str, depth: int = 1000) -> list[list[str]]:
+    """``cwlkit cwl QRELS RUN --order file --max-depth DEPTH ARGS`` (file names relative to d)."""
     args = tuple(str(d / a) if (d / a).is_file() else a for a in args)
-    rc, out, err = cli("cwl", d / "qrels", d / "run", "--order", "file", "--max-depth", "1000", *args)
+    rc, out, err = cli("cwl", d / "qrels", d / "run", "--order", "file", "--max-depth", str(depth), *args)
     assert rc == 0, err
     return [line.split("\t") for line in out.splitlines()]
 
@@ -195,7 +195,7 @@ def _instantiate(classes: dict[str, type], line: str):
 
 
 def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bool,
-                 max_cost: float = 1.0, min_cost: float = 1.0) -> dict[tuple[str, str], np.ndarray]:
+                 max_cost: float = 1.0, min_cost: float = 1.0, max_n: int = 1000) -> dict[tuple[str, str], np.ndarray]:
     """Every (topic, name) -> [EU ETU EC ETC ED (ResEU ... ResED)] from cwl_eval's classes."""
     from cwl.ruler.ranking import RankingMaker
     from cwl.seeker.trec_qrel_handler import TrecQrelHandler
@@ -213,7 +213,7 @@ def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bo
         blocks[-1][1].append((doc, etype))
     out = {}
     for topic, items in blocks:
-        maker = RankingMaker(topic, qrh, cost_dict, max_gain=1.0, max_cost=max_cost, min_cost=min_cost, max_n=1000)
+        maker = RankingMaker(topic, qrh, cost_dict, max_gain=1.0, max_cost=max_cost, min_cost=min_cost, max_n=max_n)
         for doc, etype in items:
             maker.add(doc, etype)
         ranking = maker.get_ranking()
@@ -253,6 +253,23 @@ def test_raw_floats_without_costs_or_residuals(cli, tmp_path):
                                    err_msg=f"{row[0]} {row[1]}")
 
 
+def _raw_rows(rows: list[list[str]]) -> dict[tuple[str, str], np.ndarray]:
+    return {(r[0], r[1]): np.array([float(v) for v in r[2:]]) for r in rows[1:]}
+
+
+@pytest.mark.parametrize("depth", [2, 5, 50])
+def test_other_depth_cuts_match_raw_floats(cli, tmp_path, depth):
+    """``--max-depth N`` is cwl_eval's ``--max_depth N``: cut or pad to N, also below k."""
+    make_inputs(tmp_path, seed=41)
+    metrics = [m for m in ALL_METRICS if m not in ("PrecisionCWLMetric(7)", "PrecisionCWLMetric(20)") or depth >= 20]
+    (tmp_path / "m").write_text("\n".join(metrics) + "\n")  # (cwl_eval crashes on P@k with k > N + 1)
+    theirs = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True, max_n=depth)
+    rows = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "-o", "tsv", depth=depth))
+    assert rows.keys() == theirs.keys()
+    for key, want in theirs.items():
+        np.testing.assert_allclose(rows[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+
+
 def test_bpm_dynamic_hc_is_the_documented_departure(cli, tmp_path):
     """BPM-Dynamic with hc != 0 is the one exclusion (docs/cwl.md): cwl_eval ignores hc.
 
@@ -282,10 +299,6 @@ def test_cwlkit_writes_no_log(cli, tmp_path, monkeypatch):
     before = sorted(p.name for p in tmp_path.iterdir())
     run_cwlkit(cli, tmp_path, "-r")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
-
-
-def _raw_rows(rows: list[list[str]]) -> dict[tuple[str, str], np.ndarray]:
-    return {(r[0], r[1]): np.array([float(v) for v in r[2:]]) for r in rows[1:]}
 
 
 def test_zero_costs_differ_only_where_cwl_eval_divides_zero_by_zero(cli, tmp_path):
