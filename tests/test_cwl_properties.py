@@ -325,3 +325,37 @@ def test_values_stay_within_bounds(metric, data, c):
     if not metric.normalise_by_ideal:
         # (nDCG's upper bound keeps the judged ideal, so it can pass 1: see docs/cwl.md)
         assert np.all(eu + res_eu <= 1 + 1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# regression: INST's tail when the ranks past the run have a gain strictly between 0 and 1
+# (the upper bound with --max-gain a). The engine used to extend the grid until V(H+1) was
+# below 1e-12, which leaves a power-law remainder of about H V(H+1): 2e-7 of ED for a = 0.05.
+
+
+def _inst_ed_reference(gains: list[float], a: float, T: float, n: int) -> float:
+    """sum_i V(i) by direct float64 summation to n and 2n ranks, plus a Richardson step for
+    the remainder, which decays like N^(1 - 2/(1-a))."""
+    sums = []
+    for size in (n, 2 * n):
+        g = np.full(size, a)
+        g[: len(gains)] = gains
+        x = np.arange(1, size + 1, dtype=np.float64) + 2 * T - np.cumsum(g)
+        log_v = np.concatenate(([0.0], np.cumsum(2 * np.log1p(-1 / x))[:-1]))
+        sums.append(float(np.exp(log_v).sum()))
+    p = 2 / (1 - a) - 1
+    return sums[1] + (sums[1] - sums[0]) / (2**p - 1)
+
+
+@pytest.mark.parametrize("a", [0.1, 0.3, 0.6, 0.9, 0.95])
+@pytest.mark.parametrize("T", [0.75, 1.0, 3.0])
+def test_inst_tail_with_a_fractional_padding_gain(a, T):
+    from cwlkit.measures.cwl.inst import INST
+
+    gains = [0.0, 0.2, 0.0, 1.0, 0.5, 0.0]
+    g = np.array([gains, gains[:3] + [0.0] * 3])
+    s = measure(INST(T=T), g, np.ones_like(g), np.array([6, 3]), pad_gain=a)
+    for t, n in enumerate((6, 3)):
+        want = _inst_ed_reference(gains[:n], a, T, 1_000_000 if a < 0.2 else 100_000)
+        assert s.ED[t] == pytest.approx(want, rel=1e-11)
+    _check_identities(s, 1.0)
