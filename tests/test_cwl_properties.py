@@ -359,3 +359,32 @@ def test_inst_tail_with_a_fractional_padding_gain(a, T):
         want = _inst_ed_reference(gains[:n], a, T, 1_000_000 if a < 0.2 else 100_000)
         assert s.ED[t] == pytest.approx(want, rel=1e-11)
     _check_identities(s, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# regression: metrics without a closed-form tail are extended past the runs block by block
+# (carrying V, CG and CC over), not by rebuilding a topics x 2H grid: IFT-C2's upper bound on
+# 100 topics used to take 1.5 GB. The result must equal a direct sum over a long horizon.
+
+
+def test_extension_past_the_run_matches_a_direct_sum():
+    from cwlkit.measures.cwl.ift import IFTRate
+
+    rng = np.random.default_rng(3)
+    T, n = 40, 30
+    gain = rng.choice([0.0, 0.5, 1.0], size=(T, n))
+    cost = rng.uniform(0.5, 2.0, size=(T, n))
+    depth = rng.integers(1, n + 1, size=T)
+    A, b2, R2 = 0.2, 0.9, 10.0
+    s = measure(IFTRate(A=A, b2=b2, R2=R2), gain, cost, depth, pad_gain=1.0, pad_cost=1.0)
+    N = 400_000  # C tends to 1/(1 + 0.9 e^-8) = 0.9997 past the run: V(N) < 1e-50
+    for t in range(T):
+        d = int(depth[t])
+        g = np.concatenate([gain[t, :d], np.ones(N - d)])
+        c = np.concatenate([cost[t, :d], np.ones(N - d)])
+        C = 1.0 / (1.0 + b2 * np.exp((A - np.cumsum(g) / np.cumsum(c)) * R2))
+        V = np.concatenate(([1.0], np.cumprod(C[:-1])))
+        assert V[-1] < 1e-50
+        assert s.ED[t] == pytest.approx(V.sum(), rel=1e-9)
+        assert s.EU[t] == pytest.approx(V @ g / V.sum(), rel=1e-9)
+        assert s.ETC[t] == pytest.approx(np.sum(V * (1 - C) * np.cumsum(c)), rel=1e-9)

@@ -11,8 +11,9 @@ i+1 with probability C(i). With V(1) = 1 and V(i+1) = V(i) C(i):
 The sums run to infinity: past the end of the run the user meets documents of the padding
 gain (0 for the lower bound; the maximum gain for the upper bound) and padding cost. Where
 C has a known form there (RBP, INSQ, INST once no more gain can come, TBG...), the metric gives
-the closed form of the remaining expected depth; otherwise the engine extends the grid until
-the remaining mass is below ``TAIL_TOL``. Then EU * ED = ETU and EC * ED = ETC exactly (up to
+the closed form of the remaining expected depth; otherwise the engine extends the grid, block
+by block, until the remaining mass (estimated as a geometric series at the last C) is below
+``TAIL_TOL``. Then EU * ED = ETU and EC * ED = ETC exactly (up to
 rounding). A topic whose ED is infinite (RR on a topic with no relevant document) reports
 ``ED = ETC = inf``, ``EU = ETU = 0`` and ``EC`` = the padding cost.
 
@@ -33,6 +34,8 @@ from ..base import Measure, format_value
 
 TAIL_TOL = 1e-12
 MAX_HORIZON = 1 << 22
+#: topics x ranks per block when the grid is extended past the runs (bounds the memory)
+BLOCK_CELLS = 1 << 20
 
 #: every C/W/L family, by lower-cased canonical name, alias and cwl_eval class name
 CWL_TABLE: dict[str, type] = {}
@@ -80,8 +83,8 @@ class CWLContext:
 
     @property
     def horizon(self) -> int:
-        """Number of ranks H in the grid."""
-        return int(self.rank.shape[1])
+        """The last rank H of the grid (a block past the runs starts after rank 1)."""
+        return int(self.rank[0, -1])
 
 
 @dataclass
@@ -217,15 +220,34 @@ def _grid(gain: np.ndarray, cost: np.ndarray, depth: np.ndarray, H: int, pad_gai
     )
 
 
+def _padding_block(cg: np.ndarray, cc: np.ndarray, depth: np.ndarray, H: int, width: int,
+                   pad_gain: float, pad_cost: float) -> CWLContext:
+    """Ranks H+1 .. H+width of topics whose runs ended by rank H: all padding, with the
+    cumulative gain and cost carried over from rank H."""
+    n = cg.size
+    steps = np.arange(1, width + 1, dtype=np.float64)[None, :]
+    return CWLContext(
+        rank=np.arange(H + 1, H + width + 1, dtype=np.float64)[None, :],
+        gain=np.full((n, width), pad_gain),
+        cost=np.full((n, width), pad_cost),
+        cum_gain=cg[:, None] + pad_gain * steps,
+        cum_cost=cc[:, None] + pad_cost * steps,
+        depth=depth,
+        pad_gain=pad_gain,
+        pad_cost=pad_cost,
+    )
+
+
 def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Row-wise dot products, sum_j a[t, j] b[t, j], without a temporary [T, H] product."""
     return np.einsum("ij,ij->i", a, b)
 
 
-def _sums(C: np.ndarray, x: CWLContext) -> tuple[np.ndarray, ...]:
+def _sums(C: np.ndarray, x: CWLContext, v0: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
     """V = prod C and the engine's five sums over the grid, per topic.
 
-    Returns ``(sum V, sum V g, sum V c, sum L CG, sum L CC, V(H+1))``. Columns past the point
+    Returns ``(sum V, sum V g, sum V c, sum L CG, sum L CC, V(H+1))``, V starting at ``v0``
+    (1 by default) on the grid's first rank. Columns past the point
     where V is exactly 0 for every topic (every user has stopped: P@k, SDCG@k, RR..., or V has
     underflowed: RBP with a small p) contribute exactly 0 and are skipped.
     """
@@ -236,6 +258,8 @@ def _sums(C: np.ndarray, x: CWLContext) -> tuple[np.ndarray, ...]:
     V[:, 0] = 1.0
     if m > 1:
         np.cumprod(C[:, : m - 1], axis=1, out=V[:, 1:])
+    if v0 is not None:
+        V *= v0[:, None]
     if m > 1 and not V[:, -1].any():
         m = int(np.flatnonzero(V.any(axis=0))[-1]) + 1
         V = V[:, :m]
@@ -285,31 +309,30 @@ def measure(
         Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
     """
 
-    def grid(sel: np.ndarray | None, H: int, compat: bool) -> CWLContext:
+    def grid(H: int, compat: bool) -> CWLContext:
         key = (id(gain), id(cost), H, pad_gain, pad_cost, compat)
-        if sel is None and cache is not None and key in cache:
+        if cache is not None and key in cache:
             return cache[key]
-        if sel is None:
-            x = _grid(gain, cost, depth, H, pad_gain, pad_cost, compat)
-            if cache is not None:
-                cache[key] = x
-            return x
-        return _grid(gain[sel], cost[sel], depth[sel], H, pad_gain, pad_cost, compat)
+        x = _grid(gain, cost, depth, H, pad_gain, pad_cost, compat)
+        if cache is not None:
+            cache[key] = x
+        return x
 
     T = gain.shape[0]
     depth = np.asarray(depth, dtype=np.int64)
     if max_depth is not None:
-        x = grid(None, max_depth, True)
+        x = grid(max_depth, True)
         ED, svg, svc, etu, etc, _ = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
     todo = np.arange(T)
     H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
-    while todo.size:
-        x = grid(None if todo.size == T else todo, H, False)
+    x = grid(H, False)
+    C = np.clip(metric.continuation(x), 0.0, 1.0)
+    sv, svg, svc, etu, etc, V_next = _sums(C, x)
+    while True:
         n = todo.size
-        sv, svg, svc, etu, etc, V_next = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
         open_ = V_next > 0
         rest = np.zeros(n)
         done = np.ones(n, dtype=bool)
@@ -317,38 +340,46 @@ def measure(
             r = metric.tail(x)
             if r is None:
                 # no closed form: stop where the remaining mass is negligible, else extend
-                small = V_next <= TAIL_TOL
                 if H >= MAX_HORIZON:
                     raise CwlkitError(
                         f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
                     )
-                done = ~open_ | small
+                # remaining mass, estimated as a geometric series at the last C
+                with np.errstate(divide="ignore"):
+                    left = V_next / (1.0 - C[:, -1])
+                done = ~open_ | (left <= TAIL_TOL)
             else:
                 rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
         inf = open_ & np.isinf(rest) & done
         fin = done & ~inf
         with np.errstate(invalid="ignore"):
             tail_v = np.where(open_ & ~np.isinf(rest), V_next * rest, 0.0)
-        ED = sv + tail_v
-        SVG = svg + x.pad_gain * tail_v
-        SVC = svc + x.pad_cost * tail_v
         cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
-        ETU = etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + x.pad_gain * tail_v
-        ETC = etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + x.pad_cost * tail_v
         idx = todo[fin]
-        out["EU"][idx] = (SVG / ED)[fin]
-        out["EC"][idx] = (SVC / ED)[fin]
-        out["ED"][idx] = ED[fin]
-        out["ETU"][idx] = ETU[fin]
-        out["ETC"][idx] = ETC[fin]
+        ED = (sv + tail_v)[fin]
+        out["ED"][idx] = ED
+        out["EU"][idx] = (svg + pad_gain * tail_v)[fin] / ED
+        out["EC"][idx] = (svc + pad_cost * tail_v)[fin] / ED
+        out["ETU"][idx] = (etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + pad_gain * tail_v)[fin]
+        out["ETC"][idx] = (etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + pad_cost * tail_v)[fin]
         idx = todo[inf]
         out["EU"][idx] = 0.0
         out["ETU"][idx] = 0.0
         out["EC"][idx] = pad_cost
         out["ETC"][idx] = np.inf
         out["ED"][idx] = np.inf
-        todo = todo[~done]
-        H *= 2
+        if done.all():
+            break
+        # extend the open topics by a block of padding ranks, carrying V, CG and CC over
+        keep = ~done
+        todo = todo[keep]
+        sv, svg, svc, etu, etc, V_next = sv[keep], svg[keep], svc[keep], etu[keep], etc[keep], V_next[keep]
+        block = min(H, max(1024, BLOCK_CELLS // todo.size))
+        x = _padding_block(cg_h[keep], cc_h[keep], depth[todo], H, block, pad_gain, pad_cost)
+        C = np.clip(metric.continuation(x), 0.0, 1.0)
+        b_sv, b_svg, b_svc, b_etu, b_etc, V_next = _sums(C, x, V_next)
+        sv, svg, svc, etu, etc = sv + b_sv, svg + b_svg, svc + b_svc, etu + b_etu, etc + b_etc
+        H += block
     return CWLScores(**out)
 
 
