@@ -20,14 +20,14 @@ from cwlkit.measures.trec.evaluate import evaluate_trec  # noqa: E402
 LENGTHS = (1, 2, 3, 5, 9, 10, 11, 30, 99, 150, 1200)
 
 
-def _generate(seed: int, tmp_path):
+def _generate(seed: int, tmp_path, shuffle: bool = True):
     rng = np.random.default_rng(seed)
     qrels_lines, run_lines = [], []
     qrels: dict[str, dict[str, int]] = {}
     run: dict[str, dict[str, float]] = {}
     for t in range(24):
         topic = f"q{t}" if t % 3 else str(100 + t)
-        pool = [f"D{t}-{i}" for i in range(1500)]
+        pool = [f"D{t % 2}-{i}" for i in range(1500)]  # documents shared across topics
         # judgments: graded, negative ("pooled, unjudged"), some topics all non-relevant
         if t != 5:  # topic 5: results only
             n_judged = int(rng.integers(1, 200))
@@ -52,7 +52,8 @@ def _generate(seed: int, tmp_path):
         run[topic] = {pool[i]: float(s) for i, s in zip(docs, scores, strict=True)}
         run_lines += [f"{topic} Q0 {pool[i]} {r} {float(s)!r} tag" for r, (i, s) in enumerate(zip(docs, scores, strict=True))]
     rng.shuffle(qrels_lines)
-    rng.shuffle(run_lines)
+    if shuffle:
+        rng.shuffle(run_lines)
     qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qp.write_text("\n".join(qrels_lines) + "\n")
     rp.write_text("\n".join(run_lines) + "\n")
@@ -66,9 +67,16 @@ def _ours(table, name: str) -> np.ndarray:
     return np.log(np.maximum(table.values[{"gm_map": "map", "gm_bpref": "bpref"}[name]], 1e-5))
 
 
-@pytest.mark.parametrize(("seed", "level", "judged_only"), [(1, 1, False), (2, 1, False), (3, 2, False), (4, 1, True), (5, 2, True)])
-def test_every_measure_every_topic(tmp_path, seed, level, judged_only):
-    qrels, run, q, r = _generate(seed, tmp_path)
+@pytest.mark.parametrize(
+    ("seed", "level", "judged_only", "blocks"),
+    [(1, 1, False, False), (2, 1, False, True), (3, 2, False, False), (4, 1, True, True), (5, 2, True, False)],
+)
+def test_every_measure_every_topic(tmp_path, monkeypatch, seed, level, judged_only, blocks):
+    if blocks:  # topic-contiguous run read in small blocks (the path of large runs)
+        import cwlkit.io._text
+
+        monkeypatch.setattr(cwlkit.io._text, "BLOCK_ROWS", 100)
+    qrels, run, q, r = _generate(seed, tmp_path, shuffle=not blocks)
     measures = set(pytrec_eval.supported_measures) - {"relstring", "runid"}
     ev = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level, judged_docs_only_flag=judged_only)
     ref = ev.evaluate(run)

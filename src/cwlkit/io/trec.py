@@ -28,14 +28,21 @@ class _Coded:
     table: pa.Table
     _cache: dict
 
+    #: encode documents topic block by topic block (the dictionary may then repeat a string
+    #: that occurs in several topics; within a topic, equal strings share a code)
+    _per_topic_docs: bool = False
+
     def codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
         """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
         got = self._cache.get("codes")
         if got is None:
-            from ._text import encode, encode_runs
+            from ._text import encode, encode_blocks, encode_runs
 
             t, td = encode_runs(self.table.column("topic"))
-            (d,), dd = encode(self.table.column("doc"))
+            if self._per_topic_docs:
+                d, dd = encode_blocks(self.table.column("doc"), t)
+            else:
+                (d,), dd = encode(self.table.column("doc"))
             got = (t, td, d, dd)
             self._cache["codes"] = got
         return got
@@ -106,6 +113,7 @@ class Run(_Coded):
     lines: np.ndarray
     path: str = "<run>"
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _per_topic_docs = True
 
     def __len__(self) -> int:
         return self.table.num_rows
