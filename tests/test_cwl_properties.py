@@ -70,8 +70,8 @@ TRIGAMMA = {"INST", "INSQ", "C_E11"}
 DECREASING = {"IFT-C2", "IFT"}
 # the user model can go on forever on a ranking without (enough) gain
 DIVERGENT = {"RR", "C_E5", "C_E6"}
-# not monotone in the gains
-NOT_MONOTONE = {"AP"}
+# not monotone in the gains (nDCG: its upper bound's ideal ranking grows with the gains)
+NOT_MONOTONE = {"AP", "nDCG"}
 
 
 def cwl_classes() -> list[type[CWLMetric]]:
@@ -256,6 +256,8 @@ def test_residuals_are_not_negative(metric, data):
     hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad)
     if metric.family not in NOT_MONOTONE:
         assert np.all(hi.EU >= lo.EU - 1e-12), (lo.EU, hi.EU)
+    elif metric.normalise_by_ideal:  # the ideal grows with the same documents: still monotone in SDCG
+        assert np.all(hi.EU >= lo.EU - 1e-12)
     # with every document judged and no tail to fill, there is nothing left to find
     if not metric.upper_tail:
         judged = inp.gain_lo == inp.gain_hi
@@ -321,10 +323,7 @@ def test_values_stay_within_bounds(metric, data, c):
     if metric.family == "RR":
         assert np.all(eu[fin] <= 1.0 / ed[fin] + 1e-12)  # g_r / r with g <= 1
     res_eu = res.columns["ResEU"][0]
-    assert np.all(res_eu >= 0)
-    if not metric.normalise_by_ideal:
-        # (nDCG's upper bound keeps the judged ideal, so it can pass 1: see docs/cwl.md)
-        assert np.all(eu + res_eu <= 1 + 1e-9)
+    assert np.all((res_eu >= 0) & (eu + res_eu <= 1 + 1e-9))
 
 
 # --------------------------------------------------------------------------------------------
@@ -388,3 +387,28 @@ def test_extension_past_the_run_matches_a_direct_sum():
         assert s.ED[t] == pytest.approx(V.sum(), rel=1e-9)
         assert s.EU[t] == pytest.approx(V @ g / V.sum(), rel=1e-9)
         assert s.ETC[t] == pytest.approx(np.sum(V * (1 - C) * np.cumsum(c)), rel=1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# regression: nDCG's upper bound used the judged ideal ranking, so an unjudged run scored up to
+# 1/SDCG(ideal) (4.54 for nDCG@10 with one relevant document judged). The upper bound now
+# ranks the unjudged documents (and padded ranks within k) at the maximum gain in the ideal
+# too. Hand computation, qrels d1=1, d2=0.5, d9=1; run d2, d3 (unjudged), d1:
+#   nDCG@2 lower 0.5/(1 + 1/log2 3); upper (0.5 + 1/log2 3)/(1 + 1/log2 3)
+#   nDCG@10 lower (0.5 + 1/2)/(1 + 1/log2 3 + 0.5/2); upper (S10 - 0.5)/S10, S10 = sum 1/log2(i+1)
+
+
+def test_ndcg_upper_bound_is_an_ndcg():
+    qrels = [("t", "d1", 1.0), ("t", "d2", 0.5), ("t", "d9", 1.0)]
+    run = [("t", "d2", 3.0), ("t", "d3", 2.0), ("t", "d1", 1.0)]
+    res = _evaluate("nDCG@2", qrels, run, residuals=True)
+    d2 = 1 + 1 / math.log2(3)
+    assert res.values[0, 0] == pytest.approx(0.5 / d2, rel=1e-12)
+    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx((0.5 + 1 / math.log2(3)) / d2, rel=1e-12)
+    res = _evaluate("nDCG@10", qrels, run, residuals=True)
+    s10 = sum(1 / math.log2(i + 1) for i in range(1, 11))
+    assert res.values[0, 0] == pytest.approx(1.0 / (d2 + 0.25), rel=1e-12)
+    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx((s10 - 0.5) / s10, rel=1e-12)
+    # nothing judged relevant in the run, one relevant document judged: the upper bound is 1
+    res = _evaluate("nDCG@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True)
+    assert res.values[0, 0] == 0 and res.columns["ResEU"][0, 0] == pytest.approx(1.0, rel=1e-12)

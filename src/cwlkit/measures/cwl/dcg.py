@@ -45,6 +45,11 @@ class NDCG(SDCG):
     run). W, L, EC, ETC and ED are SDCG's (same user model); ETU = EU * ED. A topic with no
     gain in its qrels scores 0. Not a C/W/L metric in the strict sense: the normalisation
     depends on the qrels.
+
+    Residuals: the upper bound gives the run's unjudged documents (and, for a run shorter than
+    k, the ranks up to k) the maximum gain and puts those documents in the ideal ranking too,
+    so it is the nDCG of a completed judgement, at most 1. It can be lower than the lower
+    bound, so the EU residual is max(0, upper - lower), as for AP.
     """
 
     family = "nDCG"

@@ -34,6 +34,8 @@ class CWLInput:
     judged_gains: np.ndarray
     judged_labels: np.ndarray
     cache: dict = field(default_factory=dict)
+    #: number of unjudged documents in each ranking (int64[T])
+    unjudged: np.ndarray | None = None
 
 
 def prepare(
@@ -100,7 +102,9 @@ def prepare(
     c_hi = np.where(np.isnan(c), min_cost, c)
     ideal = np.where(np.isfinite(judged_gain), judged_gain, 0.0)
     ideal = -np.sort(-ideal, axis=1)
-    return CWLInput(g_lo, g_hi, c_lo, c_hi, batch.depth, ideal, float(max_gain), max_cost, min_cost, jg, ql[judged])
+    unjudged = np.count_nonzero(batch.valid & ~batch.judged, axis=1)
+    return CWLInput(g_lo, g_hi, c_lo, c_hi, batch.depth, ideal, float(max_gain), max_cost, min_cost, jg, ql[judged],
+                    unjudged=unjudged)
 
 
 def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
@@ -186,7 +190,7 @@ def score(
     pad = inp.max_gain if (metric.upper_tail or max_depth is not None) else 0.0
     hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad, pad_cost=inp.min_cost, max_depth=max_depth, cache=inp.cache)
     if metric.normalise_by_ideal:
-        hi = _normalise(metric, hi, inp)
+        hi = _normalise(metric, hi, inp, upper_pad=pad)
     with np.errstate(invalid="ignore"):
         res = CWLScores(*(np.where(np.isinf(a) & np.isinf(b), np.nan, a - b) for a, b in zip(hi.as_array(), lo.as_array(), strict=True)))
     # the EU residual is a bound, never negative: for monotone metrics this only removes
@@ -195,8 +199,28 @@ def score(
     return lo, res
 
 
-def _normalise(metric: CWLMetric, s: CWLScores, inp: CWLInput) -> CWLScores:
-    ideal = measure(metric, inp.ideal, np.ones_like(inp.ideal), np.full(inp.ideal.shape[0], inp.ideal.shape[1]))
+def _normalise(metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float | None = None) -> CWLScores:
+    """EU divided by the EU of the ideal ranking; ETU = EU * ED.
+
+    The lower bound's ideal ranks the judged documents of the qrels by gain. The upper bound
+    (``upper_pad`` given) is the score of a completed judgement in which every unjudged
+    document of the run, and every padded rank within the cutoff when ``upper_pad`` > 0, has
+    the maximum gain; those documents are then in the ideal ranking too, so the upper bound
+    is a proper nDCG (at most 1). It can be below the lower bound (the ideal grows faster than
+    the run's gain), so the EU residual is max(0, upper - lower), as for AP.
+    """
+    ideal = inp.ideal
+    if upper_pad is not None:
+        extra = np.zeros(ideal.shape[0], dtype=np.int64) if inp.unjudged is None else inp.unjudged.astype(np.int64)
+        k = int(metric.min_horizon())
+        if upper_pad > 0:
+            extra = extra + np.maximum(0, k - inp.depth.astype(np.int64))
+        width = max(k, ideal.shape[1])
+        padded = np.zeros((ideal.shape[0], width))
+        padded[:, : ideal.shape[1]] = ideal
+        src = np.arange(width)[None, :] - extra[:, None]
+        ideal = np.where(src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1))
+    ideal = measure(metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore"):
         eu = np.where(ideal.EU > 0, s.EU / np.where(ideal.EU > 0, ideal.EU, 1.0), 0.0)
     return CWLScores(eu, eu * s.ED, s.EC, s.ETC, s.ED)
