@@ -31,7 +31,7 @@ import cwlkit
 from cwlkit.api import evaluate_cwl
 from cwlkit.io.costs import Costs
 from cwlkit.io.trec import Qrels, Run
-from cwlkit.measures.cwl import CWLMetric, measure
+from cwlkit.measures.cwl import CWL_TABLE, CWLMetric, measure
 from cwlkit.measures.registry import families
 
 # non-default parameter sets for each registered class ({} = the defaults)
@@ -75,8 +75,10 @@ NOT_MONOTONE = {"AP", "nDCG"}
 
 
 def cwl_classes() -> list[type[CWLMetric]]:
+    """Every C/W/L class of the measure registry, and of the C/W/L table (which also holds the
+    classes whose general names another family claimed first, e.g. trec_eval's ``AP``)."""
     seen = {c for c in families().values() if isinstance(c, type) and issubclass(c, CWLMetric)}
-    return sorted(seen, key=lambda c: c.__name__)
+    return sorted(seen | set(CWL_TABLE.values()), key=lambda c: c.__name__)
 
 
 def metric_instances() -> list[CWLMetric]:
