@@ -57,3 +57,41 @@ def test_version_10_refuses_missing_topic(cli, monkeypatch):
     assert rc != 0 and out == "" and "302" in err and "\n" == err[-1] and err.count("\n") == 1
     rc, out, err = cli("trec_eval", "qrels.test", "results.trunc")
     assert rc == 0 and "num_q                 \tall\t2\n" in out
+
+
+def _per_topic(path) -> dict[tuple[str, str], str]:
+    out = {}
+    for line in path.read_text().splitlines():
+        name, topic, value = line.split("\t")
+        out[(name.strip(), topic)] = value
+    return out
+
+
+def test_python_api_gives_trec_eval_numbers():
+    """Canonical names and trec_eval names in cwlkit.evaluate() print as out.test.aq does."""
+    import cwlkit
+
+    d = ROOT / "9.0.8"
+    want = _per_topic(d / "out.test.aq")
+    names = {"P@10": "P_10", "AP": "map", "nDCG@10": "ndcg_cut_10", "nDCG": "ndcg", "R@100": "recall_100",
+             "Rprec": "Rprec", "bpref": "bpref", "RR": "recip_rank", "Success@5": "success_5",
+             "infAP": "infAP", "IPrec@0.1": "iprec_at_recall_0.10", "AP@30": "map_cut_30",
+             "SetF": "set_F", "P.5,200": None, "ndcg_cut.15": None, "Rprec_mult.0.6": None}
+    res = cwlkit.evaluate(d / "qrels.test", d / "results.test", list(names), topics="both",
+                          score_precision="single")
+    assert "P_5" in res.measures and "ndcg_cut_15" in res.measures
+    checked = 0
+    for i, m in enumerate(res.measures):
+        printed = names.get(m) or m
+        for j, t in enumerate(res.topics):
+            assert f"{res.values[i, j]:6.4f}" == want[(printed, t)], (m, t)
+            checked += 1
+    assert checked == 3 * (len(names) + 1)
+
+
+def test_cwl_keeps_its_own_precision(cli):
+    """``cwlkit cwl -M P@10`` still resolves to the C/W/L precision (EU, ED... columns)."""
+    d = ROOT / "9.0.8"
+    rc, out, err = cli("cwl", "-M", "P@10", d / "qrels.test", d / "results.test")
+    assert rc == 0, err
+    assert len(out.splitlines()[0].split()) == 7

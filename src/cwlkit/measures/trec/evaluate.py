@@ -265,6 +265,7 @@ def evaluate_trec(
     num_q = num_q_all if all_topics else T
 
     table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
+    computed: dict = {}
     for m, params, text in measures:
         names = printed_names(m, params, text)
         if m.agg == "runid":
@@ -275,7 +276,10 @@ def evaluate_trec(
             table.summary["num_q"] = float(num_q)
             table.integer.add("num_q")
             continue
-        vals = m.compute(ctx, params)
+        key = (m.compute, params)
+        vals = computed.get(key)
+        if vals is None:  # gm_map / gm_bpref reuse map / bpref
+            vals = computed[key] = m.compute(ctx, params)
         for name, v in zip(names, vals, strict=True):
             table.names.append(name)
             cleared = bogus.any() and (name in _CLEARED or name.startswith("unj"))
