@@ -414,3 +414,30 @@ def test_ndcg_upper_bound_is_an_ndcg():
     # nothing judged relevant in the run, one relevant document judged: the upper bound is 1
     res = _evaluate("nDCG@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True)
     assert res.values[0, 0] == 0 and res.columns["ResEU"][0, 0] == pytest.approx(1.0, rel=1e-12)
+
+
+def test_line_and_topic_order_in_the_files_do_not_matter(tmp_path):
+    """The same collection written three ways (sorted, shuffled, topics interleaved and
+    reversed) gives the same numbers for every metric, residuals included."""
+    rng = np.random.default_rng(8)
+    qrels, run = [], []
+    for t in ("q10", "q2", "q1", "zz"):
+        n = int(rng.integers(1, 40))
+        scores = np.round(rng.normal(size=n), 1)  # ties
+        for j in range(n):
+            doc = f"{t}-d{j}"
+            run.append(f"{t} Q0 {doc} {j + 1} {scores[j]} sys")
+            if t != "zz" and rng.random() < 0.7:
+                qrels.append(f"{t} 0 {doc} {rng.choice([0, 0.25, 0.5, 1])}")
+    paths = []
+    for k, order in enumerate((np.arange, rng.permutation, lambda n: np.arange(n)[::-1])):
+        q, r = tmp_path / f"q{k}", tmp_path / f"r{k}"
+        q.write_text("\n".join(qrels[i] for i in order(len(qrels))) + "\n")
+        r.write_text("\n".join(run[i] for i in order(len(run))) + "\n")
+        paths.append((q, r))
+    results = [evaluate_cwl(q, r, METRICS, residuals=True) for q, r in paths]
+    for res in results[1:]:
+        assert res.topics == results[0].topics == ["q1", "q10", "q2", "zz"]
+        np.testing.assert_array_equal(res.values, results[0].values)
+        for c in results[0].columns:
+            np.testing.assert_array_equal(res.columns[c], results[0].columns[c])
