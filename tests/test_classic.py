@@ -209,6 +209,12 @@ def test_11_point_differs_from_trec_eval_where_documented():
         assert diff.tolist() == ([] if t == "Q1" else [7])
     assert got["Q2"]["iprec_at_recall_0.70"] == pytest.approx(2 / 3)
     assert curve.interpolated[1, 7] == pytest.approx(1 / 5)
+    if trec_family("IPrec"):
+        # the registry's IPrec@r is trec_eval's; IAP11 and the curves are the lecture's
+        trec = cwlkit.evaluate(q, r, ["IPrec@0.7", "IPrec@0.3", "IAP11"])
+        np.testing.assert_allclose(trec.values[0], [2 / 5, 2 / 3], rtol=1e-15)
+        np.testing.assert_allclose(trec.values[1], [2 / 3, 1], rtol=1e-15)
+        np.testing.assert_allclose(trec.values[2], curve.average_interpolated, rtol=1e-15)
 
 
 def brute_iprec(rels: list[bool], R: int, level: Fraction) -> Fraction:
@@ -346,6 +352,10 @@ def test_contingency_example_through_a_run():
     np.testing.assert_allclose(res.values[:, 0], [2 / 7, 1 / 3, 1 / 4], rtol=1e-15)
     ret, rel_ret, R = set_counts(build_batch(q, r))
     assert (ret.tolist(), rel_ret.tolist(), R.tolist()) == ([60], [20], [80])
+    if trec_family("SetP") and trec_family("SetR"):
+        # trec_eval's set_P and set_recall are the lecture's P and R: same values
+        sets = cwlkit.evaluate(q, r, ["SetP", "SetR", "SetF"])
+        np.testing.assert_allclose(sets.values[:, 0], [1 / 3, 1 / 4, 2 / 7], rtol=1e-15)
 
 
 def test_f_beta_squared_versus_trec_eval_set_f():
