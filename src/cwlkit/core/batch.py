@@ -168,16 +168,14 @@ def build_batch(
     run_topic, rt_dict, run_doc, rd_dict = run.codes()
     qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
     # qrels topics -> run topic codes; topics only in the qrels get codes after the run's
-    q2r = pc.index_in(qt_dict, value_set=rt_dict).to_numpy(zero_copy_only=False)
-    q2r = np.where(np.isnan(q2r), -1, q2r).astype(np.int64) if q2r.dtype.kind == "f" else q2r.astype(np.int64)
+    q2r = _index_in(qt_dict, rt_dict)
     missing = q2r < 0
     q2r[missing] = len(rt_dict) + np.arange(int(missing.sum()))
     topic_dict = pa.concat_arrays([rt_dict, qt_dict.filter(pa.array(missing))]) if missing.any() else rt_dict
     qrel_topic = q2r[qt_codes]
     n_codes = len(topic_dict)
     # run documents -> qrels document codes (-1: never judged)
-    r2q = pc.index_in(rd_dict, value_set=qd_dict).to_numpy(zero_copy_only=False)
-    r2q = np.where(np.isnan(r2q), -1, r2q).astype(np.int64) if r2q.dtype.kind == "f" else r2q.astype(np.int64)
+    r2q = _index_in(rd_dict, qd_dict)
     run_qdoc = r2q[run_doc]
 
     # label of every run row: look (topic, qrels doc) up among the sorted qrels keys
@@ -288,6 +286,12 @@ def build_batch(
         runid=run.runid,
         _doc_source=None if light else (row, col, rt.column("doc").take(pa.array(idx))),
     )
+
+
+def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
+    """int64 position of each of ``values`` in ``value_set``, -1 when absent."""
+    got = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
+    return got.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
 
 
 def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray) -> np.ndarray:

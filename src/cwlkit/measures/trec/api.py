@@ -16,10 +16,23 @@ from typing import ClassVar
 import numpy as np
 
 from ..base import Measure, param
-from ..registry import register, register_syntax
+from ..registry import register as _register
+from ..registry import register_syntax
 from . import ap, dcg, precision
 from . import set as set_
 from ._ctx import Ctx
+
+
+def register(cls: type) -> type:
+    """Register ``cls`` under its names, taking them over from a family registered earlier
+    (``cwlkit.measures.trec`` owns ``P``, ``AP``, ``RR``, ``nDCG``... whatever the import
+    order; the C/W/L command line looks its metrics up in its own table)."""
+    from .. import registry
+
+    _register(cls)
+    for name in (cls.family, *cls.aliases):
+        registry._FAMILIES[name.lower()] = cls
+    return cls
 
 
 def context(batch, rel: float = 1.0) -> Ctx:
