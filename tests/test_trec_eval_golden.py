@@ -95,3 +95,35 @@ def test_cwl_keeps_its_own_precision(cli):
     rc, out, err = cli("cwl", "-M", "P@10", d / "qrels.test", d / "results.test")
     assert rc == 0, err
     assert len(out.splitlines()[0].split()) == 7
+
+
+def test_measures_outside_all_trec_by_hand(cli, tmp_path):
+    """dcg, ideal_dcg, yaap, rbp, rbp_resid, unj, relstring on a ranking worked by hand.
+
+    Codes in rank order: a=2, x (not in qrels)=-1, c=1, d (qrels -1)=-2, b=0; e=3 unretrieved.
+    """
+    import math
+
+    q = tmp_path / "q"
+    q.write_text("1 0 a 2\n1 0 b 0\n1 0 c 1\n1 0 d -1\n1 0 e 3\n")
+    r = tmp_path / "r"
+    r.write_text("1 Q0 a 1 5.0 t\n1 Q0 x 2 4.0 t\n1 Q0 c 3 3.0 t\n1 Q0 d 4 2.0 t\n1 Q0 b 5 1.0 t\n")
+    rc, out, err = cli("trec_eval", "--trec-version", "10", "-q", "-m", "dcg", "-m", "ideal_dcg", "-m", "yaap",
+                       "-m", "rbp", "-m", "rbp_resid", "-m", "unj.5,10", "-m", "relstring", "-m", "rbp.p=0.5", q, r)
+    assert rc == 0, err
+    got = {line.split("\t")[0].strip(): line.split("\t")[2] for line in out.splitlines() if "\tall\t" in line}
+    s = 1 / 1 + 2 / 3  # precision at the relevant ranks 1 and 3 (R = 3: a, c, e)
+    want = {
+        "dcg": 2 / math.log2(2) + 1 / math.log2(4),
+        "ideal_dcg": 3 / math.log2(2) + 2 / math.log2(3) + 1 / math.log2(4),
+        "yaap": math.log((1 + s) / (1 + 3 - s)),
+        # levels 0..3 rescaled to [0, 1] (max 3 > 1): a = 2/3, c = 1/3, unjudged 0; p = 0.5
+        "rbp_p=0.5": 0.5 * (2 / 3 + 1 / 3 * 0.5**2),
+        "rbp_resid": 0.9**5 + 0.1 * (0.9**1 + 0.9**3),
+        "unj_5": 2 / 5,
+        "unj_10": 2 / 10,
+    }
+    for name, value in want.items():
+        assert got[name] == f"{value:6.4f}", name
+    assert "relstring             \t1\t'2-1.0'\n" in out
+    assert "rbp" not in got  # the first parameters given win: one rbp, named rbp_p=0.5
