@@ -231,11 +231,15 @@ def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what
         (d,), dd = encode(table.column("doc"))
     else:
         t, _, d, dd = codes
-    keys = t * (len(dd) + 1) + d
-    dup = first_duplicate(keys)
+    # only rows whose document code occurs more than once can repeat a (topic, doc) pair
+    multi = np.bincount(d, minlength=len(dd))[d] > 1
+    if not multi.any():
+        return
+    rows = np.flatnonzero(multi)
+    dup = first_duplicate(t[rows] * (len(dd) + 1) + d[rows])
     if dup is None:
         return
-    first, second = dup
+    first, second = (int(rows[i]) for i in dup)
     topic = table.column("topic")[second].as_py()
     doc = table.column("doc")[second].as_py()
     raise FormatError(
