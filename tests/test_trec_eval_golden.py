@@ -127,3 +127,27 @@ def test_measures_outside_all_trec_by_hand(cli, tmp_path):
         assert got[name] == f"{value:6.4f}", name
     assert "relstring             \t1\t'2-1.0'\n" in out
     assert "rbp" not in got  # the first parameters given win: one rbp, named rbp_p=0.5
+
+
+def test_options_by_hand(cli, tmp_path):
+    """-M keeps the top N before -J drops unjudged documents; -N feeds utility's d cell;
+    -l raises the relevance level; -c averages over every qrels topic."""
+    q = tmp_path / "q"
+    q.write_text("1 0 b 1\n1 0 c 2\n1 0 z 0\n2 0 y 1\n")
+    r = tmp_path / "r"
+    r.write_text("1 Q0 a 1 3.0 t\n1 Q0 b 2 2.0 t\n1 Q0 c 3 1.0 t\n")
+
+    def summary(*args):
+        rc, out, err = cli("trec_eval", *args, q, r)
+        assert rc == 0, err
+        return {ln.split("\t")[0].strip(): ln.split("\t")[2] for ln in out.splitlines()}
+
+    assert summary("-M", "2", "-J", "-m", "num_ret")["num_ret"] == "1"  # top 2 = a, b; a unjudged
+    assert summary("-J", "-M", "2", "-m", "num_ret")["num_ret"] == "1"  # order of flags irrelevant
+    assert summary("-J", "-m", "num_ret")["num_ret"] == "2"
+    # utility.0,0,0,1 = d = N + num_rel_ret - num_ret - num_rel = 100 + 2 - 3 - 2
+    assert summary("-N", "100", "-m", "utility.0,0,0,1")["utility_0,0,0,1"] == "97.0000"
+    assert summary("-l", "2", "-m", "num_rel", "-m", "P.1,3")["P_3"] == "0.3333"
+    got = summary("-c", "-m", "num_q", "-m", "map", "-m", "num_rel")
+    assert got["num_q"] == "2" and got["num_rel"] == "3"  # topic 2 has no results
+    assert got["map"] == f"{(0.5 + 2 / 3) / 2 / 2:6.4f}"
