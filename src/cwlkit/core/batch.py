@@ -155,8 +155,8 @@ def build_batch(
         Remove documents that are not in the qrels or have a negative label before ordering
         (trec_eval's ``-J``).
     light : bool
-        Skip what only some measures need: the element-type codes (``q0`` is then ``[T, 0]``)
-        and the document ids (``docs`` is then all None).
+        Skip what only some measures need: the scores and the element-type codes (``scores``
+        and ``q0`` are then ``[T, 0]``) and the document ids (``docs`` is then all None).
     """
     if order not in ("score", "rank", "file"):
         raise ParamError(f"order must be 'score', 'rank' or 'file'; got {order!r}")
@@ -249,8 +249,11 @@ def build_batch(
     judged = np.zeros((T, D), bool)
     judged[row, col] = found[idx]
     valid = np.arange(D)[None, :] < counts[:, None]
-    score_m = np.full((T, D), np.nan)
-    score_m[row, col] = scores
+    if light:
+        score_m = np.full((T, 0), np.nan)
+    else:
+        score_m = np.full((T, D), np.nan)
+        score_m[row, col] = scores
     if light:
         q0 = np.full((T, 0), -1, dtype=np.int64)
         q0_dict = pa.array([], pa.string())

@@ -86,16 +86,19 @@ class LazyLines:
     happy path never needs it, error messages do.
     """
 
-    def __init__(self, data: bytes) -> None:
-        self._data: bytes | None = data
+    def __init__(self, data: bytes | None, reload: Callable[[], bytes] | None = None) -> None:
+        self._data: bytes | None = None if reload is not None else data
+        self._reload = reload
         self._arr: np.ndarray | None = None
 
     @property
     def array(self) -> np.ndarray:
         """The line numbers."""
         if self._arr is None:
-            self._arr = line_numbers(self._data or b"")
+            data = self._reload() if self._reload is not None else self._data
+            self._arr = line_numbers(data or b"")
             self._data = None
+            self._reload = None
         return self._arr
 
     def __getitem__(self, i):
@@ -157,12 +160,18 @@ def split_columns(
     through the full normalisation and a second parse, and only if that fails too does a
     Python scan look for the first bad line.
     """
+    # a file that can be read again is not kept in memory for the line numbers of errors
+    def reload(full: bool) -> Callable[[], bytes] | None:
+        if str(path) == "-":
+            return None
+        return lambda: normalise(read_bytes(path), comments=comments, full=full)
+
     quick = normalise(data, comments=comments, full=False)
     if not quick.strip(b" \n"):
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
     table = _read(quick, names, keep)
     if table is not None and not _has_empty_field(table):
-        return table, LazyLines(quick)
+        return table, LazyLines(quick, reload(False))
     full = normalise(quick)
     table = _read(full, names, keep)
     if table is None and extra:
@@ -173,7 +182,7 @@ def split_columns(
     if table is None:
         _scan_field_counts(path, full, len(names), expected)
         raise FormatError(path, None, f"could not parse: expected '{expected}'")
-    return table, LazyLines(full)
+    return table, LazyLines(full, reload(True))
 
 
 def _read(data: bytes, names: Sequence[str], keep: Sequence[str] | None = None) -> pa.Table | None:

@@ -261,6 +261,7 @@ def evaluate_trec(
         qlev = np.trunc(batch.qrel_labels)
     ctx = Ctx(codes, depth, qlev, rel_level=rel_level, num_docs=num_docs, version=version)
     topics = [str(t) for t in batch.topics]
+    del batch  # the codes hold all the measures need
     T = len(topics)
     num_q = num_q_all if all_topics else T
 
