@@ -19,6 +19,27 @@ UNJUDGED = -2
 PAD = -3
 
 
+def seqsum(x: np.ndarray) -> np.ndarray:
+    """Row sums added left to right, as trec_eval's loops add (numpy's pairwise ``sum`` can
+    differ in the last bit).
+
+    Parameters
+    ----------
+    x : numpy.ndarray
+        float64[T, D].
+    """
+    if x.shape[1] == 0:
+        return np.zeros(x.shape[0])
+    return np.cumsum(x, axis=1)[:, -1]
+
+
+def powers(p: float, n: int) -> np.ndarray:
+    """float64[n + 1]: 1, p, p*p, ... by repeated multiplication (trec_eval's ``cur_p``)."""
+    out = np.full(n + 1, p)
+    out[0] = 1.0
+    return np.cumprod(out)
+
+
 class Ctx:
     """Relevance codes of a batch and the per-topic counts trec_eval derives from them.
 

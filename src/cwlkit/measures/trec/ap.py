@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import UNJUDGED, Ctx
+from ._ctx import UNJUDGED, Ctx, seqsum
 from .precision import ap_terms
 from .set import _div
 
@@ -59,7 +59,7 @@ def bpref(ctx: Ctx, params=None) -> list[np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         frac = np.minimum(above, R) / denom
     term = np.where(above > 0, 1.0 - frac, 1.0)
-    total = np.where(judged_rel, term, 0.0).sum(axis=1)
+    total = seqsum(np.where(judged_rel, term, 0.0))
     return [_div(total, ctx.num_rel)]
 
 
@@ -76,7 +76,7 @@ def infAP(ctx: Ctx, params=None) -> list[np.ndarray]:
         )
     if ctx.D:
         term[:, 0] = 1.0
-    total = np.where(judged_rel, term, 0.0).sum(axis=1)
+    total = seqsum(np.where(judged_rel, term, 0.0))
     return [_div(total, ctx.num_rel)]
 
 
@@ -85,7 +85,7 @@ def binG(ctx: Ctx, params=None) -> list[np.ndarray]:
     i = np.arange(ctx.D, dtype=np.float64)[None, :]
     with np.errstate(divide="ignore"):
         term = 1.0 / np.log2(3.0 + i - ctx.cumrel)
-    total = np.where(ctx.rel, term, 0.0).sum(axis=1)
+    total = seqsum(np.where(ctx.rel, term, 0.0))
     return [_div(total, ctx.num_rel)]
 
 

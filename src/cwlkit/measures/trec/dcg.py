@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import Ctx
+from ._ctx import Ctx, powers, seqsum
 from .set import _div
 
 
@@ -47,8 +47,8 @@ def _dcg_parts(ctx: Ctx, params) -> tuple[np.ndarray, np.ndarray]:
     table = ctx.gain_table(_pairs(params))
     g = ctx.gains(table)
     ideal = ctx.ideal(table)
-    dcg = (g / _disc(ctx.D)[None, :]).sum(axis=1)
-    idcg = (ideal / _disc(ideal.shape[1])[None, :]).sum(axis=1)
+    dcg = seqsum(g / _disc(ctx.D)[None, :])
+    idcg = seqsum(ideal / _disc(ideal.shape[1])[None, :])
     return dcg, idcg
 
 
@@ -104,7 +104,7 @@ def ndcg_rel(ctx: Ctx, params) -> list[np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = cd / ci
     pos = g > 0
-    s = np.where(pos, ratio, 0.0).sum(axis=1)
+    s = seqsum(np.where(pos, ratio, 0.0))
     nrr = pos.sum(axis=1)
     end = np.arange(ctx.T)
     last = np.maximum(np.maximum(ctx.depth, L) - 1, 0)
@@ -129,7 +129,7 @@ def Rndcg(ctx: Ctx, params) -> list[np.ndarray]:
         ratio = np.zeros((ctx.T, width))
         ratio[:, 1:] = cd[:, :-1] / ci[:, :-1]
     ok = change & (np.roll(ci, 1, axis=1) > 0)
-    s = np.where(ok, ratio, 0.0).sum(axis=1)
+    s = seqsum(np.where(ok, ratio, 0.0))
     cnt = ok.sum(axis=1).astype(np.float64)
     extra = ctx.depth > L + 1
     rows = np.arange(ctx.T)
@@ -146,7 +146,7 @@ def G(ctx: Ctx, params) -> list[np.ndarray]:
     """Buckley's normalised gain G."""
     table = ctx.gain_table(_pairs(params))
     ideal = ctx.ideal(table)
-    total_ideal = ideal.sum(axis=1)
+    total_ideal = seqsum(ideal)
     g = ctx.gains(table)
     width = ctx.D
     idp = np.zeros((ctx.T, width))
@@ -156,7 +156,7 @@ def G(ctx: Ctx, params) -> list[np.ndarray]:
     got = np.cumsum(g, axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         term = g / np.log2(2.0 + cost - got)
-    s = np.where((g != 0) & ctx.valid, term, 0.0).sum(axis=1)
+    s = seqsum(np.where((g != 0) & ctx.valid, term, 0.0))
     return [_div(s, total_ideal)]
 
 
@@ -198,5 +198,5 @@ def _rbp_gains(ctx: Ctx, params) -> tuple[np.ndarray, float]:
 def rbp(ctx: Ctx, params) -> list[np.ndarray]:
     """Rank-biased precision with trec_eval's gain rescaling."""
     g, p = _rbp_gains(ctx, params)
-    w = p ** np.arange(ctx.D, dtype=np.float64)
-    return [(1.0 - p) * (g * w[None, :]).sum(axis=1)]
+    w = powers(p, ctx.D)[: ctx.D]
+    return [(1.0 - p) * seqsum(g * w[None, :])]

@@ -319,11 +319,14 @@ def _to_z(zs, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:
 
 
 def _aggregate(agg: str, v: np.ndarray, num_q: int) -> float:
+    """Summary value: topics added in order, left to right, as trec_eval accumulates them."""
+
+    def total(x: np.ndarray) -> float:
+        return float(np.cumsum(x)[-1]) if x.size else 0.0
+
     if agg == "sum":
-        return float(v.sum())
+        return total(v)
     if agg == "gm":
-        logs = np.log(np.maximum(v, 1e-5))
-        total = float(logs.sum()) + (num_q - v.size) * math.log(1e-5)
-        return math.exp(total / num_q) if num_q else 0.0
-    total = float(v.sum())
-    return total / num_q if num_q else total
+        logs = total(np.log(np.maximum(v, 1e-5))) + (num_q - v.size) * math.log(1e-5)
+        return math.exp(logs / num_q) if num_q else 0.0
+    return total(v) / num_q if num_q else total(v)

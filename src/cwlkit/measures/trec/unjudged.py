@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import NONPOOL, UNJUDGED, Ctx
+from ._ctx import NONPOOL, UNJUDGED, Ctx, powers, seqsum
 
 
 def _unjudged(ctx: Ctx) -> np.ndarray:
@@ -31,9 +31,9 @@ def rbp_resid(ctx: Ctx, params=None) -> list[np.ndarray]:
     """RBP residual (p = 0.9)."""
     p = 0.9
     u = _unjudged(ctx)
-    w = p ** np.arange(ctx.D, dtype=np.float64)
-    s = (u * w[None, :]).sum(axis=1)
-    val = p ** ctx.depth.astype(np.float64) + (1 - p) * s
+    pw = powers(p, ctx.D)
+    s = seqsum(u * pw[None, : ctx.D])
+    val = pw[ctx.depth] + (1 - p) * s
     return [np.where(u.any(axis=1) if ctx.D else False, val, 0.0)]
 
 
