@@ -32,26 +32,42 @@ _LAZY = {
     "FormatError": "cwlkit.errors",
     "ParamError": "cwlkit.errors",
     "UnknownMeasureError": "cwlkit.errors",
+    "pr_curve": "cwlkit.measures.curves",
+    "roc_curve": "cwlkit.measures.curves",
+    "PRCurve": "cwlkit.measures.curves",
+    "ROCCurve": "cwlkit.measures.curves",
+    "contingency": "cwlkit.measures.classic",
+    "evaluate_letor_files": "cwlkit.measures.letor",
+    "gdeval_report": "cwlkit.report.gdeval",
+    "evaluate_trec": "cwlkit.measures.trec.evaluate",
 }
 
 __all__ = [
     "CwlkitError",
     "FormatError",
+    "PRCurve",
     "ParamError",
     "Qrels",
+    "ROCCurve",
     "RankingBatch",
     "Results",
     "Run",
     "UnknownMeasureError",
     "__version__",
     "build_batch",
+    "contingency",
     "cwl_vectors",
     "evaluate",
     "evaluate_cwl",
+    "evaluate_letor_files",
+    "evaluate_trec",
+    "gdeval_report",
     "parse_measure",
+    "pr_curve",
     "read_costs",
     "read_qrels",
     "read_run",
+    "roc_curve",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,7 +76,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from .errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
     from .io.trec import Qrels, Run, read_qrels, read_run
+    from .measures.classic import contingency
+    from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
+    from .measures.letor import evaluate_letor_files
+    from .measures.trec.evaluate import evaluate_trec
     from .measures.parse import parse_measure
+    from .report.gdeval import gdeval_report
     from .results import Results
 
 
