@@ -79,8 +79,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.classic import contingency
     from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
     from .measures.letor import evaluate_letor_files
-    from .measures.trec.evaluate import evaluate_trec
     from .measures.parse import parse_measure
+    from .measures.trec.evaluate import evaluate_trec
     from .report.gdeval import gdeval_report
     from .results import Results
 
