@@ -29,15 +29,24 @@ _SYNTAXES: list[Callable[[str], list[Measure] | None]] = []
 _loaded = False
 
 
-def register(cls: type[Measure]) -> type[Measure]:
+def register(cls: type[Measure] | None = None, *, override: bool = False):
     """Class decorator: make ``cls`` reachable under its family name and aliases.
 
     The first registration of a name wins, so the order of ``_MEASURE_MODULES`` decides
-    which family owns a name claimed by two modules.
+    which family owns a name claimed by two modules; ``@register(override=True)`` takes the
+    names over whatever was registered before (the trec_eval measures own ``P``, ``AP``...,
+    whichever module was imported first).
     """
-    for name in (cls.family, *cls.aliases):
-        _FAMILIES.setdefault(name.lower(), cls)
-    return cls
+
+    def add(c: type[Measure]) -> type[Measure]:
+        for name in (c.family, *c.aliases):
+            if override:
+                _FAMILIES[name.lower()] = c
+            else:
+                _FAMILIES.setdefault(name.lower(), c)
+        return c
+
+    return add if cls is None else add(cls)
 
 
 def register_syntax(fn: Callable[[str], list[Measure] | None]) -> Callable[[str], list[Measure] | None]:

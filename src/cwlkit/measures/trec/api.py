@@ -27,12 +27,7 @@ def register(cls: type) -> type:
     """Register ``cls`` under its names, taking them over from a family registered earlier
     (``cwlkit.measures.trec`` owns ``P``, ``AP``, ``RR``, ``nDCG``... whatever the import
     order; the C/W/L command line looks its metrics up in its own table)."""
-    from .. import registry
-
-    _register(cls)
-    for name in (cls.family, *cls.aliases):
-        registry._FAMILIES[name.lower()] = cls
-    return cls
+    return _register(cls, override=True)
 
 
 def context(batch, rel: float = 1.0) -> Ctx:
