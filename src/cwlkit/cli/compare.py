@@ -29,6 +29,7 @@ FORMATS = ("text", "tsv", "json", "markdown")
 def build_parser():
     from ..stats.correct import CORRECTIONS
     from ..stats.tests import TESTS
+    from ._options import add_evaluation_options
     from .main import ArgumentParser
 
     p = ArgumentParser(prog="cwlkit compare", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -43,13 +44,7 @@ def build_parser():
     p.add_argument("--all-pairs", action="store_true", help="compare every pair of runs, not each with the first")
     p.add_argument("--samples", type=int, default=10_000, help="Monte-Carlo samples for randomization/bootstrap (default 10000)")
     p.add_argument("--seed", type=int, default=0, help="random seed for randomization/bootstrap (default 0)")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="ranking order: score (default; ties by docno descending), rank column, file order")
-    p.add_argument("--topics", choices=("run", "qrels"), default="run",
-                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
-    p.add_argument("--gain", default="identity",
-                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
-    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    add_evaluation_options(p, FORMATS)
     return p
 
 

@@ -25,6 +25,7 @@ FORMATS = ("text", "tsv", "json", "markdown")
 
 
 def build_parser():
+    from ._options import add_evaluation_options
     from .main import ArgumentParser
 
     p = ArgumentParser(prog="cwlkit correlate", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -33,13 +34,7 @@ def build_parser():
     p.add_argument("-a", "--measure-a", required=True, help="measure A (the reference for tau_AP), e.g. ERR@20")
     p.add_argument("-b", "--measure-b", required=True, help="measure B, e.g. 'RBP(p=0.6)'")
     p.add_argument("--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="ranking order: score (default; ties by docno descending), rank column, file order")
-    p.add_argument("--topics", choices=("run", "qrels"), default="run",
-                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
-    p.add_argument("--gain", default="identity",
-                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
-    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    add_evaluation_options(p, FORMATS)
     return p
 
 

@@ -25,6 +25,7 @@ FORMATS = ("text", "tsv", "json")
 
 
 def build_parser():
+    from ._options import add_evaluation_options
     from .main import ArgumentParser
 
     p = ArgumentParser(prog="cwlkit fit", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -33,14 +34,8 @@ def build_parser():
     p.add_argument("--target", required=True, help="the target measure, e.g. ERR@20")
     p.add_argument("--metric", required=True, help="the metric with a grid, e.g. 'RBP(p=0.05:0.95:0.01)'")
     p.add_argument("--max-residual", type=float, help="drop (run, topic) pairs whose target residual exceeds this")
-    p.add_argument("--gain", default="identity",
-                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="ranking order: score (default; ties by docno descending), rank column, file order")
-    p.add_argument("--topics", choices=("run", "qrels"), default="run",
-                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
     p.add_argument("--plot", metavar="FILE", help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)")
-    p.add_argument("-o", "--format", choices=FORMATS, default="text", help="output format (default text)")
+    add_evaluation_options(p, FORMATS)
     return p
 
 
