@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode, sort_rank
+from ..io._text import encode, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 
 Order = Literal["score", "rank", "file"]
@@ -118,7 +118,7 @@ def _select_source(src: tuple | None, mask: np.ndarray) -> tuple | None:
     rows, cols, docs = src
     new_index = np.cumsum(mask) - 1
     keep = mask[rows]
-    return new_index[rows[keep]], cols[keep], docs.filter(pa.array(keep))
+    return new_index[rows[keep]], cols[keep], docs.filter(from_numpy(keep))
 
 
 def build_batch(
@@ -171,7 +171,7 @@ def build_batch(
     q2r = _index_in(qt_dict, rt_dict)
     missing = q2r < 0
     q2r[missing] = len(rt_dict) + np.arange(int(missing.sum()))
-    topic_dict = pa.concat_arrays([rt_dict, qt_dict.filter(pa.array(missing))]) if missing.any() else rt_dict
+    topic_dict = pa.concat_arrays([rt_dict, qt_dict.filter(from_numpy(missing))]) if missing.any() else rt_dict
     qrel_topic = q2r[qt_codes]
     n_codes = len(topic_dict)
     # run documents -> qrels document codes (-1: never judged)
@@ -220,7 +220,7 @@ def build_batch(
             keep &= found & (run_label >= 0)
     idx = np.flatnonzero(keep)
     row = row[idx]
-    scores = rt.column("score").combine_chunks().to_numpy(zero_copy_only=False)[idx]
+    scores = to_numpy(rt.column("score"))[idx]
     if score_precision == "single":
         scores = scores.astype(np.float32).astype(np.float64)
     elif score_precision != "double":
@@ -256,7 +256,7 @@ def build_batch(
         score_m[row, col] = scores
     if light:
         q0 = np.full((T, 0), -1, dtype=np.int64)
-        q0_dict = pa.array([], pa.string())
+        q0_dict = from_strings([])
     else:
         (q0_codes,), q0_dict = encode(rt.column("q0"))
         q0 = np.full((T, D), -1, dtype=np.int64)
@@ -276,7 +276,7 @@ def build_batch(
     qrel_labels[qrow, qcol] = ql
 
     return RankingBatch(
-        topics=np.asarray(topic_dict.take(pa.array(kept_codes)).to_pylist(), dtype=object),
+        topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
         depth=counts,
         labels=labels,
         judged=judged,
@@ -287,14 +287,13 @@ def build_batch(
         q0=q0,
         q0_names=[str(x) for x in q0_dict.to_pylist()],
         runid=run.runid,
-        _doc_source=None if light else (row, col, rt.column("doc").take(pa.array(idx))),
+        _doc_source=None if light else (row, col, rt.column("doc").take(from_numpy(idx))),
     )
 
 
 def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
     """int64 position of each of ``values`` in ``value_set``, -1 when absent."""
-    got = pc.fill_null(pc.index_in(values, value_set=value_set), -1)
-    return got.to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    return to_numpy(pc.index_in(values, value_set=value_set), null=-1).astype(np.int64)
 
 
 def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray) -> np.ndarray:
@@ -321,11 +320,11 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
         return perm
     tied = perm[tie]
     group = np.cumsum(~np.concatenate(([False], same)))[tie]  # tie-group id of each tied row
-    names = run.codes()[3].take(pa.array(doc_codes[tied]))
-    order = pc.sort_indices(
-        pa.table({"g": pa.array(group), "d": names}),
+    names = run.codes()[3].take(from_numpy(doc_codes[tied]))
+    order = to_numpy(pc.sort_indices(
+        pa.table({"g": from_numpy(group), "d": names}),
         sort_keys=[("g", "ascending"), ("d", "descending")],
-    ).to_numpy()
+    ))
     perm[tie] = tied[order]
     return perm
 
@@ -340,9 +339,9 @@ def _doc_byte_rank(run: Run) -> np.ndarray:
 
 
 def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:
-    col = run.table.column("rank").take(pa.array(idx))
+    col = run.table.column("rank").take(from_numpy(idx))
     try:
-        return pc.cast(col, pa.int64()).to_numpy(zero_copy_only=False)
+        return to_numpy(pc.cast(col, pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         from ..errors import FormatError
 

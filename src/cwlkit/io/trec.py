@@ -17,7 +17,15 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_duplicate, parse_floats, read_bytes, split_columns
+from ._text import (
+    first_duplicate,
+    from_numpy,
+    from_strings,
+    parse_floats,
+    read_bytes,
+    split_columns,
+    to_numpy,
+)
 
 QRELS_COLUMNS = ("topic", "iter", "doc", "label_text")
 
@@ -75,7 +83,7 @@ class Qrels(_Coded):
     @property
     def labels(self) -> np.ndarray:
         """The labels as float64."""
-        return self.table.column("label").combine_chunks().to_numpy(zero_copy_only=False)
+        return to_numpy(self.table.column("label"))
 
     @classmethod
     def from_records(cls, records: list[tuple[str, str, float]], path: str = "<qrels>") -> Qrels:
@@ -84,11 +92,11 @@ class Qrels(_Coded):
         labels_f = np.asarray(labels, dtype=np.float64)
         table = pa.table(
             {
-                "topic": pa.array([str(t) for t in topics], pa.string()),
-                "iter": pa.array(["0"] * len(topics), pa.string()),
-                "doc": pa.array([str(d) for d in docs], pa.string()),
-                "label_text": pa.array([repr(x) for x in labels], pa.string()),
-                "label": pa.array(labels_f, pa.float64()),
+                "topic": from_strings([str(t) for t in topics]),
+                "iter": from_strings(["0"] * len(topics)),
+                "doc": from_strings([str(d) for d in docs]),
+                "label_text": from_strings([repr(x) for x in labels]),
+                "label": from_numpy(labels_f),
             }
         )
         return cls(table, np.arange(1, len(topics) + 1, dtype=np.int64), path)
@@ -137,13 +145,13 @@ class Run(_Coded):
         n = len(topics)
         table = pa.table(
             {
-                "topic": pa.array([str(t) for t in topics], pa.string()),
-                "q0": pa.array(["Q0"] * n, pa.string()),
-                "doc": pa.array([str(d) for d in docs], pa.string()),
-                "rank": pa.array(ranks, pa.string()),
-                "score_text": pa.array([repr(float(s)) for s in scores], pa.string()),
-                "tag": pa.array([tag] * n, pa.string()),
-                "score": pa.array(np.asarray(scores, dtype=np.float64), pa.float64()),
+                "topic": from_strings([str(t) for t in topics]),
+                "q0": from_strings(["Q0"] * n),
+                "doc": from_strings([str(d) for d in docs]),
+                "rank": from_strings(ranks),
+                "score_text": from_strings([repr(float(s)) for s in scores]),
+                "tag": from_strings([tag] * n),
+                "score": from_numpy(np.asarray(scores, dtype=np.float64)),
             }
         )
         _check_duplicates(path, table, np.arange(1, n + 1, dtype=np.int64), "run")
@@ -169,7 +177,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     data = read_bytes(path)
     table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments)
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
-    table = table.append_column("label", pa.array(labels, pa.float64()))
+    table = table.append_column("label", from_numpy(labels))
     q = Qrels(table, lines, str(path))
     _check_duplicates(path, table, lines, "qrels", q.codes())
     return q
@@ -200,7 +208,7 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, l
     table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments,
                                  extra=extra, keep=("topic", "doc", "score_text", "tag") if light else None)
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
-    table = table.append_column("score", pa.array(scores, pa.float64()))
+    table = table.append_column("score", from_numpy(scores))
     r = Run(table, lines, str(path))
     _check_duplicates(path, table, lines, "run", r.codes())
     return r

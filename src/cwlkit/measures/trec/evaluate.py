@@ -212,9 +212,8 @@ def evaluate_trec(
     TrecTable
         Topics in byte order, measures in trec_eval's table order.
     """
-    import pyarrow as pa
-
     from ...core.batch import build_batch
+    from ...io._text import from_numpy, from_strings, to_numpy
 
     if version not in (9, 10):
         raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
@@ -228,11 +227,11 @@ def evaluate_trec(
     import pyarrow.compute as pc
 
     qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
-    in_run = pc.is_in(qrels_topics, value_set=run_topics).to_numpy(zero_copy_only=False)
+    in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
     if not in_run.any():
         raise CwlkitError(f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})")
     if version >= 10 and not all_topics and not in_run.all():
-        missing = min(str(t) for t in qrels_topics.filter(pa.array(~in_run)).to_pylist())
+        missing = min(str(t) for t in qrels_topics.filter(from_numpy(~in_run)).to_pylist())
         raise CwlkitError(
             f"topic {missing!r} of {qrels.path} has no results in {run.path} "
             "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
@@ -245,9 +244,7 @@ def evaluate_trec(
     has_run = np.ones(batch.n_topics, bool)
     rel_all = 0.0
     if all_topics:
-        has_run = pc.is_in(pa.array(batch.topics.tolist(), pa.string()), value_set=run_topics).to_numpy(
-            zero_copy_only=False
-        )
+        has_run = to_numpy(pc.is_in(from_strings(batch.topics.tolist()), value_set=run_topics))
         with np.errstate(invalid="ignore"):
             q_all = np.trunc(batch.qrel_labels)
             rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
