@@ -74,3 +74,44 @@ def test_cli_does_not_import_pandas(args):
     got = subprocess.run([sys.executable, "-c", code, str(EXAMPLE / "example.qrels"), str(EXAMPLE / "example.run")],
                          capture_output=True, text=True, check=True)
     assert got.stdout.strip() == "False", got.stderr
+
+
+@pytest.mark.parametrize("contiguous", [True, False])
+def test_blockwise_doc_lookup_matches_a_dict_join(monkeypatch, contiguous):
+    """build_batch looks the run's documents up block by block among the qrels documents of
+    the block's topics; with tiny blocks (many blocks, documents shared between topics of one
+    block, topics without qrels, qrels-only topics) every label must still be the one a plain
+    dictionary join gives."""
+    import cwlkit.core.batch as B
+    import cwlkit.io._text as T
+    from cwlkit.io.trec import Qrels, Run
+
+    monkeypatch.setattr(B, "LOOKUP_BLOCK", 16)
+    monkeypatch.setattr(T, "BLOCK_ROWS", 25)
+    rng = np.random.default_rng(7)
+    topics = [f"t{i}" for i in range(12)]
+    docs = [f"d{j}" for j in range(30)]
+    qrels, judged = [], {}
+    for t in topics[:10] + ["only_in_qrels"]:
+        if t == "t3":
+            continue  # a run topic without judgements
+        for d in rng.choice(docs, size=8, replace=False):
+            lab = int(rng.integers(-1, 4))
+            qrels.append((t, str(d), float(lab)))
+            judged[(t, str(d))] = float(lab)
+    run = [(t, str(d), float(rng.integers(0, 5))) for t in topics for d in rng.choice(docs, size=10, replace=False)]
+    if not contiguous:
+        run = [run[i] for i in rng.permutation(len(run))]
+    whole = []  # lookups of the whole run dictionary (the fallback)
+    index_in = B._index_in
+    monkeypatch.setattr(B, "_index_in", lambda v, s: (whole.append(len(v)) if len(v) > len(topics) + 1 else None) or index_in(v, s))
+    b = B.build_batch(Qrels.from_records(qrels), Run.from_records(run), topics="run")
+    if contiguous:
+        assert not whole  # the blockwise path was taken
+    docs_m = b.docs
+    for i, t in enumerate(b.topics):
+        for j in range(int(b.depth[i])):
+            want = judged.get((t, docs_m[i, j]))
+            assert bool(b.judged[i, j]) == (want is not None)
+            if want is not None:
+                assert b.labels[i, j] == want
