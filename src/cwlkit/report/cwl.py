@@ -68,6 +68,9 @@ def format_cwl(
     if header:
         out.append("\t".join(("Topic", "Metric", *cols)))
     if len(topics):
+        # one ``%`` over a template of every line, filled row by row (topic, metric, values)
         line = "\t".join(["%s", "%s"] + ["%.4f"] * len(cols))
-        out += [line % (t, n, *v) for t, n, v in zip(topics.tolist(), metrics.tolist(), block.tolist(), strict=True)]
+        args = np.empty((len(topics), 2 + len(cols)), dtype=object)
+        args[:, 0], args[:, 1], args[:, 2:] = topics, metrics, block
+        out.append("\n".join([line] * len(topics)) % tuple(args.ravel().tolist()))
     return "\n".join(out) + ("\n" if out else "")

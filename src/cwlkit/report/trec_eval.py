@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..measures.trec._table import TrecTable
 
 
@@ -44,22 +46,7 @@ def format_trec_eval(table: TrecTable, *, per_topic: bool = False, summary: bool
         return f"Z{name:<22}" if z else f"{name:<22}"
 
     if per_topic:
-        cols = []
-        for name in table.names:
-            if name in table.text:
-                cols.append([f"{name:<22}\t{t}\t'{v}'\n" for t, v in zip(table.topics, table.text[name], strict=True)])
-            elif name in table.values:
-                lab = label(name)
-                vals = table.values[name].tolist()
-                if name in table.integer and not z:
-                    cols.append([f"{lab}\t{t}\t{_int(v)}\n" for t, v in zip(table.topics, vals, strict=True)])
-                elif any(v != v for v in vals):  # NaN: print its sign as C does
-                    cols.append([f"{lab}\t{t}\t{_num(v)}\n" for t, v in zip(table.topics, vals, strict=True)])
-                else:
-                    cols.append([f"{lab}\t{t}\t{v:6.4f}\n" for t, v in zip(table.topics, vals, strict=True)])
-        # topic by topic: every measure of a topic, in table order
-        for row in zip(*cols, strict=True):
-            out.extend(row)
+        out.append(_per_topic(table, label))
     if summary:
         for name in table.names:
             if name == "runid":
@@ -71,3 +58,43 @@ def format_trec_eval(table: TrecTable, *, per_topic: bool = False, summary: bool
                 else:
                     out.append(f"{label(name)}\tall\t{_num(v)}\n")
     return "".join(out)
+
+
+def _per_topic(table: TrecTable, label) -> str:
+    """The per-topic lines, topic by topic (every measure of a topic, in table order).
+
+    Built with one ``%`` operation: a template holding one line per measure (its label and
+    number format) repeated for every topic, filled with the interleaved (topic, value)
+    pairs. Columns that need Python's formatting (NaN signs, infinite integers) are
+    pre-formatted and passed as strings.
+    """
+    specs: list[str] = []
+    cols: list[list] = []
+    for name in table.names:
+        if name in table.text:
+            specs.append(f"{name:<22}".replace("%", "%%") + "\t%s\t'%s'\n")
+            cols.append(list(table.text[name]))
+        elif name in table.values:
+            lab = label(name).replace("%", "%%")
+            v = np.asarray(table.values[name], dtype=np.float64)
+            if name in table.integer and not table.zscore:
+                if np.isfinite(v).all():
+                    specs.append(lab + "\t%s\t%d\n")
+                    cols.append(v.tolist())
+                else:
+                    specs.append(lab + "\t%s\t%s\n")
+                    cols.append([_int(x) for x in v.tolist()])
+            elif np.isnan(v).any():  # C prints the sign of a NaN
+                specs.append(lab + "\t%s\t%s\n")
+                cols.append([_num(x) for x in v.tolist()])
+            else:
+                specs.append(lab + "\t%s\t%6.4f\n")
+                cols.append(v.tolist())
+    T = len(table.topics)
+    if not cols or T == 0:
+        return ""
+    args = np.empty((T, 2 * len(cols)), dtype=object)
+    args[:, 0::2] = np.asarray(table.topics, dtype=object)[:, None]
+    for j, c in enumerate(cols):
+        args[:, 2 * j + 1] = c
+    return ("".join(specs) * T) % tuple(args.ravel().tolist())
