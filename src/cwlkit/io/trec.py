@@ -176,6 +176,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     """
     data = read_bytes(path)
     table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments)
+    del data  # the columns hold what is needed: free the text before the next steps
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", from_numpy(labels))
     q = Qrels(table, lines, str(path))
@@ -195,8 +196,8 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, l
     extra : bool
         Accept (and ignore) fields after the sixth, as trec_eval does.
     light : bool
-        Keep only the ``topic``, ``doc``, ``score_text``, ``tag`` and ``score`` columns (what
-        trec_eval's measures read); ``q0`` and ``rank`` are parsed but not kept.
+        Keep only the ``topic``, ``doc``, ``tag`` and ``score`` columns (what trec_eval's
+        measures read); ``q0``, ``rank`` and ``score_text`` are parsed but not kept.
 
     Raises
     ------
@@ -207,7 +208,10 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, l
     data = read_bytes(path)
     table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments,
                                  extra=extra, keep=("topic", "doc", "score_text", "tag") if light else None)
+    del data  # the columns hold what is needed: free the text before the next steps
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
+    if light:
+        table = table.drop_columns(["score_text"])
     table = table.append_column("score", from_numpy(scores))
     r = Run(table, lines, str(path))
     _check_duplicates(path, table, lines, "run", r.codes())
