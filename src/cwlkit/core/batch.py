@@ -218,17 +218,22 @@ def build_batch(
     if drop_unjudged:
         with np.errstate(invalid="ignore"):
             keep &= found & (run_label >= 0)
-    idx = np.flatnonzero(keep)
-    row = row[idx]
-    scores = to_numpy(rt.column("score"))[idx]
+    scores = to_numpy(rt.column("score"))
+    if keep.all():  # the usual case: no copies of the per-row arrays
+        idx = np.arange(keep.size)
+        kept_doc = run_doc
+    else:
+        idx = np.flatnonzero(keep)
+        row, scores, kept_doc = row[idx], scores[idx], run_doc[idx]
     if score_precision == "single":
-        scores = scores.astype(np.float32).astype(np.float64)
+        # float32 orders and ties exactly as float32 values widened back to float64 would
+        scores = scores.astype(np.float32)
     elif score_precision != "double":
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
 
     # order within topic
     if order == "score":
-        perm = _score_order(run, run_doc[idx], scores, row)
+        perm = _score_order(run, kept_doc, scores, row)
     elif order == "rank":
         ranks = _parse_ranks(run, idx)
         perm = np.lexsort((idx, ranks, row))
@@ -377,8 +382,12 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     tie[:-1] |= same
     if not tie.any():
         return perm
-    tied = perm[tie]
-    group = np.cumsum(~np.concatenate(([False], same)))[tie]  # tie-group id of each tied row
+    pos = np.flatnonzero(tie)
+    tied = perm[pos]
+    # tie-group id of each tied row: a new group unless it ties with the row before it
+    new = np.ones(pos.size, dtype=bool)
+    new[1:] = ~same[pos[1:] - 1]
+    group = np.cumsum(new, dtype=np.int32 if pos.size < 2**31 else np.int64)
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
     order = to_numpy(pc.sort_indices(
         pa.table({"g": from_numpy(group), "d": names}),
