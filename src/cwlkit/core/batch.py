@@ -175,23 +175,36 @@ def build_batch(
     qrel_topic = q2r[qt_codes]
     n_codes = len(topic_dict)
     # run documents -> qrels document codes (-1: never judged)
-    r2q = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)
-    run_qdoc = r2q[run_doc]
+    run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[run_doc]
 
-    # label of every run row: look (topic, qrels doc) up among the sorted qrels keys
+    # label of every run row: look (topic, qrels doc) up among the sorted qrels keys (the
+    # per-row temporaries are computed in place and dropped as soon as used: at 10M rows
+    # each is 80 MB)
     width = len(qd_dict) + 1
     qkeys = qrel_topic * width + qd_codes
     qorder = np.argsort(qkeys, kind="stable")
     qkeys_sorted = qkeys[qorder]
-    rkeys = np.where(run_qdoc >= 0, run_topic * width + run_qdoc, -1)
+    del qkeys
+    unjudged = run_qdoc < 0
+    rkeys = run_topic * width
+    rkeys += run_qdoc
+    del run_qdoc
+    rkeys[unjudged] = -1
     qlabels = qrels.labels
     if qkeys_sorted.size:
-        pos = np.minimum(np.searchsorted(qkeys_sorted, rkeys), qkeys_sorted.size - 1)
-        found = (qkeys_sorted[pos] == rkeys) & (rkeys >= 0)
-        run_label = np.where(found, qlabels[qorder[pos]], np.nan)
+        pos = np.searchsorted(qkeys_sorted, rkeys)
+        np.minimum(pos, qkeys_sorted.size - 1, out=pos)
+        found = qkeys_sorted[pos] == rkeys
+        found &= ~unjudged
+        del rkeys
+        run_label = qlabels[qorder[pos]]
+        del pos
+        run_label[~found] = np.nan
     else:
         found = np.zeros(rkeys.size, bool)
         run_label = np.full(rkeys.size, np.nan)
+        del rkeys
+    del unjudged
 
     # topic selection, in strcmp order
     in_run = np.zeros(n_codes, bool)
@@ -240,6 +253,7 @@ def build_batch(
     else:
         perm = np.lexsort((idx, row))
     idx, row, scores = idx[perm], row[perm], scores[perm]
+    del perm, kept_doc
     counts = np.bincount(row, minlength=T).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     col = np.arange(idx.size, dtype=np.int64) - starts[row]
@@ -378,6 +392,7 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     s, r = scores[perm], row[perm]
     tie = np.zeros(perm.size, dtype=bool)
     same = (s[1:] == s[:-1]) & (r[1:] == r[:-1])
+    del s, r
     tie[1:] |= same
     tie[:-1] |= same
     if not tie.any():
