@@ -277,7 +277,19 @@ def _read(data: bytes, names: Sequence[str], keep: Sequence[str] | None = None) 
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    return table.combine_chunks()
+    return _combine(table)
+
+
+def _combine(table: pa.Table) -> pa.Table:
+    """``table.combine_chunks()`` one column at a time: each column's chunks are released
+    before the next column is copied, so the peak is the table plus one column (not twice
+    the table)."""
+    names = table.column_names
+    arrays = []
+    for name in names:
+        arrays.append(table.column(name).combine_chunks())
+        table = table.drop_columns([name])
+    return pa.Table.from_arrays(arrays, names=names)
 
 
 def _has_empty_field(table: pa.Table) -> bool:

@@ -241,7 +241,7 @@ def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what
     else:
         t, _, d, dd = codes
     # only rows whose document code occurs more than once can repeat a (topic, doc) pair
-    multi = np.bincount(d, minlength=len(dd))[d] > 1
+    multi = (np.bincount(d, minlength=len(dd)) > 1)[d]
     if not multi.any():
         return
     rows = np.flatnonzero(multi)
