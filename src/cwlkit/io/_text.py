@@ -393,7 +393,7 @@ def encode_runs(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Arra
 
 
 #: rows per block of :func:`encode_blocks`
-BLOCK_ROWS = 1 << 16
+BLOCK_ROWS = 1 << 15
 
 
 def encode_blocks(column: pa.Array | pa.ChunkedArray, groups: np.ndarray, block: int | None = None) -> tuple[np.ndarray, pa.Array]:

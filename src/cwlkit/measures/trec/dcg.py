@@ -84,15 +84,31 @@ def ndcg_cut(ctx: Ctx, cutoffs) -> list[np.ndarray]:
 
 
 def _cum_padded(ctx: Ctx, params, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Gains, cumulative DCG and cumulative ideal DCG, padded to ``width`` ranks."""
+    """Gains, cumulative DCG and cumulative ideal DCG, padded to ``width`` ranks (read-only
+    views).
+
+    Computed once per gain table at the widest width ``ndcg_rel`` and ``Rndcg`` ask for
+    (``max(D, L) + 2``) and memoised on ``ctx``: a narrower request gets the first ``width``
+    columns, which are exactly the narrower computation (cumulative sums run left to right).
+    """
     table = ctx.gain_table(_pairs(params))
-    g = np.zeros((ctx.T, width))
-    g[:, : ctx.D] = ctx.gains(table)
-    ideal_raw = ctx.ideal(table)
-    ideal = np.zeros((ctx.T, width))
-    ideal[:, : ideal_raw.shape[1]] = ideal_raw
-    disc = _disc(width)[None, :]
-    return g, ideal, np.cumsum(g / disc, axis=1), np.cumsum(ideal / disc, axis=1)
+    key = ("cum_padded", tuple(sorted(table.items())))
+    got = ctx._memo.get(key)
+    if got is None:
+        ideal_raw = ctx.ideal(table)
+        full = max(ctx.D, int((ideal_raw > 0).sum(axis=1).max(initial=0))) + 2
+        g = np.zeros((ctx.T, full))
+        g[:, : ctx.D] = ctx.gains(table)
+        ideal = np.zeros((ctx.T, full))
+        ideal[:, : ideal_raw.shape[1]] = ideal_raw
+        disc = _disc(full)[None, :]
+        got = (g, ideal, np.cumsum(g / disc, axis=1), np.cumsum(ideal / disc, axis=1))
+        for a in got:
+            a.flags.writeable = False
+        ctx._memo[key] = got
+    if width > got[0].shape[1]:  # pragma: no cover - callers never ask for more
+        raise ValueError(f"width {width} > {got[0].shape[1]}")
+    return tuple(a[:, :width] for a in got)
 
 
 def ndcg_rel(ctx: Ctx, params) -> list[np.ndarray]:
