@@ -161,6 +161,6 @@ def main(argv: list[str]) -> int:
         zs = read_zscores(args.Z) if args.Z else None
         qrels, run = read_pair(qrels_path, run_path, comments=comments, extra=True, light=True)
         table = evaluate_trec(qrels, run, args.m or None, version=version, all_topics=args.c, rel_level=level,
-                              max_depth=max_depth, judged_only=args.J, num_docs=num_docs, zscores=zs)
+                              max_depth=max_depth, judged_only=args.J, num_docs=num_docs, zscores=zs, release=True)
     sys.stdout.write(format_trec_eval(table, per_topic=args.q, summary=not args.n))
     return 0

@@ -183,6 +183,7 @@ def evaluate_trec(
     judged_only: bool = False,
     num_docs: int = 0,
     zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
+    release: bool = False,
 ) -> TrecTable:
     """Evaluate ``run`` against ``qrels`` with trec_eval's qrels-based measures.
 
@@ -206,6 +207,10 @@ def evaluate_trec(
         ``-N``: collection size (utility's fourth coefficient).
     zscores : dict, optional
         ``-Z``: ``(qid, printed name) -> (mean, stddev)``; values become Z scores.
+    release : bool
+        Drop the cached topic and document codes of ``qrels`` and ``run`` once the batch is
+        built (they are recomputed if asked for again): lowers the peak memory of one-shot
+        callers such as the command line.
 
     Returns
     -------
@@ -259,6 +264,9 @@ def evaluate_trec(
     ctx = Ctx(codes, depth, qlev, rel_level=rel_level, num_docs=num_docs, version=version)
     topics = [str(t) for t in batch.topics]
     del batch  # the codes hold all the measures need
+    if release:
+        qrels._cache.clear()
+        run._cache.clear()
     T = len(topics)
     num_q = num_q_all if all_topics else T
 
