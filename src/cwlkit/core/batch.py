@@ -383,16 +383,27 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     same_topic = row[1:] == row[:-1]
     n_topics = int(np.count_nonzero(np.bincount(row))) if row.size else 0
     contiguous = int(np.count_nonzero(~same_topic)) == n_topics - 1
+    n = row.size
     if contiguous and not np.any(same_topic & (scores[1:] > scores[:-1])):
-        # the usual file: each topic's lines together, scores non-increasing. A stable sort
-        # of the topic indices (runs of equal keys: near linear) keeps the score order
-        perm = np.argsort(row, kind="stable")
+        # the usual file: each topic's lines together, scores non-increasing. Only the
+        # topic blocks move (what a stable sort of the topic indices would do), each block
+        # keeping its score order
+        start = np.concatenate(([0], np.flatnonzero(~same_topic) + 1))
+        length = np.diff(np.concatenate((start, [n])))
+        border = np.argsort(row[start])
+        to = np.cumsum(length[border]) - length[border]  # where each moved block lands
+        perm = np.arange(n) + np.repeat(start[border] - to, length[border])
+        same_row = np.ones(max(n - 1, 0), dtype=bool)
+        same_row[to[1:] - 1] = False
     else:
         perm = np.lexsort((-scores, row))
-    s, r = scores[perm], row[perm]
+        r = row[perm]
+        same_row = r[1:] == r[:-1]
+        del r
+    s = scores[perm]
     tie = np.zeros(perm.size, dtype=bool)
-    same = (s[1:] == s[:-1]) & (r[1:] == r[:-1])
-    del s, r
+    same = (s[1:] == s[:-1]) & same_row
+    del s, same_row
     tie[1:] |= same
     tie[:-1] |= same
     if not tie.any():
