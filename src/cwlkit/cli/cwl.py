@@ -90,6 +90,8 @@ def main(argv: list[str]) -> int:
     costs = read_costs(args.cost_file) if args.cost_file else None
     doc_costs = read_doc_costs(args.doc_costs) if args.doc_costs else None
     batch = build_batch(qrels, run, order=args.order, topics="run")
+    qrels.release_codes()  # the batch holds what is needed from here on
+    run.release_codes()
     inp = prepare(batch, gain=gain, costs=costs, doc_costs=doc_costs, max_gain=args.max_gain,
                   min_gain=args.min_gain, max_cost=args.max_cost, min_cost=args.min_cost, ties=args.ties)
     metrics = [m for m, _ in specs]

@@ -55,6 +55,11 @@ class _Coded:
             self._cache["codes"] = got
         return got
 
+    def release_codes(self) -> None:
+        """Forget the cached codes (they are recomputed if asked for again): lets a one-shot
+        caller free their memory once the batch is built."""
+        self._cache.clear()
+
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
 
 

@@ -265,8 +265,8 @@ def evaluate_trec(
     topics = [str(t) for t in batch.topics]
     del batch  # the codes hold all the measures need
     if release:
-        qrels._cache.clear()
-        run._cache.clear()
+        qrels.release_codes()
+        run.release_codes()
     T = len(topics)
     num_q = num_q_all if all_topics else T
 
