@@ -16,7 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode, from_numpy, from_strings, sort_rank, to_numpy
+from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 
 Order = Literal["score", "rank", "file"]
@@ -277,7 +277,7 @@ def build_batch(
         q0 = np.full((T, 0), -1, dtype=np.int64)
         q0_dict = from_strings([])
     else:
-        (q0_codes,), q0_dict = encode(rt.column("q0"))
+        q0_codes, q0_dict = encode_runs(rt.column("q0"))  # usually one value throughout
         q0 = np.full((T, D), -1, dtype=np.int64)
         q0[row, col] = q0_codes[idx]
 

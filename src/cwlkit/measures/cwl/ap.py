@@ -34,8 +34,10 @@ class AP(CWLMetric):
     def continuation(self, x: CWLContext) -> np.ndarray:
         rho = x.gain / x.rank
         suffix = np.cumsum(rho[:, ::-1], axis=1)[:, ::-1]
-        after = suffix - rho
-        with np.errstate(invalid="ignore", divide="ignore"):
-            c = np.where((after > 0) & (suffix > 0), after / suffix, 0.0)
+        after = np.subtract(suffix, rho, out=rho)  # rho is not needed any more
+        ok = after > 0
+        ok &= suffix > 0
+        c = np.zeros_like(after)
+        np.divide(after, suffix, out=c, where=ok)  # 0 where the ratio is not taken
         c[:, -1] = 0.0
         return c
