@@ -14,9 +14,11 @@ of ``--repeat`` runs.
 - pytrec_eval (pytrec-eval-terrier 0.5.11, the trec_eval 9.0.8 C code behind a Python
   binding), driven as its users drive it: ``pytrec_eval.parse_qrel`` / ``parse_run`` on the
   open files, ``RelevanceEvaluator(qrels, all_trec measures).evaluate(run)``; no printing.
-- The trec_eval C program itself: pytrec-eval-terrier's sdist does not contain trec_eval's
-  sources (its build downloads them from GitHub), so where there is no network it cannot be
-  built; pass ``--trec-eval PATH`` to time an existing binary on the same command line.
+- The trec_eval C program itself, with ``--trec-eval PATH`` (same command line as cwlkit).
+  pytrec-eval-terrier's sdist does not contain trec_eval's sources (its build downloads
+  them), so build trec_eval 9.0.8 from its public sources with its own Makefile; the
+  numbers in benchmarks/README.md come from such a build, checked against trec_eval's own
+  test cases.
 
 Run from the repository root; the machine should be otherwise idle for meaningful numbers.
 """
