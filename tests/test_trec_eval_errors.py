@@ -108,3 +108,27 @@ def test_needs_two_files(cli):
 def test_help_and_measure_help(cli):
     rc, out, _ = cli("trec_eval", "-h", "-m", "bpref")
     assert rc == 0 and "usage: cwlkit trec_eval" in out and "\nbpref\n" in out
+
+
+@pytest.mark.parametrize(
+    ("zscores", "match"),
+    [
+        ("1 map 0.5 0.1\n1 P_5 0.5\n", "z.txt:2: expected 4 fields"),
+        ("1 map 0.5 0.1\n\n1 P_5 x 0.1\n", "z.txt:3: expected a number for the mean, got 'x'"),
+    ],
+)
+def test_bad_zscores_file(cli, tmp_path, zscores, match):
+    q, r = _files(tmp_path)
+    z = tmp_path / "z.txt"
+    z.write_text(zscores)
+    _fails(cli, "-Z", str(z), "-m", "map", q, r, match=match)
+
+
+def test_zscores_by_hand(cli, tmp_path):
+    # map is 1 on both topics: z = (1 - 0.5) / 0.25 = 2 and (1 - 0.75) / 0.5 = 0.5, mean 1.25
+    q, r = _files(tmp_path)
+    z = tmp_path / "z.txt"
+    z.write_text("1 map 0.5 0.25\n2 map 0.75 0.5\n")
+    rc, out, err = cli("trec_eval", "-q", "-Z", str(z), "-m", "map", q, r)
+    assert rc == 0, err
+    assert out.splitlines()[-1] == "Z" + "map".ljust(22) + "\tall\t1.2500"  # trec_eval prefixes Z

@@ -156,7 +156,8 @@ def main(argv: list[str]) -> int:
                                version=version, nickname=nick, max_depth=max_depth, all_topics=args.c,
                                rel_level=level)
     else:
-        from ..measures.trec.evaluate import evaluate_trec, read_zscores
+        from ..io.trec import read_zscores
+        from ..measures.trec.evaluate import evaluate_trec
 
         zs = read_zscores(args.Z) if args.Z else None
         qrels, run = read_pair(qrels_path, run_path, comments=comments, extra=True, light=True)

@@ -316,8 +316,13 @@ def parse_floats(
     what: str,
     *,
     finite: bool = True,
+    allow_nan: bool = False,
 ) -> np.ndarray:
-    """Parse a string column as float64; name the first bad line on failure."""
+    """Parse a string column as float64; name the first bad line on failure.
+
+    ``finite`` rejects infinities and NaN; otherwise NaN alone is rejected unless
+    ``allow_nan``.
+    """
     import pyarrow.compute as pc
 
     if isinstance(column, pa.ChunkedArray):
@@ -327,7 +332,10 @@ def parse_floats(
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         values = None
     if values is not None:
-        bad = ~np.isfinite(values) if finite else np.isnan(values)
+        if finite:
+            bad = ~np.isfinite(values)
+        else:
+            bad = np.zeros(values.shape, bool) if allow_nan else np.isnan(values)
         if not bad.any():
             return values
         i = int(np.flatnonzero(bad)[0])

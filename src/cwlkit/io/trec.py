@@ -262,3 +262,24 @@ def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what
         f"document {doc!r} appears twice for topic {topic!r} in the {what} "
         f"(first at line {int(lines[first])})",
     )
+
+
+ZSCORE_COLUMNS = ("topic", "measure", "mean_text", "sd_text")
+
+
+def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]:
+    """Read a trec_eval ``-Z`` file: lines ``topic measure mean stddev``.
+
+    Returns ``{(topic, measure): (mean, stddev)}``; trec_eval prints ``(value - mean) /
+    stddev`` for each. Blank lines are skipped; a line with another number of fields, or a
+    mean or stddev that is not a number (``nan`` is one, as for C's ``strtod``), is a
+    :class:`FormatError` naming the line.
+    """
+    data = read_bytes(path)
+    table, lines = split_columns(path, data, ZSCORE_COLUMNS, "topic measure mean stddev")
+    del data
+    # trec_eval reads them with strtod: 'nan' and 'inf' are numbers (their z-scores are nan)
+    mean = parse_floats(path, table.column("mean_text"), lines, "the mean", finite=False, allow_nan=True)
+    sd = parse_floats(path, table.column("sd_text"), lines, "the standard deviation", finite=False, allow_nan=True)
+    keys = zip(table.column("topic").to_pylist(), table.column("measure").to_pylist(), strict=True)
+    return {k: (float(m), float(d)) for k, m, d in zip(keys, mean, sd, strict=True)}

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from ...errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
+from ...errors import CwlkitError, ParamError, UnknownMeasureError
 from ._ctx import NONPOOL, PAD, Ctx
 from ._spec import BY_NAME, MEASURES, PREFS_MEASURES, TrecMeasure, nicknames
 from ._table import TrecTable
@@ -120,25 +120,6 @@ def select_measures(specs: list[str] | None, version: int) -> tuple[list[tuple[T
     others = [n for n in PREFS_MEASURES if n in marked]
     return out, others
 
-
-def read_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
-    """Read a ``-Z`` file: lines ``qid measure mean stddev``."""
-    from ...io._text import read_bytes
-
-    data = read_bytes(path)
-    out: dict[tuple[str, str], tuple[float, float]] = {}
-    for i, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
-        f = line.split()
-        if not f:
-            continue
-        if len(f) != 4:
-            raise FormatError(path, i, f"expected 'qid measure mean stddev', got {len(f)} fields")
-        try:
-            mean, sd = float(f[2]), float(f[3])
-        except ValueError:
-            raise FormatError(path, i, "expected numbers for mean and stddev") from None
-        out[(f[0], f[1])] = (mean, sd)
-    return out
 
 
 def _codes(batch, judged_only: bool, bogus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
