@@ -86,10 +86,13 @@ def main(argv: list[str]) -> int:
     if not specs:
         specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
     gain = GainMap(args.gain)
-    qrels, run = read_pair(args.qrels, args.run)
+    # the run's element types (costs), document ids (per-document costs), scores (tied
+    # groups) and rank column (rank order) are kept only when something needs them
+    light = not (args.cost_file or args.doc_costs) and args.ties == "none" and args.order != "rank"
+    qrels, run = read_pair(args.qrels, args.run, light=light)
     costs = read_costs(args.cost_file) if args.cost_file else None
     doc_costs = read_doc_costs(args.doc_costs) if args.doc_costs else None
-    batch = build_batch(qrels, run, order=args.order, topics="run")
+    batch = build_batch(qrels, run, order=args.order, topics="run", light=light)
     qrels.release_codes()  # the batch holds what is needed from here on
     run.release_codes()
     inp = prepare(batch, gain=gain, costs=costs, doc_costs=doc_costs, max_gain=args.max_gain,
