@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
-from conftest import EXAMPLE
+from conftest import DATA, EXAMPLE
 
 from cwlkit.io._text import from_numpy, from_strings, to_numpy
 
@@ -52,27 +52,36 @@ def test_chunked_and_strings():
     assert from_strings([]).equals(pa.array([], pa.string()))
 
 
+_Q, _R = str(EXAMPLE / "example.qrels"), str(EXAMPLE / "example.run")
+_TE, _WEB, _LETOR = DATA / "trec_eval_test" / "9.0.8", DATA / "web2012", DATA / "letor"
+
+
 @pytest.mark.skipif(importlib.util.find_spec("pandas") is None, reason="pandas is not installed")
 @pytest.mark.parametrize(
     "args",
     [
-        ["trec_eval", "-q", "-m", "all_trec"],
-        ["trec_eval", "-q", "-c", "-m", "all_trec", "--trec-version", "10"],
-        ["cwl"],
-        ["cwl", "-r"],
+        ["trec_eval", "-q", "-m", "all_trec", _Q, _R],
+        ["trec_eval", "-q", "-c", "-m", "all_trec", "--trec-version", "10", _Q, _R],
+        ["trec_eval", "-q", "-m", "all_prefs", "-R", "prefs", _TE / "prefs.test", _TE / "prefs.results.test"],
+        ["trec_eval", "-q", "-m", "qrels_jg", "-R", "qrels_jg", _TE / "qrels.123", _TE / "results.test"],
+        ["cwl", _Q, _R],
+        ["cwl", "-r", _Q, _R],
+        ["cwl", "-c", EXAMPLE / "example.costs", "--ties", "average", _Q, _R],
+        ["gdeval", _WEB / "qrels.web.151-200.txt", _WEB / "runs" / "web2012.ql.cata.run"],
+        ["letor", "score", _LETOR / "MQ2008.Fold1.test.lf.txt", _LETOR / "MQ2008.Fold1.test.pred.linear.txt", "-", "1"],
     ],
+    ids=lambda a: " ".join(str(x) for x in a[:3]),
 )
 def test_cli_does_not_import_pandas(args):
     code = (
         "import io, sys, contextlib\n"
         "from cwlkit.cli.main import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    rc = main({args!r} + sys.argv[1:])\n"
+        "    rc = main(sys.argv[1:])\n"
         "assert rc == 0, rc\n"
         "print('pandas' in sys.modules)\n"
     )
-    got = subprocess.run([sys.executable, "-c", code, str(EXAMPLE / "example.qrels"), str(EXAMPLE / "example.run")],
-                         capture_output=True, text=True, check=True)
+    got = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, check=True)
     assert got.stdout.strip() == "False", got.stderr
 
 

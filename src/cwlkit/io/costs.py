@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_duplicate, parse_floats, read_bytes, split_columns
+from ._text import first_duplicate, from_numpy, parse_floats, read_bytes, split_columns
 
 
 @dataclass(frozen=True)
@@ -62,4 +62,4 @@ def read_doc_costs(path: str | Path) -> DocCosts:
     dup = first_duplicate(t * (int(d.max(initial=0)) + 1) + d)
     if dup is not None:
         raise FormatError(path, int(lines[dup[1]]), "document given twice for its topic")
-    return DocCosts(table.append_column("cost", pa.array(costs)), str(path))
+    return DocCosts(table.append_column("cost", from_numpy(np.asarray(costs, dtype=np.float64))), str(path))

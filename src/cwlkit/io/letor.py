@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import parse_floats, read_bytes
+from ._text import from_numpy, parse_floats, read_bytes, to_numpy
 
 FEATURE_LINE = "label qid:Q 1:v 2:v ... #docid = D"
 
@@ -87,9 +87,9 @@ def _lines(path: str | Path, data: bytes) -> tuple[pa.Array, np.ndarray]:
         bad = _first_bad_utf8(data)
         raise FormatError(path, bad, "not valid UTF-8 text") from None
     arr = pc.utf8_trim_whitespace(arr)
-    keep = pc.greater(pc.utf8_length(arr), 0).to_numpy(zero_copy_only=False)
+    keep = to_numpy(pc.utf8_length(arr)) > 0
     numbers = np.flatnonzero(keep).astype(np.int64) + 1
-    return arr.filter(pa.array(keep)), numbers
+    return arr.filter(from_numpy(keep)), numbers
 
 
 def _first_bad_utf8(data: bytes) -> int | None:
@@ -127,15 +127,15 @@ def read_features(path: str | Path) -> LetorFile:
         raise FormatError(path, None, f"empty file: expected lines of the form '{FEATURE_LINE}'")
     head = pc.extract_regex(lines, _HEAD)
     if head.null_count:
-        i = int(np.flatnonzero(head.is_null().to_numpy(zero_copy_only=False))[0])
+        i = int(np.flatnonzero(to_numpy(head.is_null()))[0])
         text = lines[i].as_py()
         raise FormatError(path, int(numbers[i]), f"expected '{FEATURE_LINE}', got {_clip(text)!r}")
     label_text = head.field("label")
-    ok = pc.match_substring_regex(label_text, _INT).to_numpy(zero_copy_only=False)
+    ok = to_numpy(pc.match_substring_regex(label_text, _INT))
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
         raise FormatError(path, int(numbers[i]), f"expected an integer relevance label, got {label_text[i].as_py()!r}")
-    labels = pc.cast(label_text, pa.int64()).to_numpy(zero_copy_only=False)
+    labels = to_numpy(pc.cast(label_text, pa.int64()))
     qids = pc.cast(head.field("qid"), pa.string())
     docs = pc.extract_regex(lines, _DOCID)
     docids = pc.cast(pc.struct_field(docs, [0]), pa.string())
@@ -177,11 +177,11 @@ def read_predictions(path: str | Path, features: LetorFile, *, what: str = "scor
             f"{n} document line{'s' if n != 1 else ''}; expected one {what} per document line",
         )
     if what == "rank":
-        ok = pc.match_substring_regex(lines, r"^\+?[0-9]+$").to_numpy(zero_copy_only=False)
+        ok = to_numpy(pc.match_substring_regex(lines, r"^\+?[0-9]+$"))
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise FormatError(path, int(numbers[i]), f"expected a rank position (a positive integer), got {_clip(lines[i].as_py())!r}")
-        ranks = pc.cast(pc.utf8_ltrim(lines, "+"), pa.float64()).to_numpy(zero_copy_only=False)
+        ranks = to_numpy(pc.cast(pc.utf8_ltrim(lines, "+"), pa.float64()))
         if (ranks < 1).any():
             i = int(np.flatnonzero(ranks < 1)[0])
             raise FormatError(path, int(numbers[i]), f"expected a rank position >= 1, got {lines[i].as_py()!r}")
@@ -230,9 +230,9 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
     if len(lines) == 0:
         raise FormatError(path, None, "empty file: expected a LETOR result file written with flag 1")
     lines = pc.utf8_rtrim(lines, "\r")
-    long_enough = pc.greater_equal(pc.utf8_length(lines), 2).to_numpy(zero_copy_only=False)
-    is_head = pc.match_substring_regex(lines, r"^(?i)qid\t").to_numpy(zero_copy_only=False)
-    is_avg = pc.match_substring_regex(lines, r"^(?i)average").to_numpy(zero_copy_only=False)
+    long_enough = to_numpy(pc.utf8_length(lines)) >= 2
+    is_head = to_numpy(pc.match_substring_regex(lines, r"^(?i)qid\t"))
+    is_avg = to_numpy(pc.match_substring_regex(lines, r"^(?i)average"))
     if not is_head.any():
         hint = (" (this looks like Eval-Score-3.0 output; the t-test reads the 4.0/MSLR layout)"
                 if pc.any(pc.match_substring(lines, "precision of query")).as_py() else "")
@@ -243,7 +243,7 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
         i = int(np.flatnonzero(is_row & (block == 0))[0])
         raise FormatError(path, int(numbers[i]), "a result row before the first 'qid<TAB>...' header line")
     fields = pc.split_pattern(lines, "\t")
-    nfields = pc.list_value_length(fields).to_numpy(zero_copy_only=False)
+    nfields = to_numpy(pc.list_value_length(fields))
     out: dict[str, tuple[list[str], np.ndarray]] = {}
     for b, h in enumerate(np.flatnonzero(is_head), 1):
         header = fields[int(h)].as_py()
@@ -254,12 +254,12 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
         if bad.any():
             i = int(rows[np.flatnonzero(bad)[0]])
             raise FormatError(path, int(numbers[i]), f"expected {len(header)} tab-separated fields like its header line {int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}")
-        flat = pc.list_flatten(fields.take(pa.array(rows)))
+        flat = pc.list_flatten(fields.take(from_numpy(np.asarray(rows, dtype=np.int64))))
         m = len(header)
         idx = (np.arange(rows.size)[:, None] * m + np.arange(m)[None, :])
-        qids = flat.take(pa.array(idx[:, 0])).to_pylist()
+        qids = flat.take(from_numpy(idx[:, 0])).to_pylist()
         for c in range(1, m):
-            col = flat.take(pa.array(idx[:, c]))
+            col = flat.take(from_numpy(idx[:, c]))
             vals = parse_floats(path, col, numbers[rows], f"the {header[c]} value", finite=True)
             name = header[c]
             if name in out:

@@ -27,7 +27,16 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import encode, first_duplicate, parse_floats, read_bytes, split_columns
+from ._text import (
+    encode,
+    first_duplicate,
+    from_numpy,
+    from_strings,
+    parse_floats,
+    read_bytes,
+    split_columns,
+    to_numpy,
+)
 
 PREFS_COLUMNS = ("topic", "jg", "jsg", "doc", "level_text")
 QRELS_PREFS_COLUMNS = ("topic", "jg", "doc", "level_text")
@@ -61,7 +70,7 @@ class Judgments:
     @property
     def levels(self) -> np.ndarray:
         """The levels (labels) as float64."""
-        return self.table.column("level").to_numpy()
+        return to_numpy(self.table.column("level"))
 
 
 def read_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
@@ -77,7 +86,7 @@ def read_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
         path, data, PREFS_COLUMNS, "topic judgment-group sub-group document rel_level", comments=comments
     )
     levels = parse_floats(path, table.column("level_text"), lines, "the rel_level")
-    table = table.append_column("level", pa.array(levels, pa.float64()))
+    table = table.append_column("level", from_numpy(levels))
     return Judgments(table, lines, str(path), "prefs")
 
 
@@ -96,7 +105,7 @@ def read_qrels_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
         path, data, QRELS_PREFS_COLUMNS, "topic iteration document label", comments=comments
     )
     levels = parse_floats(path, table.column("level_text"), lines, "the relevance label")
-    table = _with_constant_jsg(table).append_column("level", pa.array(levels, pa.float64()))
+    table = _with_constant_jsg(table).append_column("level", from_numpy(levels))
     return Judgments(table, lines, str(path), "qrels_prefs")
 
 
@@ -116,7 +125,7 @@ def read_qrels_jg(path: str | Path, *, comments: bool = False) -> Judgments:
         path, data, QRELS_PREFS_COLUMNS, "topic judgment-group document label", comments=comments
     )
     levels = np.trunc(parse_floats(path, table.column("level_text"), lines, "the relevance label"))
-    table = _with_constant_jsg(table).append_column("level", pa.array(levels, pa.float64()))
+    table = _with_constant_jsg(table).append_column("level", from_numpy(levels))
     (t, g, d), _ = encode(table.column("topic"), table.column("jg"), table.column("doc"))
     n = int(max(t.max(initial=0), g.max(initial=0), d.max(initial=0))) + 1
     dup = first_duplicate((t * n + g) * n + d)
@@ -145,5 +154,5 @@ def read_judgments(kind: str, path: str | Path, *, comments: bool = False) -> Ju
 
 
 def _with_constant_jsg(table: pa.Table) -> pa.Table:
-    jsg = pa.array(["0"], pa.string()).take(pa.array(np.zeros(table.num_rows, dtype=np.int64)))
+    jsg = from_strings(["0"]).take(from_numpy(np.zeros(table.num_rows, dtype=np.int64)))
     return table.add_column(2, "jsg", jsg)

@@ -200,13 +200,13 @@ def _numeric_order(qids: pa.Array) -> np.ndarray:
     """Order of ``qids`` as Perl's ``sort { $a <=> $b }``: by leading number, then text."""
     import pyarrow.compute as pc
 
-    from ..io._text import sort_rank
+    from ..io._text import sort_rank, to_numpy
 
     try:
-        num = pc.cast(qids, pa.float64()).to_numpy(zero_copy_only=False)
+        num = to_numpy(pc.cast(qids, pa.float64()), null=np.nan)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         lead = pc.extract_regex(qids, r"^\s*(?P<n>[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
-        num = pc.cast(pc.struct_field(lead, [0]), pa.float64()).fill_null(0.0).to_numpy(zero_copy_only=False)
+        num = to_numpy(pc.cast(pc.struct_field(lead, [0]), pa.float64()), null=0.0)
     num = np.where(np.isnan(num), 0.0, num)
     return np.lexsort((sort_rank(qids), num))
 
@@ -231,7 +231,7 @@ def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, 
     """
     import pyarrow.compute as pc
 
-    from ..io._text import encode
+    from ..io._text import encode, from_numpy, from_strings, to_numpy
 
     n = len(features)
     pred = np.asarray(predictions, dtype=np.float64)
@@ -240,8 +240,8 @@ def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, 
     (qcode,), qdict = encode(features.qids)
     keep = np.arange(n)
     if version.docid and features.docids.null_count < n:
-        has = ~features.docids.is_null().to_numpy(zero_copy_only=False)
-        (dcode,), _ = encode(pc.fill_null(features.docids, ""))
+        has = ~to_numpy(features.docids.is_null())
+        (dcode,), _ = encode(pc.fill_null(features.docids, from_strings([""])[0]))
         key = qcode * (int(dcode.max()) + 1) + dcode
         rev = key[::-1]
         _, first_rev = np.unique(rev, return_index=True)
@@ -282,7 +282,7 @@ def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, 
     lines = np.zeros((Q, D), dtype=np.int64)
     labels[qs, pos] = features.labels[keep][order]
     lines[qs, pos] = line[order]
-    qids = qdict.take(pa.array(q_order)).to_pylist()
+    qids = qdict.take(from_numpy(np.asarray(q_order, dtype=np.int64))).to_pylist()
     return LetorRanking(qids=qids, labels=labels, depth=depth, lines=lines)
 
 
@@ -580,6 +580,7 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     """
     import pyarrow.compute as pc
 
+    from ..io._text import from_strings, to_numpy
     from ..stats.tests import t_test
 
     only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)
@@ -591,9 +592,8 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     for name in sorted(a.measures, key=_measure_rank):
         qa, va = a.measures[name]
         qb, vb = b.measures[name]
-        arr_a = pa.array(qa, pa.string())
-        arr_b = pa.array(qb, pa.string())
-        pos_f = np.asarray(pc.fill_null(pc.index_in(arr_a, value_set=arr_b), -1))
+        arr_a, arr_b = from_strings(qa), from_strings(qb)
+        pos_f = to_numpy(pc.index_in(arr_a, value_set=arr_b), null=-1)
         if (pos_f < 0).any():
             q = qa[int(np.flatnonzero(pos_f < 0)[0])]
             raise CwlkitError(f"{name}: query {q} is in {a.path} but not in {b.path}; the t-test needs the same queries in both files")

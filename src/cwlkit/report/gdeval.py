@@ -29,12 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..core.batch import build_batch
 from ..errors import FormatError, ParamError
-from ..io._text import sort_rank
+from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 
 #: gdeval.pl's $MAX_JUDGMENT
@@ -79,12 +78,12 @@ class GdevalReport:
 
 def _topic_order(topics: np.ndarray) -> np.ndarray:
     """Permutation putting ids made of digits first, numerically, then the rest by bytes."""
-    arr = pa.array([str(t) for t in topics], pa.string())
+    arr = from_strings(topics)
     if len(arr) == 0:
         return np.zeros(0, dtype=np.int64)
-    digits = pc.match_substring_regex(arr, r"^[0-9]+$").to_numpy(zero_copy_only=False)
+    digits = to_numpy(pc.match_substring_regex(arr, r"^[0-9]+$"))
     stripped = pc.utf8_ltrim(arr, characters="0")
-    length = pc.utf8_length(stripped).to_numpy(zero_copy_only=False).astype(np.int64)
+    length = to_numpy(pc.utf8_length(stripped)).astype(np.int64)
     byte_rank = sort_rank(arr)
     strip_rank = sort_rank(stripped)
     # digits: by significant length, then digit string (= numeric order), then as written
@@ -199,7 +198,7 @@ def _seen_topics(qrels: Qrels) -> np.ndarray:
     """The qrels topics with a grade > 0 (str)."""
     t_codes, t_dict, _, _ = qrels.codes()
     codes = np.unique(t_codes[qrels.labels > 0])
-    return np.asarray(t_dict.take(pa.array(codes)).to_pylist(), dtype=object).astype(str)
+    return np.asarray(t_dict.take(from_numpy(codes)).to_pylist(), dtype=object).astype(str)
 
 
 def _evaluate(qrels: Qrels, run: Run, k: int, gmax: float) -> tuple[list[str], np.ndarray, np.ndarray]:
@@ -222,14 +221,9 @@ def _lookup(topics: list[str], keys: list[str], values: np.ndarray) -> np.ndarra
     """values[keys.index(t)] for each topic, 0 where absent (vectorised through pyarrow)."""
     if not topics:
         return np.zeros(0)
-    idx = pc.index_in(pa.array(topics, pa.string()), value_set=pa.array(keys, pa.string()))
-    idx = idx.to_numpy(zero_copy_only=False)
-    if idx.dtype.kind == "f":
-        hit = ~np.isnan(idx)
-        pos = np.where(hit, idx, 0).astype(np.int64)
-    else:
-        hit = np.ones(idx.size, bool)
-        pos = idx.astype(np.int64)
+    idx = to_numpy(pc.index_in(from_strings(topics), value_set=from_strings(keys)), null=-1)
+    hit = idx >= 0
+    pos = np.maximum(idx, 0).astype(np.int64)
     return np.where(hit, values[pos] if values.size else 0.0, 0.0)
 
 

@@ -126,13 +126,11 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
 
 
 def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.ndarray:
-    from ...io._text import encode
+    from ...io._text import encode, from_strings, to_numpy
 
     rows, cols, docs = batch._doc_source
     topics_of_rows = np.asarray(batch.topics, dtype=object)[rows]
-    import pyarrow as pa
-
-    (rt, ct), _ = encode(pa.array(topics_of_rows.tolist(), pa.string()), dc.table.column("topic"))
+    (rt, ct), _ = encode(from_strings(topics_of_rows.tolist()), dc.table.column("topic"))
     (rd, cd), _ = encode(docs, dc.table.column("doc"))
     width = int(max(rd.max(initial=0), cd.max(initial=0))) + 1
     ck = ct * width + cd
@@ -143,7 +141,7 @@ def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.nda
     hit = cks.size > 0
     found = (cks[pos] == rk) if hit else np.zeros(rk.size, bool)
     out = c.copy()
-    vals = dc.table.column("cost").to_numpy()[order[pos]] if hit else np.zeros(rk.size)
+    vals = to_numpy(dc.table.column("cost"))[order[pos]] if hit else np.zeros(rk.size)
     out[rows[found], cols[found]] = vals[found]
     return out
 

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...errors import CwlkitError, ParamError
-from ...io._text import encode, sort_rank
+from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
 from ...io.trec import Run
 from ._table import TrecTable
@@ -230,7 +230,7 @@ def _codes(column: pa.ChunkedArray | pa.Array) -> tuple[np.ndarray, pa.Array]:
 
 def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
     idx = pc.index_in(values, value_set=value_set)
-    return np.asarray(idx.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.int64)
+    return to_numpy(idx, null=-1).astype(np.int64)
 
 
 def _join(judg: Judgments, run: Run, *, version: int, max_depth: int | None, tie_ascending: bool) -> dict:
@@ -244,7 +244,7 @@ def _join(judg: Judgments, run: Run, *, version: int, max_depth: int | None, tie
     topics = np.asarray(jt_dict.to_pylist(), dtype=object)[np.argsort(trank)]
 
     rt, rt_dict, rd, rd_dict = run.codes()
-    scores = run.table.column("score").to_numpy()
+    scores = to_numpy(run.table.column("score"))
     if version < 10:
         scores = scores.astype(np.float32).astype(np.float64)
     drank = sort_rank(rd_dict)[rd]
@@ -327,7 +327,7 @@ def _prefs_inputs(j: dict, evaluated: np.ndarray) -> dict:
     tab = j["table"]
     labels = [
         f"{g!r} of topic {t!r}"
-        for g, t in zip(tab.column("jg").take(first_line).to_pylist(), tab.column("topic").take(first_line).to_pylist(), strict=True)
+        for g, t in zip(tab.column("jg").take(from_numpy(first_line)).to_pylist(), tab.column("topic").take(from_numpy(first_line)).to_pylist(), strict=True)
     ]
     s, _ = _codes(j["table"].column("jsg"))
     jsg = _group_ids(jg, s[lines])
