@@ -46,14 +46,21 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
     p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed with status {p.returncode}:\n{err[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0  # ru_maxrss: KiB on Linux
+    return (
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        usage.ru_maxrss / 1024.0,
+    )  # ru_maxrss: KiB on Linux
 
 
 def make_data(prefix: Path, topics: int, depth: int) -> Path:
     data = prefix.parent
     if not Path(f"{prefix}.gains.qrels").exists() or not Path(f"{prefix}.run").exists():
         data.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(MAKE_BENCH), str(topics), str(depth), str(prefix), "--gains"], check=True)
+        subprocess.run(
+            [sys.executable, str(MAKE_BENCH), str(topics), str(depth), str(prefix), "--gains"],
+            check=True,
+        )
     return prefix
 
 
@@ -86,14 +93,24 @@ def cwl_eval_command() -> list[str]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--topics", type=int, default=1000)
     ap.add_argument("--depth", type=int, default=1000)
-    ap.add_argument("--sample", type=int, default=100, help="topics cwl_eval runs on (scaled to all)")
-    ap.add_argument("--full", action="store_true", help="run cwl_eval on every topic (slow: minutes)")
+    ap.add_argument(
+        "--sample", type=int, default=100, help="topics cwl_eval runs on (scaled to all)"
+    )
+    ap.add_argument(
+        "--full", action="store_true", help="run cwl_eval on every topic (slow: minutes)"
+    )
     ap.add_argument("--repeat", type=int, default=3, help="cwlkit runs per case (the best is kept)")
-    ap.add_argument("--prefix", type=Path, help="data files PREFIX.gains.qrels, PREFIX.run (made if absent); "
-                    "default bench-data/b1k for 1000 x 1000, else bench-data/bTOPICSxDEPTH")
+    ap.add_argument(
+        "--prefix",
+        type=Path,
+        help="data files PREFIX.gains.qrels, PREFIX.run (made if absent); "
+        "default bench-data/b1k for 1000 x 1000, else bench-data/bTOPICSxDEPTH",
+    )
     a = ap.parse_args()
 
     name = "b1k" if (a.topics, a.depth) == (1000, 1000) else f"b{a.topics}x{a.depth}"
@@ -108,23 +125,49 @@ def main() -> int:
         for case, flags in cases:
             files = [f"{prefix}.gains.qrels", f"{prefix}.run"]
             best = {}
-            for label, extra in (("cwlkit cwl", []), ("cwlkit cwl --order file --max-depth 1000", ["--order", "file", "--max-depth", "1000"])):
+            for label, extra in (
+                ("cwlkit cwl", []),
+                (
+                    "cwlkit cwl --order file --max-depth 1000",
+                    ["--order", "file", "--max-depth", "1000"],
+                ),
+            ):
                 runs = [timed([*cwlkit, *files, *flags, *extra], cwd) for _ in range(a.repeat)]
                 best[label] = min(runs)
-            theirs_wall, theirs_cpu, theirs_rss = timed([*cwl_eval_command(), f"{small}.gains.qrels", f"{small}.run", *flags], cwd)
+            theirs_wall, theirs_cpu, theirs_rss = timed(
+                [*cwl_eval_command(), f"{small}.gains.qrels", f"{small}.run", *flags], cwd
+            )
             scale = a.topics / sample
             ref, ref_cpu = theirs_wall * scale, theirs_cpu * scale
             note = "" if scale == 1 else f" ({sample} topics, x{scale:g})"
             for label, (wall, cpu, rss) in best.items():
-                rows.append((label, case, f"{wall:.2f}", f"{cpu:.2f}", f"{rss:.0f}", f"{ref / wall:.0f}x"))
-            rows.append(("cwl-eval 1.0.12" + note, case, f"{ref:.1f}", f"{ref_cpu:.1f}", f"{theirs_rss:.0f}", "1x"))
+                rows.append(
+                    (label, case, f"{wall:.2f}", f"{cpu:.2f}", f"{rss:.0f}", f"{ref / wall:.0f}x")
+                )
+            rows.append(
+                (
+                    "cwl-eval 1.0.12" + note,
+                    case,
+                    f"{ref:.1f}",
+                    f"{ref_cpu:.1f}",
+                    f"{theirs_rss:.0f}",
+                    "1x",
+                )
+            )
 
-    print(f"# {a.topics} topics x {a.depth} documents ({prefix.name}), cwlkit best of {a.repeat}, "
-          f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    print(
+        f"# {a.topics} topics x {a.depth} documents ({prefix.name}), cwlkit best of {a.repeat}, "
+        f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs"
+    )
     head = ("tool", "case", "wall s", "CPU s", "peak RSS MB", "cwl-eval / tool (wall)")
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     for r in [head, tuple("-" * w for w in widths), *rows]:
-        print("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+        print(
+            "  ".join(
+                c.ljust(w) if i < 2 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            )
+        )
     return 0
 
 

@@ -69,17 +69,26 @@ def data(prefix: Path, topics: int, depth: int) -> tuple[Path, Path]:
     q, r = Path(f"{prefix}.qrels"), Path(f"{prefix}.run")
     if not (q.exists() and r.exists()):
         prefix.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([sys.executable, str(MAKE_BENCH), str(topics), str(depth), str(prefix)], check=True)
+        subprocess.run(
+            [sys.executable, str(MAKE_BENCH), str(topics), str(depth), str(prefix)], check=True
+        )
     return q, r
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--depth", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--data", type=Path, default=REPO / "bench-data")
-    ap.add_argument("--skip-peer-above", type=int, default=None, help="don't run the peers above this many topics")
+    ap.add_argument(
+        "--skip-peer-above",
+        type=int,
+        default=None,
+        help="don't run the peers above this many topics",
+    )
     ap.add_argument("--trec-eval", default=None, help="path of a trec_eval binary to time as well")
     a = ap.parse_args()
     cwlkit = [sys.executable, "-m", "cwlkit", "trec_eval", "-q", "-m", "all_trec"]
@@ -95,7 +104,10 @@ def main() -> None:
             peers.append(("trec_eval", [a.trec_eval, "-q", "-m", "all_trec", str(q), str(r)]))
         for name, cmd in peers:
             got = best(cmd, a.repeat)
-            print(f"{n:>7} {name:<14} {got[0]:>8.2f} {got[1]:>9.0f} {got[0] / ours[0]:>7.2f}", flush=True)
+            print(
+                f"{n:>7} {name:<14} {got[0]:>8.2f} {got[1]:>9.0f} {got[0] / ours[0]:>7.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

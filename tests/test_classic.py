@@ -64,7 +64,10 @@ def printed(value: float, text: str) -> bool:
     d = len(text.split(".")[1]) if "." in text else 0
     scale = 10**d
     target = round(float(text) * scale)
-    return math.floor(value * scale + 0.5 + 1e-9) == target or math.floor(value * scale + 1e-9) == target
+    return (
+        math.floor(value * scale + 0.5 + 1e-9) == target
+        or math.floor(value * scale + 1e-9) == target
+    )
 
 
 # The lecture's Query 1 (5 relevant at ranks 1, 3, 6, 10, 20) and Query 2 (3 relevant at
@@ -77,10 +80,32 @@ SLIDE_IPREC = {
     "Q2": ["1.00", "1.00", "1.00", "1.00", ".67", ".67", ".67", ".20", ".20", ".20", ".20"],
 }
 EXACT_IPREC = {
-    "Q1": [1, 1, 1, Fraction(2, 3), Fraction(2, 3), Fraction(1, 2), Fraction(1, 2),
-           Fraction(2, 5), Fraction(2, 5), Fraction(1, 4), Fraction(1, 4)],
-    "Q2": [1, 1, 1, 1, Fraction(2, 3), Fraction(2, 3), Fraction(2, 3),
-           Fraction(1, 5), Fraction(1, 5), Fraction(1, 5), Fraction(1, 5)],
+    "Q1": [
+        1,
+        1,
+        1,
+        Fraction(2, 3),
+        Fraction(2, 3),
+        Fraction(1, 2),
+        Fraction(1, 2),
+        Fraction(2, 5),
+        Fraction(2, 5),
+        Fraction(1, 4),
+        Fraction(1, 4),
+    ],
+    "Q2": [
+        1,
+        1,
+        1,
+        1,
+        Fraction(2, 3),
+        Fraction(2, 3),
+        Fraction(2, 3),
+        Fraction(1, 5),
+        Fraction(1, 5),
+        Fraction(1, 5),
+        Fraction(1, 5),
+    ],
 }
 
 
@@ -114,10 +139,22 @@ def test_lecture_precision_recall_at_n():
     batch = batch_of(lecture_pn_topics())
     curve = pr_curve(batch)
     assert batch.n_topics == 27
-    slide = {("P", 3): "0.33", ("P", 5): "0.2", ("P", 8): "0.25",
-             ("R", 3): "0.33", ("R", 5): "0.33", ("R", 8): "0.66"}
-    exact = {("P", 3): 1 / 3, ("P", 5): 1 / 5, ("P", 8): 2 / 8,
-             ("R", 3): 1 / 3, ("R", 5): 1 / 3, ("R", 8): 2 / 3}
+    slide = {
+        ("P", 3): "0.33",
+        ("P", 5): "0.2",
+        ("P", 8): "0.25",
+        ("R", 3): "0.33",
+        ("R", 5): "0.33",
+        ("R", 8): "0.66",
+    }
+    exact = {
+        ("P", 3): 1 / 3,
+        ("P", 5): 1 / 5,
+        ("P", 8): 2 / 8,
+        ("R", 3): 1 / 3,
+        ("R", 5): 1 / 3,
+        ("R", 8): 2 / 3,
+    }
     for (kind, n), text in slide.items():
         col = (curve.precision if kind == "P" else curve.recall)[:, n - 1]
         np.testing.assert_allclose(col, exact[(kind, n)], rtol=0, atol=1e-15)
@@ -146,10 +183,31 @@ def test_letor_p_at_1_to_10():
     # {1, 1/2, 1/3, 2/4, 3/5, 4/6, 4/7, 4/8, 5/9, 6/10}
     batch = batch_of({"q": ({1, 4, 5, 6, 9, 10}, 10, 6)})
     curve = pr_curve(batch)
-    want = [Fraction(1), Fraction(1, 2), Fraction(1, 3), Fraction(2, 4), Fraction(3, 5),
-            Fraction(4, 6), Fraction(4, 7), Fraction(4, 8), Fraction(5, 9), Fraction(6, 10)]
+    want = [
+        Fraction(1),
+        Fraction(1, 2),
+        Fraction(1, 3),
+        Fraction(2, 4),
+        Fraction(3, 5),
+        Fraction(4, 6),
+        Fraction(4, 7),
+        Fraction(4, 8),
+        Fraction(5, 9),
+        Fraction(6, 10),
+    ]
     np.testing.assert_array_equal(curve.precision[0], [float(w) for w in want])
-    assert curve.relevant[0].tolist() == [True, False, False, True, True, True, False, False, True, True]
+    assert curve.relevant[0].tolist() == [
+        True,
+        False,
+        False,
+        True,
+        True,
+        True,
+        False,
+        False,
+        True,
+        True,
+    ]
 
 
 # --------------------------------------------------------------------------- 11-point
@@ -160,16 +218,27 @@ def test_lecture_11_point_query1_query2():
     curve = pr_curve(batch)
     assert list(batch.topics) == ["Q1", "Q2"]
     for row, t in enumerate(("Q1", "Q2")):
-        np.testing.assert_allclose(curve.interpolated[row], [float(x) for x in EXACT_IPREC[t]], atol=1e-15)
-        assert all(printed(v, s) for v, s in zip(curve.interpolated[row], SLIDE_IPREC[t], strict=True))
+        np.testing.assert_allclose(
+            curve.interpolated[row], [float(x) for x in EXACT_IPREC[t]], atol=1e-15
+        )
+        assert all(
+            printed(v, s) for v, s in zip(curve.interpolated[row], SLIDE_IPREC[t], strict=True)
+        )
     # the measured points of the slides' tables (R, P at each relevant rank)
     q1 = np.flatnonzero(curve.relevant[0])
-    assert [printed(x, s) for x, s in zip(curve.recall[0, q1], [".20", ".40", ".60", ".80", "1.00"], strict=True)] == [True] * 5
+    assert [
+        printed(x, s)
+        for x, s in zip(curve.recall[0, q1], [".20", ".40", ".60", ".80", "1.00"], strict=True)
+    ] == [True] * 5
     # interpolated through the measured points: Q1 ranks 1..6 -> 1, 1, 2/3, 2/3, 2/3, 1/2
     np.testing.assert_allclose(curve.interpolated_ranks[0, :6], [1, 1, 2 / 3, 2 / 3, 2 / 3, 1 / 2])
     q2 = np.flatnonzero(curve.relevant[1])
-    assert all(printed(x, s) for x, s in zip(curve.recall[1, q2], [".33", ".67", "1.0"], strict=True))
-    assert all(printed(x, s) for x, s in zip(curve.precision[1, q2], ["1.00", ".67", ".2"], strict=True))
+    assert all(
+        printed(x, s) for x, s in zip(curve.recall[1, q2], [".33", ".67", "1.0"], strict=True)
+    )
+    assert all(
+        printed(x, s) for x, s in zip(curve.precision[1, q2], ["1.00", ".67", ".2"], strict=True)
+    )
 
 
 def test_lecture_11_point_average_over_two_queries():
@@ -195,11 +264,20 @@ def test_11_point_differs_from_trec_eval_where_documented():
     pytrec_eval = pytest.importorskip("pytrec_eval")
     q, r = make(LECTURE)
     qd = {t: {} for t in LECTURE}
-    for t, d, lab in zip(q.table.column("topic").to_pylist(), q.table.column("doc").to_pylist(), q.labels, strict=True):
+    for t, d, lab in zip(
+        q.table.column("topic").to_pylist(),
+        q.table.column("doc").to_pylist(),
+        q.labels,
+        strict=True,
+    ):
         qd[t][d] = int(lab)
     rd = {t: {} for t in LECTURE}
-    for t, d, s in zip(r.table.column("topic").to_pylist(), r.table.column("doc").to_pylist(),
-                       r.table.column("score").to_pylist(), strict=True):
+    for t, d, s in zip(
+        r.table.column("topic").to_pylist(),
+        r.table.column("doc").to_pylist(),
+        r.table.column("score").to_pylist(),
+        strict=True,
+    ):
         rd[t][d] = s
     got = pytrec_eval.RelevanceEvaluator(qd, {"iprec_at_recall", "map", "set_F.0.5"}).evaluate(rd)
     curve = pr_curve(build_batch(q, r))
@@ -250,9 +328,14 @@ def test_interpolated_precision_random_against_exact_definition():
         np.testing.assert_allclose(got[row], want, atol=1e-15, err_msg=str(t))
         # at the recall of each rank
         found = np.cumsum(rel_list, dtype=int)
-        at_ranks = [float(brute_iprec(rel_list, R, Fraction(int(c), R) if R else Fraction(0))) for c in found]
+        at_ranks = [
+            float(brute_iprec(rel_list, R, Fraction(int(c), R) if R else Fraction(0)))
+            for c in found
+        ]
         n = len(rel_list)
-        np.testing.assert_allclose(curve.interpolated_ranks[row, :n], at_ranks, atol=1e-15, err_msg=str(t))
+        np.testing.assert_allclose(
+            curve.interpolated_ranks[row, :n], at_ranks, atol=1e-15, err_msg=str(t)
+        )
         assert np.isnan(curve.interpolated_ranks[row, n:]).all()
 
 
@@ -263,13 +346,26 @@ def test_interpolation_agrees_with_trec_eval_when_r_is_a_multiple_of_ten():
     for t in range(20):
         R = int(rng.choice([10, 20]))
         n = 60
-        rels = set(rng.choice(np.arange(1, n + 1), size=R - int(rng.integers(0, 3)), replace=False).tolist())
+        rels = set(
+            rng.choice(
+                np.arange(1, n + 1), size=R - int(rng.integers(0, 3)), replace=False
+            ).tolist()
+        )
         spec[f"t{t}"] = (rels, n, R)
     q, r = make(spec)
-    for t, d, lab in zip(q.table.column("topic").to_pylist(), q.table.column("doc").to_pylist(), q.labels, strict=True):
+    for t, d, lab in zip(
+        q.table.column("topic").to_pylist(),
+        q.table.column("doc").to_pylist(),
+        q.labels,
+        strict=True,
+    ):
         qd.setdefault(t, {})[d] = int(lab)
-    for t, d, s in zip(r.table.column("topic").to_pylist(), r.table.column("doc").to_pylist(),
-                       r.table.column("score").to_pylist(), strict=True):
+    for t, d, s in zip(
+        r.table.column("topic").to_pylist(),
+        r.table.column("doc").to_pylist(),
+        r.table.column("score").to_pylist(),
+        strict=True,
+    ):
         rd.setdefault(t, {})[d] = s
     got = pytrec_eval.RelevanceEvaluator(qd, {"iprec_at_recall"}).evaluate(rd)
     batch = build_batch(q, r)
@@ -283,7 +379,10 @@ def test_precision_at_recall_s1_s2_table():
     # lecture: S1 relevant at 1, 3, 6, 9, 10; S2 at 2, 5, 6, 7, 8 (5 relevant each)
     batch = batch_of({"S1": ({1, 3, 6, 9, 10}, 10, 5), "S2": ({2, 5, 6, 7, 8}, 10, 5)})
     got = precision_at_recall(batch, [0.2, 0.4, 0.6, 0.8, 1.0])
-    slide = {"S1": ["1.0", "0.67", "0.5", "0.44", "0.5"], "S2": ["0.5", "0.4", "0.5", "0.57", "0.63"]}
+    slide = {
+        "S1": ["1.0", "0.67", "0.5", "0.44", "0.5"],
+        "S2": ["0.5", "0.4", "0.5", "0.57", "0.63"],
+    }
     exact = {"S1": [1, 2 / 3, 1 / 2, 4 / 9, 1 / 2], "S2": [1 / 2, 2 / 5, 1 / 2, 4 / 7, 5 / 8]}
     for row, t in enumerate(("S1", "S2")):
         np.testing.assert_allclose(got[row], exact[t], atol=1e-15)
@@ -298,12 +397,17 @@ def test_lecture_map():
     curve = pr_curve(build_batch(q, r))
     # AP = (1/R) sum of the precision at each relevant document (all retrieved here)
     ap = np.nansum(np.where(curve.relevant, curve.precision, 0.0), axis=1) / curve.num_rel
-    exact = [(1 + Fraction(2, 3) + Fraction(1, 2) + Fraction(2, 5) + Fraction(1, 4)) / 5,
-             (1 + Fraction(2, 3) + Fraction(1, 5)) / 3]
+    exact = [
+        (1 + Fraction(2, 3) + Fraction(1, 2) + Fraction(2, 5) + Fraction(1, 4)) / 5,
+        (1 + Fraction(2, 3) + Fraction(1, 5)) / 3,
+    ]
     np.testing.assert_allclose(ap, [float(x) for x in exact], rtol=1e-15)
     # The slide prints 0.564, 0.623 and MAP 0.594: it averages the precisions rounded to two
     # decimals (1.00 + 0.67 + 0.50 + 0.40 + 0.25 = 2.82). Exact values: 0.5633, 0.6222, 0.5928.
-    rounded = [np.round(curve.precision[i][curve.relevant[i]] + 1e-12, 2).sum() / curve.num_rel[i] for i in (0, 1)]
+    rounded = [
+        np.round(curve.precision[i][curve.relevant[i]] + 1e-12, 2).sum() / curve.num_rel[i]
+        for i in (0, 1)
+    ]
     assert printed(rounded[0], "0.564") and printed(rounded[1], "0.623")
     assert printed((round(rounded[0], 3) + round(rounded[1], 3)) / 2, "0.594")
     assert abs(ap[0] - 0.564) < 1e-3 and abs(ap[1] - 0.623) < 1e-3
@@ -316,7 +420,9 @@ def test_lecture_map():
 
 def test_lecture_map_against_pytrec_eval():
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    qd = {t: {f"d{i}": int(i in rels) for i in range(1, n + 1)} for t, (rels, n, _) in LECTURE.items()}
+    qd = {
+        t: {f"d{i}": int(i in rels) for i in range(1, n + 1)} for t, (rels, n, _) in LECTURE.items()
+    }
     rd = {t: {f"d{i}": float(100 - i) for i in range(1, n + 1)} for t, (_, n, _) in LECTURE.items()}
     got = pytrec_eval.RelevanceEvaluator(qd, {"map"}).evaluate(rd)
     curve = pr_curve(batch_of(LECTURE))
@@ -367,9 +473,13 @@ def test_f_beta_squared_versus_trec_eval_set_f():
     # Query 2: P = 3/15 = 1/5, R = 1 -> F_0.5 = (1.25/5) / (0.25/5 + 1) = 5/21
     assert res.values[0, 1] == pytest.approx(5 / 21, rel=1e-15)
     np.testing.assert_allclose(res.values[1], [2 * 0.25 / 1.25, 2 * 0.2 / 1.2], rtol=1e-15)  # F1
-    np.testing.assert_allclose(res.values[2], [5 * 0.25 / (4 * 0.25 + 1), 5 * 0.2 / (4 * 0.2 + 1)], rtol=1e-15)
+    np.testing.assert_allclose(
+        res.values[2], [5 * 0.25 / (4 * 0.25 + 1), 5 * 0.2 / (4 * 0.2 + 1)], rtol=1e-15
+    )
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    qd = {t: {f"d{i}": int(i in rels) for i in range(1, n + 1)} for t, (rels, n, _) in LECTURE.items()}
+    qd = {
+        t: {f"d{i}": int(i in rels) for i in range(1, n + 1)} for t, (rels, n, _) in LECTURE.items()
+    }
     rd = {t: {f"d{i}": float(100 - i) for i in range(1, n + 1)} for t, (_, n, _) in LECTURE.items()}
     got = pytrec_eval.RelevanceEvaluator(qd, {"set_F.0.5", "set_F"}).evaluate(rd)
     assert got["Q1"]["set_F"] == pytest.approx(1 / 3)  # beta 0.5, not squared
@@ -378,7 +488,9 @@ def test_f_beta_squared_versus_trec_eval_set_f():
     np.testing.assert_allclose(res.values[3], [got["Q1"]["set_F"], got["Q2"]["set_F"]], rtol=1e-12)
     if trec_family("SetF"):
         trec = cwlkit.evaluate(q, r, ["SetF(beta=0.5)"])
-        np.testing.assert_allclose(trec.values[0], [got["Q1"]["set_F"], got["Q2"]["set_F"]], rtol=1e-12)
+        np.testing.assert_allclose(
+            trec.values[0], [got["Q1"]["set_F"], got["Q2"]["set_F"]], rtol=1e-12
+        )
 
 
 def test_f_beta_is_the_weighted_harmonic_mean():
@@ -396,10 +508,27 @@ def test_f_beta_is_the_weighted_harmonic_mean():
 
 def test_set_measures_cutoff_and_edge_cases():
     # t1: short run (4 docs, 2 relevant of R = 4); t2: no relevant documents; t3: empty run
-    q = Qrels.from_records([("t1", "a", 1), ("t1", "b", 0), ("t1", "c", 1), ("t1", "x", 1), ("t1", "y", 1),
-                            ("t2", "a", 0), ("t3", "a", 1)])
-    r = Run.from_records([("t1", "a", 4.0), ("t1", "b", 3.0), ("t1", "c", 2.0), ("t1", "u", 1.0),
-                          ("t2", "a", 1.0), ("t2", "b", 0.5)])
+    q = Qrels.from_records(
+        [
+            ("t1", "a", 1),
+            ("t1", "b", 0),
+            ("t1", "c", 1),
+            ("t1", "x", 1),
+            ("t1", "y", 1),
+            ("t2", "a", 0),
+            ("t3", "a", 1),
+        ]
+    )
+    r = Run.from_records(
+        [
+            ("t1", "a", 4.0),
+            ("t1", "b", 3.0),
+            ("t1", "c", 2.0),
+            ("t1", "u", 1.0),
+            ("t2", "a", 1.0),
+            ("t2", "b", 0.5),
+        ]
+    )
     res = cwlkit.evaluate(q, r, ["F", "F@2", "F@10", "F(beta=0)@10", "IAP11"], topics="either")
     assert res.topics == ["t1", "t2", "t3"]
     v = dict(zip(res.measures, res.values.tolist(), strict=True))
@@ -524,10 +653,21 @@ def test_curves_vectorised_on_a_large_batch():
     T, D = 300, 1000
     topics = np.repeat([f"t{i:03d}" for i in range(T)], D)
     docs = np.tile([f"d{j}" for j in range(D)], T)
-    run = Run.from_records(list(zip(topics.tolist(), docs.tolist(), np.tile(-np.arange(D, dtype=float), T).tolist(), strict=True)))
+    run = Run.from_records(
+        list(
+            zip(
+                topics.tolist(),
+                docs.tolist(),
+                np.tile(-np.arange(D, dtype=float), T).tolist(),
+                strict=True,
+            )
+        )
+    )
     keep = rng.random(T * D) < 0.05
     labels = (rng.random(int(keep.sum())) < 0.6).astype(int)
-    qrels = Qrels.from_records(list(zip(topics[keep].tolist(), docs[keep].tolist(), labels.tolist(), strict=True)))
+    qrels = Qrels.from_records(
+        list(zip(topics[keep].tolist(), docs[keep].tolist(), labels.tolist(), strict=True))
+    )
     batch = build_batch(qrels, run)
     t0 = time.perf_counter()
     curve = pr_curve(batch)
@@ -557,7 +697,9 @@ def test_plots(tmp_path):
     np.testing.assert_allclose(x, np.concatenate(([0], roc.fpr[2][:10], [1])))
     np.testing.assert_allclose(y, np.concatenate(([0], roc.tpr[2][:10], [1])))
     ax2.figure.savefig(tmp_path / "roc.png")
-    assert (tmp_path / "pr.png").stat().st_size > 1000 and (tmp_path / "roc.png").stat().st_size > 1000
+    assert (tmp_path / "pr.png").stat().st_size > 1000 and (
+        tmp_path / "roc.png"
+    ).stat().st_size > 1000
     with pytest.raises(CwlkitError):
         plot_pr(curve, topics=["nope"])
 
@@ -568,8 +710,11 @@ def test_plots(tmp_path):
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(
-        st.tuples(st.lists(st.sampled_from([0, 1, 2, None]), min_size=1, max_size=15), st.integers(0, 4)),
-        min_size=1, max_size=6,
+        st.tuples(
+            st.lists(st.sampled_from([0, 1, 2, None]), min_size=1, max_size=15), st.integers(0, 4)
+        ),
+        min_size=1,
+        max_size=6,
     ),
     st.sampled_from([0.25, 0.5, 1.0, 2.0]),
 )

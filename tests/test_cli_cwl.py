@@ -13,8 +13,24 @@ from conftest import EXAMPLE
 def test_default_metric_set_names(cli):
     rc, out, _ = cli("cwl", EXAMPLE / "example.qrels", EXAMPLE / "example.run")
     names = [line.split("\t")[1] for line in out.splitlines() if line.startswith("T1\t")]
-    assert names == ["P@1", "P@2", "P@3", "P@4", "P@5", "P@10", "RBP@0.2", "RBP@0.4", "RBP@0.8",
-                     "NDCG-k@5", "NDCG-k@10", "RR", "AP", "INST-T=1.0", "INST-T=2.0", "INST-T=3.0"]
+    assert names == [
+        "P@1",
+        "P@2",
+        "P@3",
+        "P@4",
+        "P@5",
+        "P@10",
+        "RBP@0.2",
+        "RBP@0.4",
+        "RBP@0.8",
+        "NDCG-k@5",
+        "NDCG-k@10",
+        "RR",
+        "AP",
+        "INST-T=1.0",
+        "INST-T=2.0",
+        "INST-T=3.0",
+    ]
 
 
 def test_json_and_tsv(cli):
@@ -51,8 +67,19 @@ def test_help_and_version(cli):
 
 
 def test_python_dash_m():
-    p = subprocess.run([sys.executable, "-m", "cwlkit", "cwl", "--example", "-M", "RR"], capture_output=True, text=True)
+    p = subprocess.run(
+        [sys.executable, "-m", "cwlkit", "cwl", "--example", "-M", "RR"],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode == 0 and p.stdout.startswith("T1\tRR\t0.0667")
-    p = subprocess.run([sys.executable, "-c", "import cwlkit, sys; print(sorted(m for m in sys.modules if m.startswith(('scipy', 'pyarrow', 'matplotlib'))))"],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import cwlkit, sys; print(sorted(m for m in sys.modules if m.startswith(('scipy', 'pyarrow', 'matplotlib'))))",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert p.stdout.strip() == "[]"  # import cwlkit stays light

@@ -38,9 +38,15 @@ TABLE2 = {
     "IFT-C1-C2-T=2.0-b1=0.25-R1=10-A=0.2-b2=0.25-R2=10": "0.0748 0.1269 1.0857 1.8412 1.6959",
 }
 METRICS = [
-    "APCWLMetric()", "RRCWLMetric()", "PrecisionCWLMetric(5)", "NDCGCWLMetric(10)",
-    "INSTCWLMetric(2)", "RBPCWLMetric(0.6)", "TBGCWLMetric(2)",
-    "BPMDCWLMetric(1000,5,1.0,0)", "BPMDCWLMetric(1000,5)",
+    "APCWLMetric()",
+    "RRCWLMetric()",
+    "PrecisionCWLMetric(5)",
+    "NDCGCWLMetric(10)",
+    "INSTCWLMetric(2)",
+    "RBPCWLMetric(0.6)",
+    "TBGCWLMetric(2)",
+    "BPMDCWLMetric(1000,5,1.0,0)",
+    "BPMDCWLMetric(1000,5)",
     "IFTGoalRateCWLMetric(2.0,0.25,10,0.2,0.25,10)",
 ]
 
@@ -62,7 +68,14 @@ def _metric_args() -> list[str]:
 
 @pytest.mark.parametrize("costs,table", [(False, TABLE1), (True, TABLE2)])
 def test_cwl_paper_tables_depth_1000(cli, costs, table):
-    args = [EXAMPLE / "example.qrels", EXAMPLE / "example.run", "--max-depth", "1000", "--order", "file"]
+    args = [
+        EXAMPLE / "example.qrels",
+        EXAMPLE / "example.run",
+        "--max-depth",
+        "1000",
+        "--order",
+        "file",
+    ]
     if costs:
         args += ["-c", EXAMPLE / "example.costs"]
     rc, out, err = cli("cwl", *args, *_metric_args())
@@ -74,13 +87,23 @@ def test_cwl_paper_tables_depth_1000(cli, costs, table):
 
 def test_cwl_paper_t2_ap(cli):
     # the reference's T2 row for AP (reference/cwl_eval.md, section 3.5)
-    rc, out, _ = cli("cwl", EXAMPLE / "example.qrels", EXAMPLE / "example.run", "-M", "APCWLMetric()", "--max-depth", "1000")
+    rc, out, _ = cli(
+        "cwl",
+        EXAMPLE / "example.qrels",
+        EXAMPLE / "example.run",
+        "-M",
+        "APCWLMetric()",
+        "--max-depth",
+        "1000",
+    )
     assert _rows(out)[("T2", "AP")] == "0.6213 1.5997 1.0000 2.5749 2.5749"
 
 
 def test_inst_t1_exact_default_mode(cli):
     # without the depth cut INST-T=2 converges: ED = ETC = 3.9363 (reference: n = 10^6 run)
-    rc, out, _ = cli("cwl", EXAMPLE / "example.qrels", EXAMPLE / "example.run", "-M", "INSTCWLMetric(2)")
+    rc, out, _ = cli(
+        "cwl", EXAMPLE / "example.qrels", EXAMPLE / "example.run", "-M", "INSTCWLMetric(2)"
+    )
     eu, etu, ec, etc, ed = map(float, _rows(out)[("T1", "INST-T=2")].split())
     assert (eu, etc, ed) == (0.1542, 3.9363, 3.9363)
     assert math.isclose(eu * ed, etu, abs_tol=1e-4)
@@ -152,8 +175,14 @@ def _tail_mass_inst(T: float, N: int) -> float:
 
 @pytest.mark.parametrize(
     "T,delta,n,beyond",
-    [(1, 0.05, 30, 0.0039), (3, 0.05, 105, 0.0029), (10, 0.05, 371, 0.0026),
-     (1, 0.01, 154, 0.0002), (3, 0.01, 547, 0.0001), (10, 0.01, 1931, 0.0001)],
+    [
+        (1, 0.05, 30, 0.0039),
+        (3, 0.05, 105, 0.0029),
+        (10, 0.05, 371, 0.0026),
+        (1, 0.01, 154, 0.0002),
+        (3, 0.01, 547, 0.0001),
+        (10, 0.01, 1931, 0.0001),
+    ],
 )
 def test_inst_paper_table2_evaluation_depths(T, delta, n, beyond):
     # the smallest n whose all-zero tail mass is below delta; V(n+1) = (2T/(n+2T))^2
@@ -167,8 +196,17 @@ def test_inst_paper_table2_expected_depths(T, ed):
     assert round(s.ED[0], 2) == ed
 
 
-@pytest.mark.parametrize("p,delta,n", [(0.612, 0.05, 7), (0.847, 0.05, 19), (0.951, 0.05, 60),
-                                       (0.612, 0.01, 10), (0.847, 0.01, 28), (0.951, 0.01, 92)])
+@pytest.mark.parametrize(
+    "p,delta,n",
+    [
+        (0.612, 0.05, 7),
+        (0.847, 0.05, 19),
+        (0.951, 0.05, 60),
+        (0.612, 0.01, 10),
+        (0.847, 0.01, 28),
+        (0.951, 0.01, 92),
+    ],
+)
 def test_inst_paper_table2_rbp_depths(p, delta, n):
     w = weights(RBP(p), np.zeros(n), horizon=n)
     assert 1 - w["W"][:n].sum() < delta <= 1 - w["W"][: n - 1].sum()

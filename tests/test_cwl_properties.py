@@ -135,12 +135,20 @@ def grids(draw):
     """gain[T, D], cost[T, D], depth[T] and the padding cost, for the engine itself."""
     T = draw(st.integers(1, 3))
     D = draw(st.integers(0, 12))
-    g = draw(st.lists(st.sampled_from([0.0, 0.0, 0.1, 0.25, 0.5, 0.9, 1.0]), min_size=T * D, max_size=T * D))
+    g = draw(
+        st.lists(
+            st.sampled_from([0.0, 0.0, 0.1, 0.25, 0.5, 0.9, 1.0]), min_size=T * D, max_size=T * D
+        )
+    )
     c = draw(st.lists(st.floats(0.5, 3.0), min_size=T * D, max_size=T * D))
     depth = draw(st.lists(st.integers(0, D), min_size=T, max_size=T))
     pad_cost = draw(st.sampled_from([1.0, 1.5, 2.0]))
-    return (np.array(g, dtype=np.float64).reshape(T, D), np.array(c, dtype=np.float64).reshape(T, D),
-            np.array(depth, dtype=np.int64), pad_cost)
+    return (
+        np.array(g, dtype=np.float64).reshape(T, D),
+        np.array(c, dtype=np.float64).reshape(T, D),
+        np.array(depth, dtype=np.int64),
+        pad_cost,
+    )
 
 
 def _evaluate(metric, qrels, run, **kw):
@@ -159,7 +167,9 @@ def test_weights_sum_to_one(metric, data):
     topic = run[0][0]
     n = len(run)
     H = max(n, metric.min_horizon()) + 1200  # past the run, and past U's and BPM's budgets
-    v = cwlkit.cwl_vectors(Qrels.from_records(qrels), Run.from_records(run), metric, topic, horizon=H)
+    v = cwlkit.cwl_vectors(
+        Qrels.from_records(qrels), Run.from_records(run), metric, topic, horizon=H
+    )
     C, V, W, L, ED = v["C"], v["V"], v["W"], v["L"], float(v["ED"])
     assert C.shape == V.shape == W.shape == L.shape == (H,)
     assert np.all((C >= 0) & (C <= 1))
@@ -225,8 +235,11 @@ def test_identities_hold_wherever_ed_is_finite(metric, grid, upper):
 
 @pytest.mark.parametrize("metric", METRICS, ids=IDS)
 @FAST
-@given(a=st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]), n=st.integers(1, 12),
-       costs=st.lists(st.floats(0.5, 3.0), min_size=12, max_size=12))
+@given(
+    a=st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]),
+    n=st.integers(1, 12),
+    costs=st.lists(st.floats(0.5, 3.0), min_size=12, max_size=12),
+)
 def test_constant_gain_scores_that_gain(metric, a, n, costs):
     gain = np.full((1, n), a)
     cost = np.array(costs[:n])[None, :]
@@ -258,7 +271,9 @@ def test_residuals_are_not_negative(metric, data):
     hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad)
     if metric.family not in NOT_MONOTONE:
         assert np.all(hi.EU >= lo.EU - 1e-12), (lo.EU, hi.EU)
-    elif metric.normalise_by_ideal:  # the ideal grows with the same documents: still monotone in SDCG
+    elif (
+        metric.normalise_by_ideal
+    ):  # the ideal grows with the same documents: still monotone in SDCG
         assert np.all(hi.EU >= lo.EU - 1e-12)
     # with every document judged and no tail to fill, there is nothing left to find
     if not metric.upper_tail:
@@ -272,7 +287,10 @@ def test_residuals_are_not_negative(metric, data):
 
 
 def _by_topic(res) -> dict[str, np.ndarray]:
-    cols = [res.values, *(res.columns[c] for c in ("ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResED"))]
+    cols = [
+        res.values,
+        *(res.columns[c] for c in ("ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResED")),
+    ]
     return {t: np.array([c[0, i] for c in cols]) for i, t in enumerate(res.topics)}
 
 
@@ -406,13 +424,19 @@ def test_ndcg_upper_bound_is_an_ndcg():
     res = _evaluate("nDCG@2", qrels, run, residuals=True)
     d2 = 1 + 1 / math.log2(3)
     assert res.values[0, 0] == pytest.approx(0.5 / d2, rel=1e-12)
-    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx((0.5 + 1 / math.log2(3)) / d2, rel=1e-12)
+    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx(
+        (0.5 + 1 / math.log2(3)) / d2, rel=1e-12
+    )
     res = _evaluate("nDCG@10", qrels, run, residuals=True)
     s10 = sum(1 / math.log2(i + 1) for i in range(1, 11))
     assert res.values[0, 0] == pytest.approx(1.0 / (d2 + 0.25), rel=1e-12)
-    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx((s10 - 0.5) / s10, rel=1e-12)
+    assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx(
+        (s10 - 0.5) / s10, rel=1e-12
+    )
     # nothing judged relevant in the run, one relevant document judged: the upper bound is 1
-    res = _evaluate("nDCG@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True)
+    res = _evaluate(
+        "nDCG@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True
+    )
     assert res.values[0, 0] == 0 and res.columns["ResEU"][0, 0] == pytest.approx(1.0, rel=1e-12)
 
 

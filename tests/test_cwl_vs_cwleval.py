@@ -120,7 +120,9 @@ def _script() -> list[str]:
 
 def run_cwl_eval(d: Path, *args: str) -> list[list[str]]:
     """The ``cwl-eval`` command's output lines, split on tabs (run with cwd = d)."""
-    p = subprocess.run([*_script(), "qrels", "run", *args], cwd=d, capture_output=True, text=True, timeout=300)
+    p = subprocess.run(
+        [*_script(), "qrels", "run", *args], cwd=d, capture_output=True, text=True, timeout=300
+    )
     assert p.returncode == 0, p.stderr[-2000:]
     return [line.split("\t") for line in p.stdout.splitlines()]
 
@@ -128,7 +130,9 @@ def run_cwl_eval(d: Path, *args: str) -> list[list[str]]:
 def run_cwlkit(cli, d: Path, *args: str, depth: int = 1000) -> list[list[str]]:
     """``cwlkit cwl QRELS RUN --order file --max-depth DEPTH ARGS`` (file names relative to d)."""
     args = tuple(str(d / a) if (d / a).is_file() else a for a in args)
-    rc, out, err = cli("cwl", d / "qrels", d / "run", "--order", "file", "--max-depth", str(depth), *args)
+    rc, out, err = cli(
+        "cwl", d / "qrels", d / "run", "--order", "file", "--max-depth", str(depth), *args
+    )
     assert rc == 0, err
     return [line.split("\t") for line in out.splitlines()]
 
@@ -175,15 +179,31 @@ def test_every_metric_class_matches_the_cwl_eval_command(cli, tmp_path):
 # --------------------------------------------------------------------------------------------
 # raw floats: cwl_eval's classes in process
 
-_CWL_MODULES = ("cwl_precision", "cwl_rbp", "cwl_rr", "cwl_ap", "cwl_dcg", "cwl_inst", "cwl_insq", "cwl_tbg",
-                "cwl_bpm", "cwl_umeasure", "cwl_ift", "cwl_nerr", "cwl_npv", "cwl_set")
+_CWL_MODULES = (
+    "cwl_precision",
+    "cwl_rbp",
+    "cwl_rr",
+    "cwl_ap",
+    "cwl_dcg",
+    "cwl_inst",
+    "cwl_insq",
+    "cwl_tbg",
+    "cwl_bpm",
+    "cwl_umeasure",
+    "cwl_ift",
+    "cwl_nerr",
+    "cwl_npv",
+    "cwl_set",
+)
 
 
 def _cwl_classes() -> dict[str, type]:
     out: dict[str, type] = {}
     for name in _CWL_MODULES:
         mod = importlib.import_module(f"cwl.ruler.measures.{name}")
-        out.update({k: v for k, v in vars(mod).items() if k.endswith("CWLMetric") and k != "CWLMetric"})
+        out.update(
+            {k: v for k, v in vars(mod).items() if k.endswith("CWLMetric") and k != "CWLMetric"}
+        )
     return out
 
 
@@ -194,8 +214,16 @@ def _instantiate(classes: dict[str, type], line: str):
     return classes[name](*[float(a) if "." in a else int(a) for a in args])
 
 
-def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bool,
-                 max_cost: float = 1.0, min_cost: float = 1.0, max_n: int = 1000) -> dict[tuple[str, str], np.ndarray]:
+def cwl_eval_raw(
+    d: Path,
+    metric_lines: list[str],
+    *,
+    residuals: bool,
+    costs: bool,
+    max_cost: float = 1.0,
+    min_cost: float = 1.0,
+    max_n: int = 1000,
+) -> dict[tuple[str, str], np.ndarray]:
     """Every (topic, name) -> [EU ETU EC ETC ED (ResEU ... ResED)] from cwl_eval's classes."""
     from cwl.ruler.ranking import RankingMaker
     from cwl.seeker.trec_qrel_handler import TrecQrelHandler
@@ -204,7 +232,9 @@ def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bo
     qrh = TrecQrelHandler(str(d / "qrels"))
     cost_dict = None
     if costs:
-        cost_dict = {t: float(c) for t, c in (ln.split() for ln in (d / "costs").read_text().splitlines())}
+        cost_dict = {
+            t: float(c) for t, c in (ln.split() for ln in (d / "costs").read_text().splitlines())
+        }
     blocks: list[tuple[str, list[tuple[str, str]]]] = []
     for line in (d / "run").read_text().splitlines():
         topic, etype, doc = line.split()[:3]
@@ -213,7 +243,9 @@ def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bo
         blocks[-1][1].append((doc, etype))
     out = {}
     for topic, items in blocks:
-        maker = RankingMaker(topic, qrh, cost_dict, max_gain=1.0, max_cost=max_cost, min_cost=min_cost, max_n=max_n)
+        maker = RankingMaker(
+            topic, qrh, cost_dict, max_gain=1.0, max_cost=max_cost, min_cost=min_cost, max_n=max_n
+        )
         for doc, etype in items:
             maker.add(doc, etype)
         ranking = maker.get_ranking()
@@ -223,8 +255,13 @@ def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bo
             m.measure(ranking)
             vals = m.get_scores()
             if residuals:
-                vals += [m.residual_expected_utility, m.residual_expected_total_utility, m.residual_expected_cost,
-                         m.residual_expected_total_cost, m.residual_expected_items]
+                vals += [
+                    m.residual_expected_utility,
+                    m.residual_expected_total_utility,
+                    m.residual_expected_cost,
+                    m.residual_expected_total_cost,
+                    m.residual_expected_items,
+                ]
             out[(topic, m.name().rstrip())] = np.array(vals, dtype=np.float64)
     return out
 
@@ -232,10 +269,36 @@ def cwl_eval_raw(d: Path, metric_lines: list[str], *, residuals: bool, costs: bo
 @pytest.mark.parametrize("seed", [21])
 def test_every_metric_matches_cwl_eval_raw_floats(cli, tmp_path, seed):
     make_inputs(tmp_path, seed)
-    theirs = cwl_eval_raw(tmp_path, ALL_METRICS, residuals=True, costs=True, max_cost=3.0, min_cost=0.25)
-    rows = run_cwlkit(cli, tmp_path, "-m", "metrics", "-c", "costs", "-r", "--max-cost", "3", "--min-cost", "0.25",
-                      "-o", "tsv")
-    assert rows[0][2:] == ["EU", "ETU", "EC", "ETC", "ED", "ResEU", "ResETU", "ResEC", "ResETC", "ResED"]
+    theirs = cwl_eval_raw(
+        tmp_path, ALL_METRICS, residuals=True, costs=True, max_cost=3.0, min_cost=0.25
+    )
+    rows = run_cwlkit(
+        cli,
+        tmp_path,
+        "-m",
+        "metrics",
+        "-c",
+        "costs",
+        "-r",
+        "--max-cost",
+        "3",
+        "--min-cost",
+        "0.25",
+        "-o",
+        "tsv",
+    )
+    assert rows[0][2:] == [
+        "EU",
+        "ETU",
+        "EC",
+        "ETC",
+        "ED",
+        "ResEU",
+        "ResETU",
+        "ResEC",
+        "ResETC",
+        "ResED",
+    ]
     assert len(rows) - 1 == len(theirs) == 8 * len(ALL_METRICS)
     for row in rows[1:]:
         want = theirs[(row[0], row[1])]
@@ -249,8 +312,13 @@ def test_raw_floats_without_costs_or_residuals(cli, tmp_path):
     rows = run_cwlkit(cli, tmp_path, "-m", "metrics", "-o", "tsv")
     assert len(rows) - 1 == len(theirs)
     for row in rows[1:]:
-        np.testing.assert_allclose([float(v) for v in row[2:]], theirs[(row[0], row[1])], rtol=1e-9, atol=1e-9,
-                                   err_msg=f"{row[0]} {row[1]}")
+        np.testing.assert_allclose(
+            [float(v) for v in row[2:]],
+            theirs[(row[0], row[1])],
+            rtol=1e-9,
+            atol=1e-9,
+            err_msg=f"{row[0]} {row[1]}",
+        )
 
 
 def _raw_rows(rows: list[list[str]]) -> dict[tuple[str, str], np.ndarray]:
@@ -261,10 +329,18 @@ def _raw_rows(rows: list[list[str]]) -> dict[tuple[str, str], np.ndarray]:
 def test_other_depth_cuts_match_raw_floats(cli, tmp_path, depth):
     """``--max-depth N`` is cwl_eval's ``--max_depth N``: cut or pad to N, also below k."""
     make_inputs(tmp_path, seed=41)
-    metrics = [m for m in ALL_METRICS if m not in ("PrecisionCWLMetric(7)", "PrecisionCWLMetric(20)") or depth >= 20]
-    (tmp_path / "m").write_text("\n".join(metrics) + "\n")  # (cwl_eval crashes on P@k with k > N + 1)
+    metrics = [
+        m
+        for m in ALL_METRICS
+        if m not in ("PrecisionCWLMetric(7)", "PrecisionCWLMetric(20)") or depth >= 20
+    ]
+    (tmp_path / "m").write_text(
+        "\n".join(metrics) + "\n"
+    )  # (cwl_eval crashes on P@k with k > N + 1)
     theirs = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True, max_n=depth)
-    rows = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "-o", "tsv", depth=depth))
+    rows = _raw_rows(
+        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "-o", "tsv", depth=depth)
+    )
     assert rows.keys() == theirs.keys()
     for key, want in theirs.items():
         np.testing.assert_allclose(rows[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
@@ -282,12 +358,16 @@ def test_bpm_dynamic_hc_is_the_documented_departure(cli, tmp_path):
     (tmp_path / "m").write_text("\n".join(lines) + "\n")
     rows = run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-o", "tsv")[1:]
     ours = {(r[0], r[1]): np.array([float(v) for v in r[2:]]) for r in rows}
-    pairs = [("BPM-Dynamic-T=2-K=6-hb=0.5-hc=1.0", "BPM-Dynamic-T=2-K=6-hb=0.5-hc=0"),
-             ("BPM-Dynamic-T=1-K=3-hb=1.0-hc=2.0", "BPM-Dynamic-T=1-K=3-hb=1.0-hc=0")]
+    pairs = [
+        ("BPM-Dynamic-T=2-K=6-hb=0.5-hc=1.0", "BPM-Dynamic-T=2-K=6-hb=0.5-hc=0"),
+        ("BPM-Dynamic-T=1-K=3-hb=1.0-hc=2.0", "BPM-Dynamic-T=1-K=3-hb=1.0-hc=0"),
+    ]
     differs = 0
     for topic in {t for t, _ in theirs}:
         for buggy, hc0 in pairs:
-            np.testing.assert_array_equal(theirs[(topic, buggy)], theirs[(topic, hc0)])  # hc ignored
+            np.testing.assert_array_equal(
+                theirs[(topic, buggy)], theirs[(topic, hc0)]
+            )  # hc ignored
             np.testing.assert_allclose(ours[(topic, hc0)], theirs[(topic, hc0)], rtol=1e-12)
             differs += not np.allclose(ours[(topic, buggy)], theirs[(topic, buggy)])
     assert differs >= 2
@@ -329,15 +409,22 @@ def test_negative_labels_score_as_zero_gain(cli, tmp_path):
     make_inputs(tmp_path, seed=32)
     rng = np.random.default_rng(0)
     lines = (tmp_path / "qrels").read_text().splitlines()
-    neg = [ln.rsplit(" ", 1)[0] + " -1" if ln.endswith(" 0") and rng.random() < 0.5 else ln for ln in lines]
+    neg = [
+        ln.rsplit(" ", 1)[0] + " -1" if ln.endswith(" 0") and rng.random() < 0.5 else ln
+        for ln in lines
+    ]
     (tmp_path / "qrels").write_text("\n".join(neg) + "\n")
     # INST and NERR need gains in [0, 1]; cwl_eval's IFT overflows on the negative gain total
     metrics = [m for m in ALL_METRICS if not m.startswith(("INST", "NERR", "IFT"))]
     (tmp_path / "m").write_text("\n".join(metrics) + "\n")
-    ours = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "--min-gain", "-1", "-o", "tsv"))
+    ours = _raw_rows(
+        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "--min-gain", "-1", "-o", "tsv")
+    )
     with np.errstate(all="ignore"):
         negative = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
-    (tmp_path / "qrels").write_text("\n".join(ln[:-3] + " 0" if ln.endswith(" -1") else ln for ln in neg) + "\n")
+    (tmp_path / "qrels").write_text(
+        "\n".join(ln[:-3] + " 0" if ln.endswith(" -1") else ln for ln in neg) + "\n"
+    )
     clipped = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
     assert ours.keys() == clipped.keys()
     for key, want in clipped.items():

@@ -26,6 +26,7 @@ QRELS = WEB / "qrels.web.151-200.txt"
 
 # --- gdeval.pl's own output ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "run,k,expected",
     [
@@ -36,7 +37,11 @@ QRELS = WEB / "qrels.web.151-200.txt"
     ],
 )
 def test_gdeval_byte_identical(cli, run, k, expected):
-    args = ["gdeval", QRELS, WEB / "runs" / run] if k == 20 else ["gdeval", "-k", str(k), QRELS, WEB / "runs" / run]
+    args = (
+        ["gdeval", QRELS, WEB / "runs" / run]
+        if k == 20
+        else ["gdeval", "-k", str(k), QRELS, WEB / "runs" / run]
+    )
     rc, out, err = cli(*args)
     assert rc == 0 and err == ""
     assert out == (WEB / "expected" / expected).read_text()
@@ -50,10 +55,20 @@ def test_gdeval_ndcg_equals_trec_eval_ndcg_cut_on_exponential_gains():
     q = cwlkit.read_qrels(QRELS)
     r = cwlkit.read_run(WEB / "runs" / "web2012.rm.catb.run")
     qd: dict[str, dict[str, int]] = {}
-    for t, d, g in zip(q.table.column("topic").to_pylist(), q.table.column("doc").to_pylist(), q.labels.tolist(), strict=True):
-        qd.setdefault(t, {})[d] = int(2 ** g - 1) if g > 0 else 0
+    for t, d, g in zip(
+        q.table.column("topic").to_pylist(),
+        q.table.column("doc").to_pylist(),
+        q.labels.tolist(),
+        strict=True,
+    ):
+        qd.setdefault(t, {})[d] = int(2**g - 1) if g > 0 else 0
     rd: dict[str, dict[str, float]] = {}
-    for t, d, s in zip(r.table.column("topic").to_pylist(), r.table.column("doc").to_pylist(), r.table.column("score").to_pylist(), strict=True):
+    for t, d, s in zip(
+        r.table.column("topic").to_pylist(),
+        r.table.column("doc").to_pylist(),
+        r.table.column("score").to_pylist(),
+        strict=True,
+    ):
         rd.setdefault(t, {})[d] = s
     ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.20"}).evaluate(rd)
     batch = build_batch(q, r)
@@ -69,7 +84,14 @@ def test_gdeval_ndcg_equals_trec_eval_ndcg_cut_on_exponential_gains():
 # --- ERR by hand ----------------------------------------------------------------------------
 
 # topic q1, ranked d1..d6 by score; d4 is spam (-2), d5 unjudged; grades 3, 0, 1, -2, ?, 2
-HAND_Q = [("q1", "d1", 3), ("q1", "d2", 0), ("q1", "d3", 1), ("q1", "d4", -2), ("q1", "d6", 2), ("q1", "x", 0)]
+HAND_Q = [
+    ("q1", "d1", 3),
+    ("q1", "d2", 0),
+    ("q1", "d3", 1),
+    ("q1", "d4", -2),
+    ("q1", "d6", 2),
+    ("q1", "x", 0),
+]
 HAND_R = [("q1", f"d{i}", 10.0 - i) for i in range(1, 7)]
 
 
@@ -84,7 +106,9 @@ def test_err_by_hand():
     assert float(full) == pytest.approx(0.8870442708333334, abs=1e-15)
     assert parse_measure("ERR").compute(b)[0] == pytest.approx(float(full), abs=1e-15)
     assert parse_measure("ERR@2").compute(b)[0] == pytest.approx(0.875, abs=1e-15)
-    assert parse_measure("ERR@3").compute(b)[0] == pytest.approx(float(F(7, 8) + F(1, 192)), abs=1e-15)
+    assert parse_measure("ERR@3").compute(b)[0] == pytest.approx(
+        float(F(7, 8) + F(1, 192)), abs=1e-15
+    )
     assert parse_measure("ERR@100").compute(b)[0] == pytest.approx(float(full), abs=1e-15)
     # gdeval's g_max = 4: r = (2^g - 1)/16 -> 7/16, 0, 1/16, 0, 0, 3/16
     g4 = F(7, 16) + F(1, 16) / 3 * F(9, 16) + F(3, 16) / 6 * (F(9, 16) * F(15, 16))
@@ -100,7 +124,11 @@ def test_err_with_binary_labels_and_exp_gain_is_reciprocal_rank():
     r = [("a", "y", 3.0), ("a", "w", 2.0), ("a", "x", 1.0), ("b", "z", 1.0), ("c", "z", 1.0)]
     b = _batch(q, r)
     assert ERR(gain="exp").compute(b).tolist() == [1 / 3, 1.0, 0.0]
-    assert ERR().compute(b).tolist() == [pytest.approx(0.5 / 3), 0.5, 0.0]  # r = 1/2 (Equation 2, G = 2)
+    assert ERR().compute(b).tolist() == [
+        pytest.approx(0.5 / 3),
+        0.5,
+        0.0,
+    ]  # r = 1/2 (Equation 2, G = 2)
 
 
 def test_negative_labels_count_as_zero():
@@ -113,7 +141,9 @@ def test_negative_labels_count_as_zero():
 
 
 def test_max_grade_below_a_label_is_an_error():
-    with pytest.raises(ParamError, match=r"qrels label 3 is above the max_grade 2 of ERR\(max_grade=2\)"):
+    with pytest.raises(
+        ParamError, match=r"qrels label 3 is above the max_grade 2 of ERR\(max_grade=2\)"
+    ):
         ERR(max_grade=2).compute(_batch())
     with pytest.raises(ParamError, match="must be in"):
         parse_measure("ERR(max_grade=0)@5")
@@ -122,6 +152,7 @@ def test_max_grade_below_a_label_is_an_error():
 
 
 # --- ERR is not C/W/L ------------------------------------------------------------------------
+
 
 def _cwl_classes():
     seen: list[type] = []
@@ -139,8 +170,11 @@ def test_constant_gain_every_cwl_metric_scores_alpha_err_scores_more():
     for alpha in (0.125, 0.5, 0.875):
         gains = np.full((2, 12), alpha)
         for cls in classes:
-            kw = {f.name: (5 if f.metadata.get("integer") else 0.5)
-                  for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING}
+            kw = {
+                f.name: (5 if f.metadata.get("integer") else 0.5)
+                for f in dataclasses.fields(cls)
+                if f.default is dataclasses.MISSING
+            }
             m = cls(**kw)
             # the ranking goes on forever with gain alpha: pad past the 12 ranks with alpha
             eu = measure(m, gains, np.ones_like(gains), np.array([12, 5]), pad_gain=alpha).EU
@@ -173,6 +207,7 @@ def test_err_is_expected_depth_times_ce6():
 
 # --- residuals --------------------------------------------------------------------------------
 
+
 def _err_loop(r: list[float]) -> float:
     """Textbook ERR over an explicit list (the reference for the vectorised code)."""
     total, reach = 0.0, 1.0
@@ -193,20 +228,26 @@ def test_residual_by_hand():
     assert m.residual(b)[0] == pytest.approx(upper - 0.875, abs=1e-15)
     # with g_max = 4 the top probability is 15/16
     upper4 = _err_loop([7 / 16, 0, 1 / 16, 0, 15 / 16, 3 / 16] + [15 / 16] * 200)
-    assert ERR(max_grade=4, k=20).residual(b)[0] == pytest.approx(upper4 - ERR(max_grade=4).compute(b)[0], abs=1e-15)
+    assert ERR(max_grade=4, k=20).residual(b)[0] == pytest.approx(
+        upper4 - ERR(max_grade=4).compute(b)[0], abs=1e-15
+    )
     # everything unjudged: the upper bound is the endless ranking at rho
     allun = _batch(q=[("q1", "zz", 3)], r=[("q1", "a", 2.0), ("q1", "b", 1.0)])
     assert ERR().residual(allun)[0] == pytest.approx(rho / (1 - rho) * math.log(1 / rho), abs=1e-14)
     # a fully judged run still has a residual: the ranks past its end
     judged = _batch(q=[("q1", "a", 3), ("q1", "b", 1)], r=[("q1", "a", 2.0), ("q1", "b", 1.0)])
     lo = _err_loop([7 / 8, 1 / 8])
-    assert ERR().residual(judged)[0] == pytest.approx(_err_loop([7 / 8, 1 / 8] + [rho] * 200) - lo, abs=1e-15)
+    assert ERR().residual(judged)[0] == pytest.approx(
+        _err_loop([7 / 8, 1 / 8] + [rho] * 200) - lo, abs=1e-15
+    )
 
 
 def test_cascade_tail_closed_forms():
     # depth 0: sum rho (1-rho)^m / (m+1) = rho/(1-rho) ln(1/rho)
     for rho in (0.05, 0.3, 0.5, 15 / 16):
-        assert cascade_tail(np.array([0]), rho)[0] == pytest.approx(rho / (1 - rho) * math.log(1 / rho), rel=1e-13)
+        assert cascade_tail(np.array([0]), rho)[0] == pytest.approx(
+            rho / (1 - rho) * math.log(1 / rho), rel=1e-13
+        )
     assert cascade_tail(np.array([0, 4]), 1.0).tolist() == [1.0, 0.2]
     assert cascade_tail(np.array([3]), 0.0).tolist() == [0.0]
 
@@ -228,13 +269,18 @@ def test_err_in_cwl_reports_eu_and_undefined_columns(cli, tmp_path):
     line = out.splitlines()[0].split("\t")
     b = _batch()
     assert line[:3] == ["q1", "ERR@2", "0.8750"]
-    assert line[3:7] == ["nan"] * 4 and line[7] == f"{ERR(k=2).residual(b)[0]:.4f}" and line[8:] == ["nan"] * 4
+    assert (
+        line[3:7] == ["nan"] * 4
+        and line[7] == f"{ERR(k=2).residual(b)[0]:.4f}"
+        and line[8:] == ["nan"] * 4
+    )
     res = cwlkit.evaluate_cwl(qp, rp, ["ERR@2"], residuals=True)
     assert res.values[0, 0] == 0.875 and np.isnan(res.columns["ED"][0, 0])
     assert res.columns["ResEU"][0, 0] == pytest.approx(ERR(k=2).residual(b)[0], abs=1e-15)
 
 
 # --- what gdeval.pl rejects ---------------------------------------------------------------
+
 
 def _write(tmp_path, q: str, r: str):
     qp, rp = tmp_path / "qrels.txt", tmp_path / "run.txt"
@@ -247,7 +293,10 @@ def test_non_numeric_topics_and_order(cli, tmp_path):
     """gdeval.pl needs digits; cwlkit takes any id: digit ids first in numeric order, then bytes."""
     q = "".join(f"{t} 0 a 2\n{t} 0 b 1\n" for t in ("T1", "b-7", "10", "9", "0008"))
     q += "nopos 0 a 0\n"
-    r = "".join(f"{t} Q0 b 1 2.0 myrun\n{t} Q0 a 2 1.0 myrun\n" for t in ("b-7", "10", "T1", "9", "0008", "nopos", "norel"))
+    r = "".join(
+        f"{t} Q0 b 1 2.0 myrun\n{t} Q0 a 2 1.0 myrun\n"
+        for t in ("b-7", "10", "T1", "9", "0008", "nopos", "norel")
+    )
     qp, rp = _write(tmp_path, q, r)
     rc, out, err = cli("gdeval", "-k", "5", qp, rp)
     assert rc == 0 and err == ""
@@ -267,7 +316,11 @@ def test_average_over_all_qrels_topics(cli, tmp_path):
     r = "1 Q0 a 1 1.0 r\n2 Q0 b 1 1.0 r\n4 Q0 a 1 1.0 r\n5 Q0 a 1 1.0 r\n"
     qp, rp = _write(tmp_path, q, r)
     rc, out, _ = cli("gdeval", qp, rp)
-    assert out.splitlines()[1:] == ["r,1,1.00000,0.06250", "r,2,0.00000,0.00000", "r,amean,0.50000,0.03125"]
+    assert out.splitlines()[1:] == [
+        "r,1,1.00000,0.06250",
+        "r,2,0.00000,0.00000",
+        "r,amean,0.50000,0.03125",
+    ]
     rc, out, _ = cli("gdeval", "-c", qp, rp)
     assert out.splitlines()[-1] == f"r,amean,{1 / 3:.5f},{0.0625 / 3:.5f}"
 
@@ -278,24 +331,43 @@ def test_grades_above_four_warn_and_max_grade(cli, tmp_path):
     qp, rp = _write(tmp_path, q, r)
     rc, out, err = cli("gdeval", qp, rp)
     assert rc == 0
-    assert err == (f"cwlkit gdeval: warning: {qp}:1: grade 6 is above gdeval.pl's maximum grade 4; "
-                   "ERR uses maximum grade 6 (set it with --max-grade)\n")
+    assert err == (
+        f"cwlkit gdeval: warning: {qp}:1: grade 6 is above gdeval.pl's maximum grade 4; "
+        "ERR uses maximum grade 6 (set it with --max-grade)\n"
+    )
     e6 = 3 / 64 + (61 / 64) * (63 / 64) / 2
     assert out.splitlines()[1].endswith(f",{e6:.5f}")
     rc, out, err = cli("gdeval", "--max-grade", "8", qp, rp)
     e8 = 3 / 256 + (253 / 256) * (63 / 256) / 2
     assert rc == 0 and err == "" and out.splitlines()[1].endswith(f",{e8:.5f}")
     rc, out, err = cli("gdeval", "--max-grade", "4", qp, rp)
-    assert rc == 2 and out == "" and err == f"cwlkit: error: {qp}:1: grade 6 is above --max-grade 4\n"
+    assert (
+        rc == 2 and out == "" and err == f"cwlkit: error: {qp}:1: grade 6 is above --max-grade 4\n"
+    )
 
 
 @pytest.mark.parametrize(
     "q,r,args,needle",
     [
         ("1 0 a\n", "1 Q0 a 1 1 r\n", [], "qrels.txt:1: expected 4 fields"),
-        ("1 0 a 1\n1 0 b high\n", "1 Q0 a 1 1 r\n", [], "qrels.txt:2: expected a number for the relevance label"),
-        ("1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 b 2 x r\n", [], "run.txt:2: expected a number for the score, got 'x'"),
-        ("1 0 a 1\n", "1 Q0 a 1 1 r\n1 Q0 a 2 0 r\n", [], "run.txt:2: document 'a' appears twice for topic '1'"),
+        (
+            "1 0 a 1\n1 0 b high\n",
+            "1 Q0 a 1 1 r\n",
+            [],
+            "qrels.txt:2: expected a number for the relevance label",
+        ),
+        (
+            "1 0 a 1\n",
+            "1 Q0 a 1 1 r\n1 Q0 b 2 x r\n",
+            [],
+            "run.txt:2: expected a number for the score, got 'x'",
+        ),
+        (
+            "1 0 a 1\n",
+            "1 Q0 a 1 1 r\n1 Q0 a 2 0 r\n",
+            [],
+            "run.txt:2: document 'a' appears twice for topic '1'",
+        ),
         ("1 0 a 1\n", "1 Q0 a 1 1 r\n", ["-k", "0"], "-k must be >= 1; got 0"),
         ("1 0 a 1\n", "1 Q0 a 1 1 r\n", ["-k", "x"], "argument -k: invalid int value"),
         ("1 0 a 1\n", "1 Q0 a 1 1 r\n", ["--max-grade", "0"], "--max-grade must be > 0"),
@@ -315,6 +387,7 @@ def test_missing_file(cli, tmp_path):
 
 # --- risk-sensitive mode ------------------------------------------------------------------
 
+
 def _gdeval_rows(path):
     rows = [line.split(",") for line in path.read_text().splitlines()[1:]]
     return {t: (float(n), float(e)) for _, t, n, e in rows}
@@ -325,12 +398,23 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
     gdeval.pl's own per-topic outputs of the two runs (5 decimals each, hence the tolerance)."""
     run = _gdeval_rows(WEB / "expected" / "web2012.rm.catb.gdeval.k10.txt")
     base = _gdeval_rows(WEB / "expected" / "web2012.ql.cata.gdeval.k10.txt")
-    rc, out, err = cli("gdeval", "-k", "10", "-baseline", WEB / "runs" / "web2012.ql.cata.run",
-                       "-riskAlpha", "1.0", QRELS, WEB / "runs" / "web2012.rm.catb.run")
+    rc, out, err = cli(
+        "gdeval",
+        "-k",
+        "10",
+        "-baseline",
+        WEB / "runs" / "web2012.ql.cata.run",
+        "-riskAlpha",
+        "1.0",
+        QRELS,
+        WEB / "runs" / "web2012.rm.catb.run",
+    )
     assert rc == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "runid,topic,ndcg@10,err@10"
-    rows = [line.rsplit(",", 3) for line in lines[1:]]  # the runid has commas in it (as gdeval.pl's)
+    rows = [
+        line.rsplit(",", 3) for line in lines[1:]
+    ]  # the runid has commas in it (as gdeval.pl's)
     assert all(r[0] == "indri (rel to. indri, rs=1+a, a=1.0)" for r in rows)
     assert [r[1] for r in rows[:-1]] == [t for t in run if t != "amean"]
     sums = np.zeros(2)

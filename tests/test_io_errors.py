@@ -25,12 +25,24 @@ def _files(tmp_path, q=GOOD_Q, r=GOOD_R):
     "q,r,needle",
     [
         ("1 0 a\n", GOOD_R, "qrels.txt:1: expected 4 fields"),
-        (GOOD_Q + "1 0 c x\n", GOOD_R, "qrels.txt:3: expected a number for the relevance label, got 'x'"),
+        (
+            GOOD_Q + "1 0 c x\n",
+            GOOD_R,
+            "qrels.txt:3: expected a number for the relevance label, got 'x'",
+        ),
         (GOOD_Q + "1 0 a 0\n", GOOD_R, "qrels.txt:3: document 'a' appears twice for topic '1'"),
         ("", GOOD_R, "qrels.txt: empty file"),
         (GOOD_Q, "1 Q0 a 1 2.0\n", "run.txt:1: expected 6 fields"),
-        (GOOD_Q, "1 Q0 a 1 2.0 x\n\n1 Q0 b 2 high x\n", "run.txt:3: expected a number for the score, got 'high'"),
-        (GOOD_Q, GOOD_R + "1 Q0 a 3 0.5 x\n", "run.txt:3: document 'a' appears twice for topic '1' in the run (first at line 1)"),
+        (
+            GOOD_Q,
+            "1 Q0 a 1 2.0 x\n\n1 Q0 b 2 high x\n",
+            "run.txt:3: expected a number for the score, got 'high'",
+        ),
+        (
+            GOOD_Q,
+            GOOD_R + "1 Q0 a 3 0.5 x\n",
+            "run.txt:3: document 'a' appears twice for topic '1' in the run (first at line 1)",
+        ),
         (GOOD_Q, "  \n", "run.txt: empty file"),
         (GOOD_Q + "1 0 c nan\n", GOOD_R, "qrels.txt:3: expected a finite number"),
     ],
@@ -70,7 +82,9 @@ def test_bad_metrics(cli, tmp_path, metric, needle):
 def test_metrics_file_syntax(cli, tmp_path):
     qp, rp = _files(tmp_path)
     mf = tmp_path / "metrics.txt"
-    mf.write_text("# comment\n\nPrecisionCWLMetric(k=2)\nRBPCWLMetric(8e-1)  # trailing\nINST(T=2)\n")
+    mf.write_text(
+        "# comment\n\nPrecisionCWLMetric(k=2)\nRBPCWLMetric(8e-1)  # trailing\nINST(T=2)\n"
+    )
     rc, out, err = cli("cwl", qp, rp, "-m", mf)
     assert rc == 0, err
     assert [line.split("\t")[1] for line in out.splitlines()] == ["P@2", "RBP@0.8", "INST(T=2)"]
@@ -81,9 +95,11 @@ def test_metrics_file_syntax(cli, tmp_path):
 
 def test_bad_options(cli, tmp_path):
     qp, rp = _files(tmp_path)
-    for args, needle in [(["--max-depth", "0"], "--max-depth must be >= 1"),
-                         (["--gain", "weird"], "--gain must be"),
-                         (["--order", "x"], "invalid choice")]:
+    for args, needle in [
+        (["--max-depth", "0"], "--max-depth must be >= 1"),
+        (["--gain", "weird"], "--gain must be"),
+        (["--order", "x"], "invalid choice"),
+    ]:
         rc, out, err = cli("cwl", qp, rp, *args)
         assert rc == 2 and out == "" and needle in err, err
 
@@ -115,9 +131,14 @@ def test_no_write_to_cwd(cli, tmp_path, monkeypatch):
 
 def test_topic_order_and_split_topics(cli, tmp_path):
     # lines of a topic anywhere in the file: one ranking per topic (cwl_eval evaluates twice)
-    qp, rp = _files(tmp_path, "A 0 a 1\nB 0 b 1\n", "B Q0 b 1 1 x\nA Q0 x 1 3 x\nB Q0 c 2 0.5 x\nA Q0 a 2 2 x\n")
+    qp, rp = _files(
+        tmp_path, "A 0 a 1\nB 0 b 1\n", "B Q0 b 1 1 x\nA Q0 x 1 3 x\nB Q0 c 2 0.5 x\nA Q0 a 2 2 x\n"
+    )
     rc, out, _ = cli("cwl", qp, rp, "-M", "P@2")
-    assert [line.split("\t")[:3] for line in out.splitlines()] == [["A", "P@2", "0.5000"], ["B", "P@2", "0.5000"]]
+    assert [line.split("\t")[:3] for line in out.splitlines()] == [
+        ["A", "P@2", "0.5000"],
+        ["B", "P@2", "0.5000"],
+    ]
     rc, out, _ = cli("cwl", qp, rp, "-M", "P@2", "--order", "file")
     assert [line.split("\t")[0] for line in out.splitlines()] == ["B", "A"]
 

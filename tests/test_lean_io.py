@@ -62,13 +62,38 @@ _TE, _WEB, _LETOR = DATA / "trec_eval_test" / "9.0.8", DATA / "web2012", DATA / 
     [
         ["trec_eval", "-q", "-m", "all_trec", _Q, _R],
         ["trec_eval", "-q", "-c", "-m", "all_trec", "--trec-version", "10", _Q, _R],
-        ["trec_eval", "-q", "-m", "all_prefs", "-R", "prefs", _TE / "prefs.test", _TE / "prefs.results.test"],
-        ["trec_eval", "-q", "-m", "qrels_jg", "-R", "qrels_jg", _TE / "qrels.123", _TE / "results.test"],
+        [
+            "trec_eval",
+            "-q",
+            "-m",
+            "all_prefs",
+            "-R",
+            "prefs",
+            _TE / "prefs.test",
+            _TE / "prefs.results.test",
+        ],
+        [
+            "trec_eval",
+            "-q",
+            "-m",
+            "qrels_jg",
+            "-R",
+            "qrels_jg",
+            _TE / "qrels.123",
+            _TE / "results.test",
+        ],
         ["cwl", _Q, _R],
         ["cwl", "-r", _Q, _R],
         ["cwl", "-c", EXAMPLE / "example.costs", "--ties", "average", _Q, _R],
         ["gdeval", _WEB / "qrels.web.151-200.txt", _WEB / "runs" / "web2012.ql.cata.run"],
-        ["letor", "score", _LETOR / "MQ2008.Fold1.test.lf.txt", _LETOR / "MQ2008.Fold1.test.pred.linear.txt", "-", "1"],
+        [
+            "letor",
+            "score",
+            _LETOR / "MQ2008.Fold1.test.lf.txt",
+            _LETOR / "MQ2008.Fold1.test.pred.linear.txt",
+            "-",
+            "1",
+        ],
     ],
     ids=lambda a: " ".join(str(x) for x in a[:3]),
 )
@@ -81,7 +106,9 @@ def test_cli_does_not_import_pandas(args):
         "assert rc == 0, rc\n"
         "print('pandas' in sys.modules)\n"
     )
-    got = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, check=True)
+    got = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, check=True
+    )
     assert got.stdout.strip() == "False", got.stderr
 
 
@@ -108,12 +135,20 @@ def test_blockwise_doc_lookup_matches_a_dict_join(monkeypatch, contiguous):
             lab = int(rng.integers(-1, 4))
             qrels.append((t, str(d), float(lab)))
             judged[(t, str(d))] = float(lab)
-    run = [(t, str(d), float(rng.integers(0, 5))) for t in topics for d in rng.choice(docs, size=10, replace=False)]
+    run = [
+        (t, str(d), float(rng.integers(0, 5)))
+        for t in topics
+        for d in rng.choice(docs, size=10, replace=False)
+    ]
     if not contiguous:
         run = [run[i] for i in rng.permutation(len(run))]
     whole = []  # lookups of the whole run dictionary (the fallback)
     index_in = B._index_in
-    monkeypatch.setattr(B, "_index_in", lambda v, s: (whole.append(len(v)) if len(v) > len(topics) + 1 else None) or index_in(v, s))
+    monkeypatch.setattr(
+        B,
+        "_index_in",
+        lambda v, s: (whole.append(len(v)) if len(v) > len(topics) + 1 else None) or index_in(v, s),
+    )
     b = B.build_batch(Qrels.from_records(qrels), Run.from_records(run), topics="run")
     if contiguous:
         assert not whole  # the blockwise path was taken

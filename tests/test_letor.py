@@ -45,7 +45,10 @@ def _write(path: Path, lines: list[str], eol: str = "\n") -> str:
 
 def _features(tmp_path: Path, rows: list[tuple[int, str, str]], name: str = "f.txt") -> str:
     """A feature file from (label, qid, docid) rows (two dummy features each)."""
-    return _write(tmp_path / name, [f"{lab} qid:{q} 1:0.5 2:0.25 #docid = {d} inc = 1 prob = 0.5" for lab, q, d in rows])
+    return _write(
+        tmp_path / name,
+        [f"{lab} qid:{q} 1:0.5 2:0.25 #docid = {d} inc = 1 prob = 0.5" for lab, q, d in rows],
+    )
 
 
 def _scores(path: str, version: str, tmp_path: Path, labels, preds=None, **kw):
@@ -53,7 +56,10 @@ def _scores(path: str, version: str, tmp_path: Path, labels, preds=None, **kw):
     rows = [(lab, "1", f"D{i}") for i, lab in enumerate(labels)]
     feats = _features(tmp_path, rows, path)
     n = len(labels)
-    pr = _write(tmp_path / (path + ".pred"), [str(p) for p in (preds if preds is not None else range(n, 0, -1))])
+    pr = _write(
+        tmp_path / (path + ".pred"),
+        [str(p) for p in (preds if preds is not None else range(n, 0, -1))],
+    )
     return evaluate_letor_files(feats, pr, version=version, **kw)
 
 
@@ -100,7 +106,9 @@ def _rank_positions(features: Path, pred: Path) -> list[str]:
         by_q.setdefault(q, []).append(i)
     ranks = [0] * len(qids)
     for idx in by_q.values():
-        for r, i in enumerate(sorted(idx, key=lambda i: -scores[i]), 1):  # stable: file order on ties
+        for r, i in enumerate(
+            sorted(idx, key=lambda i: -scores[i]), 1
+        ):  # stable: file order on ties
             ranks[i] = r
     return [str(r) for r in ranks]
 
@@ -108,7 +116,9 @@ def _rank_positions(features: Path, pred: Path) -> list[str]:
 @pytest.mark.parametrize("version,flag", sorted(EXPECTED))
 def test_eval_rank_matches_eval_score(cli, tmp_path, version, flag):
     ranks = _write(tmp_path / "ranks.txt", _rank_positions(FEATURES[version], PRED))
-    rc, stdout, err = cli("letor", "rank", FEATURES[version], ranks, "-", str(flag), "--version", version)
+    rc, stdout, err = cli(
+        "letor", "rank", FEATURES[version], ranks, "-", str(flag), "--version", version
+    )
     assert rc == 0 and err == ""
     assert stdout.encode() == _expected(version, flag)
 
@@ -138,7 +148,11 @@ def test_ndcg_by_hand_and_short_queries(tmp_path):
     np.testing.assert_allclose(s4.ndcg[0, :3], [0.0, 3 / 4, nd3], rtol=0, atol=1e-15)
     assert np.isnan(s4.ndcg[0, 3:]).all()  # undefined; columns() / the report print 0
     assert (s4.columns()["NDCG@10"] == 0).all()
-    np.testing.assert_allclose(s4.precision[0], [0, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6, 2 / 7, 2 / 8, 2 / 9, 2 / 10], atol=1e-15)
+    np.testing.assert_allclose(
+        s4.precision[0],
+        [0, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6, 2 / 7, 2 / 8, 2 / 9, 2 / 10],
+        atol=1e-15,
+    )
     assert s4.mean_ndcg[0] == pytest.approx((0 + 3 / 4 + nd3) / 3, abs=1e-15)
     assert s4.ap[0] == pytest.approx((1 / 2 + 2 / 3) / 2, abs=1e-15)
     s3 = _scores("b", "3.0", tmp_path, [0, 2, 1])
@@ -146,7 +160,9 @@ def test_ndcg_by_hand_and_short_queries(tmp_path):
     from cwlkit.report.letor import format_letor
 
     text = format_letor(s3, 1)
-    assert text.startswith("precision of query0:\t0\t0.5\t0.666666666666667\t\nprecision:\t0\t0.5\t0.666666666666667\t\n\n")
+    assert text.startswith(
+        "precision of query0:\t0\t0.5\t0.666666666666667\t\nprecision:\t0\t0.5\t0.666666666666667\t\n\n"
+    )
     assert f"NDCG of query0:\t0\t0.75\t{nd3:.15g}\t\n" in text
 
 
@@ -157,9 +173,15 @@ def test_queries_without_relevant_documents_count_as_zero(cli, tmp_path):
     rc, out, err = cli("letor", "score", feats, pred, "-", "1")
     assert rc == 0
     lines = out.splitlines()
-    assert lines[1] == "7\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    assert (
+        lines[1]
+        == "7\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    )
     assert lines[2] == "8\t" + "\t".join(["0.0000"] * 11)
-    assert lines[3] == "Average\t0.5000\t0.2500\t0.1667\t0.1250\t0.1000\t0.0833\t0.0714\t0.0625\t0.0556\t0.0500\t0.5000"
+    assert (
+        lines[3]
+        == "Average\t0.5000\t0.2500\t0.1667\t0.1250\t0.1000\t0.0833\t0.0714\t0.0625\t0.0556\t0.0500\t0.5000"
+    )
     assert lines[6] == "7\t1.0000\t1.0000" + "\t0.0000" * 8 + "\t1.0000"  # NDCG@k = 0 past the end
     assert lines[7] == "8\t" + "\t".join(["0.0000"] * 11)  # NDCG 0 when the ideal DCG is 0
 
@@ -190,7 +212,10 @@ def test_duplicate_docids_keep_the_last_line(tmp_path):
 def test_mslr_conventions(tmp_path):
     """MSLR: gains 0, 1, 3, 7, 15 for labels 0..4; label 1 is not relevant for P@n/MAP but has
     gain 1 in NDCG; no docid needed."""
-    feats = _write(tmp_path / "m.txt", ["1 qid:5 1:0.1 2:0.2", "4 qid:5 1:0.1 2:0.2", "0 qid:5 1:0.3 2:0.2", "3 qid:5 1:0 2:1"])
+    feats = _write(
+        tmp_path / "m.txt",
+        ["1 qid:5 1:0.1 2:0.2", "4 qid:5 1:0.1 2:0.2", "0 qid:5 1:0.3 2:0.2", "3 qid:5 1:0 2:1"],
+    )
     pred = _write(tmp_path / "p.txt", ["4", "3", "2", "1"])  # ranked order: labels 1, 4, 0, 3
     s = evaluate_letor_files(feats, pred, version="mslr")
     np.testing.assert_allclose(s.precision[0, :4], [0, 1 / 2, 1 / 3, 2 / 4], atol=1e-15)
@@ -241,14 +266,25 @@ def test_label_outside_table_is_an_error_and_gain_maps_it(cli, tmp_path):
     # label 3: gain 7, relevant. DCG = 7, 7, 7 + 1/log2(3); ideal 7, 8, 8
     np.testing.assert_allclose(s.ndcg[0, :3], [1, 7 / 8, (7 + 1 / math.log2(3)) / 8], rtol=1e-15)
     np.testing.assert_allclose(s.precision[0, :3], [1, 1 / 2, 2 / 3], rtol=1e-15)
-    assert out.splitlines()[1] == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
+    assert (
+        out.splitlines()[1]
+        == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
+    )
 
 
 def test_gain_zero_reproduces_letors_silent_zero(cli, tmp_path):
     """--gain 3:0 gives what the Perl script does with a label 3 (gain 0, not relevant): the
     same output as the file with that label replaced by 0."""
-    feats = _features(tmp_path, [(3, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (3, "2", "e")], "f3.txt")
-    zero = _features(tmp_path, [(0, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (0, "2", "e")], "f0.txt")
+    feats = _features(
+        tmp_path,
+        [(3, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (3, "2", "e")],
+        "f3.txt",
+    )
+    zero = _features(
+        tmp_path,
+        [(0, "1", "a"), (0, "1", "b"), (1, "1", "c"), (2, "2", "d"), (0, "2", "e")],
+        "f0.txt",
+    )
     pred = _write(tmp_path / "p.txt", ["5", "4", "3", "2", "1"])
     rc1, out1, _ = cli("letor", "score", feats, pred, "-", "1", "--gain", "3:0")
     rc2, out2, _ = cli("letor", "score", zero, pred, "-", "1")
@@ -288,7 +324,9 @@ def test_bad_feature_line(cli, tmp_path):
     feats = _write(tmp_path / "f.txt", lines)
     pred = _write(tmp_path / "p.txt", ["1"] * 5)
     rc, out, err = cli("letor", "score", feats, pred, "-", "1")
-    assert rc == 2 and out == "" and err.startswith(f"cwlkit: error: {feats}:3: expected 'label qid:Q")
+    assert (
+        rc == 2 and out == "" and err.startswith(f"cwlkit: error: {feats}:3: expected 'label qid:Q")
+    )
     lines[2] = "x qid:1 1:0.5 #docid = x"
     feats = _write(tmp_path / "f.txt", lines)
     rc, out, err = cli("letor", "score", feats, pred, "-", "1")
@@ -320,7 +358,9 @@ def two_results(cli, tmp_path):
     """Per-query result files of two systems, both written by our own `letor score`."""
     rng = np.random.default_rng(7)
     base = np.loadtxt(PRED)
-    other = _write(tmp_path / "other.txt", [repr(float(x)) for x in base + rng.normal(0, 0.05, base.size)])
+    other = _write(
+        tmp_path / "other.txt", [repr(float(x)) for x in base + rng.normal(0, 0.05, base.size)]
+    )
     a, b = tmp_path / "A.txt", tmp_path / "B.txt"
     assert cli("letor", "score", FEAT4, PRED, a, "1")[0] == 0
     assert cli("letor", "score", FEAT4, other, b, "1")[0] == 0
@@ -346,10 +386,17 @@ def test_ttest_against_scipy(cli, two_results):
     rc, out, err = cli("letor", "ttest", a, b, "-")
     assert rc == 0 and err == ""
     lines = out.split("\n")
-    assert lines[:4] == [f"t-test results for A: {a} and B: {b}", "", "", "Measure\tNumber of queries\tMean A\tMean B\tt-value\tp-value"]
+    assert lines[:4] == [
+        f"t-test results for A: {a} and B: {b}",
+        "",
+        "",
+        "Measure\tNumber of queries\tMean A\tMean B\tt-value\tp-value",
+    ]
     rows = [line.split("\t") for line in lines[4:] if line]
     names = [r[0] for r in rows]
-    assert names == [f"P@{k}" for k in range(1, 11)] + ["MAP"] + [f"NDCG@{k}" for k in range(1, 11)] + ["MeanNDCG"]
+    assert names == [f"P@{k}" for k in range(1, 11)] + ["MAP"] + [
+        f"NDCG@{k}" for k in range(1, 11)
+    ] + ["MeanNDCG"]
     A, B = _parse_rows(a), _parse_rows(b)
     tested = 0
     for name, n, ma, mb, t, p in rows:
@@ -357,7 +404,9 @@ def test_ttest_against_scipy(cli, two_results):
         x = np.array([A[name][q] for q in qids])
         y = np.array([B[name][q] for q in qids])
         assert int(n) == len(qids) == 156
-        assert float(ma) == pytest.approx(x.mean(), rel=1e-13) and float(mb) == pytest.approx(y.mean(), rel=1e-13)
+        assert float(ma) == pytest.approx(x.mean(), rel=1e-13) and float(mb) == pytest.approx(
+            y.mean(), rel=1e-13
+        )
         if np.all(x == y):
             assert (float(t), float(p)) == (0.0, 1.0)
             continue
@@ -389,7 +438,9 @@ def test_ttest_letor_p_is_the_upper_tail(cli, two_results):
 def test_ttest_errors(cli, tmp_path, two_results):
     a, b = two_results
     lines = b.read_text().splitlines()
-    short = _write(tmp_path / "short.txt", [line for line in lines if not line.startswith("18219\t")])
+    short = _write(
+        tmp_path / "short.txt", [line for line in lines if not line.startswith("18219\t")]
+    )
     rc, out, err = cli("letor", "ttest", a, short, "-")
     assert rc == 2 and out == "" and "query 18219" in err and str(short) in err
     three = tmp_path / "three.txt"
@@ -468,7 +519,7 @@ def test_vectorised_code_matches_a_loop_reference(tmp_path, version):
     for qi, q in enumerate(s.qids):
         prec, ap, nd, mean_nd = ref[q]
         assert s.precision[qi, : len(prec)].tolist() == prec
-        assert np.isnan(s.precision[qi, len(prec):]).all()
+        assert np.isnan(s.precision[qi, len(prec) :]).all()
         assert s.ap[qi] == ap
         assert s.ndcg[qi, : len(nd)].tolist() == nd
         if version != "3.0":
@@ -489,7 +540,10 @@ def test_30_averages_stop_at_the_longest_query_and_single_document_queries(cli, 
     assert "NDCG of query1:\t1\t\n" in out
     rc, out4, _ = cli("letor", "score", feats, pred, "-", "1")
     rows4 = out4.split("\n")
-    assert rows4[2] == "2\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    assert (
+        rows4[2]
+        == "2\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+    )
     assert rows4[7] == "2\t1.0000" + "\t0.0000" * 9 + "\t1.0000"  # NDCG@2.. = 0, MeanNDCG = 1
 
 

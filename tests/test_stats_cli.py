@@ -58,16 +58,36 @@ def test_compare_tsv_t_test_against_scipy(cli, per_topic):
         assert row["p_adjusted"] == row["p_value"] and row["n"] == "50"
 
 
-@pytest.mark.parametrize("correction,sm", [("holm", "holm"), ("bh", "fdr_bh"), ("bonferroni", "bonferroni")])
+@pytest.mark.parametrize(
+    "correction,sm", [("holm", "holm"), ("bh", "fdr_bh"), ("bonferroni", "bonferroni")]
+)
 def test_compare_all_pairs_correction_against_statsmodels(cli, per_topic, correction, sm):
     multitest = pytest.importorskip("statsmodels.stats.multitest")
-    rc, out, _ = cli("compare", QRELS, *RUNS, "-m", "P@10", "-m", "RBP(p=0.8)", "--all-pairs",
-                     "--test", "wilcoxon", "--correction", correction, "-o", "json")
+    rc, out, _ = cli(
+        "compare",
+        QRELS,
+        *RUNS,
+        "-m",
+        "P@10",
+        "-m",
+        "RBP(p=0.8)",
+        "--all-pairs",
+        "--test",
+        "wilcoxon",
+        "--correction",
+        correction,
+        "-o",
+        "json",
+    )
     assert rc == 0
     doc = json.loads(out)
     comps = doc["comparisons"]
     assert len(comps) == 2 * 3  # 2 measures x 3 pairs
-    assert {(c["run"], c["baseline"]) for c in comps} == {(NAMES[1], NAMES[0]), (NAMES[2], NAMES[0]), (NAMES[2], NAMES[1])}
+    assert {(c["run"], c["baseline"]) for c in comps} == {
+        (NAMES[1], NAMES[0]),
+        (NAMES[2], NAMES[0]),
+        (NAMES[2], NAMES[1]),
+    }
     raw = []
     for c in comps:
         a = np.array(list(per_topic[c["run"]].per_topic(c["measure"]).values()))
@@ -83,8 +103,21 @@ def test_compare_all_pairs_correction_against_statsmodels(cli, per_topic, correc
 
 
 def test_compare_text_and_markdown(cli, per_topic):
-    rc, out, _ = cli("compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "randomization", "--samples", "2000",
-                     "--seed", "7", "--correction", "holm")
+    rc, out, _ = cli(
+        "compare",
+        QRELS,
+        *RUNS[:2],
+        "-m",
+        "P@10",
+        "--test",
+        "randomization",
+        "--samples",
+        "2000",
+        "--seed",
+        "7",
+        "--correction",
+        "holm",
+    )
     assert rc == 0
     lines = out.splitlines()
     assert lines[0].startswith("# randomization (sign-flip) test (two-sided, 2000 samples, seed 7)")
@@ -94,8 +127,24 @@ def test_compare_text_and_markdown(cli, per_topic):
     assert any(ln.startswith("P@10") and "95% CI" not in ln for ln in lines)
     assert "p (holm)" in out
     # seeded: the same command gives the same output
-    assert cli("compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "randomization", "--samples", "2000",
-               "--seed", "7", "--correction", "holm")[1] == out
+    assert (
+        cli(
+            "compare",
+            QRELS,
+            *RUNS[:2],
+            "-m",
+            "P@10",
+            "--test",
+            "randomization",
+            "--samples",
+            "2000",
+            "--seed",
+            "7",
+            "--correction",
+            "holm",
+        )[1]
+        == out
+    )
     rc, md, _ = cli("compare", QRELS, *RUNS, "-m", "P@10", "--test", "sign", "-o", "markdown")
     assert rc == 0
     assert "| run | P@10 |" in md and "|---|---:|" in md
@@ -103,7 +152,20 @@ def test_compare_text_and_markdown(cli, per_topic):
 
 
 def test_compare_bootstrap_runs_and_marks_significance(cli):
-    rc, out, _ = cli("compare", QRELS, RUNS[0], RUNS[2], "-m", "P@10", "--test", "bootstrap", "--samples", "999", "-o", "tsv")
+    rc, out, _ = cli(
+        "compare",
+        QRELS,
+        RUNS[0],
+        RUNS[2],
+        "-m",
+        "P@10",
+        "--test",
+        "bootstrap",
+        "--samples",
+        "999",
+        "-o",
+        "tsv",
+    )
     row = _tsv(out)[0]
     # ql.catb is far better than ql.cata on P@10 (0.442 vs 0.198): p is the smallest possible
     assert float(row["p_value"]) == pytest.approx(1 / 1000)
@@ -111,14 +173,17 @@ def test_compare_bootstrap_runs_and_marks_significance(cli):
     assert float(row["ci_low"]) > 0
 
 
-@pytest.mark.parametrize("args,msg", [
-    (["compare", QRELS, RUNS[0], "-m", "P@10"], "at least two runs"),
-    (["compare", QRELS, *RUNS[:2]], "at least one measure"),
-    (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "ttest"], "invalid choice"),
-    (["compare", QRELS, *RUNS[:2], "-m", "NoSuchMeasure"], "unknown measure"),
-    (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--alpha", "5"], "alpha must be in"),
-    (["compare", QRELS, RUNS[0], "no-such-run.txt", "-m", "P@10"], "no-such-run.txt"),
-])
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["compare", QRELS, RUNS[0], "-m", "P@10"], "at least two runs"),
+        (["compare", QRELS, *RUNS[:2]], "at least one measure"),
+        (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "ttest"], "invalid choice"),
+        (["compare", QRELS, *RUNS[:2], "-m", "NoSuchMeasure"], "unknown measure"),
+        (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--alpha", "5"], "alpha must be in"),
+        (["compare", QRELS, RUNS[0], "no-such-run.txt", "-m", "P@10"], "no-such-run.txt"),
+    ],
+)
 def test_compare_errors(cli, args, msg):
     rc, out, err = cli(*args)
     assert rc == 2 and out == ""
@@ -136,7 +201,9 @@ def test_compare_api_aligns_topics():
     assert t.topics == ["2", "3"] and t.dropped == {"a": 2, "b": 1}
     rec = t.to_records()[0]
     assert rec["run_mean"] == pytest.approx(0.3) and rec["baseline_mean"] == pytest.approx(0.7)
-    assert rec["p_value"] == pytest.approx(stats.ttest_rel([0.4, 0.2], [0.5, 0.9]).pvalue, abs=1e-12)
+    assert rec["p_value"] == pytest.approx(
+        stats.ttest_rel([0.4, 0.2], [0.5, 0.9]).pvalue, abs=1e-12
+    )
     assert t.to_frame().shape == (1, 14)
 
 
@@ -147,15 +214,25 @@ def test_correlate_against_scipy(cli, per_topic):
     rc, out, err = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "json")
     assert rc == 0 and err == ""
     doc = json.loads(out)
-    a = np.concatenate([per_topic[n].values[per_topic[n].measures.index("RBP(p=0.8)")] for n in NAMES])
+    a = np.concatenate(
+        [per_topic[n].values[per_topic[n].measures.index("RBP(p=0.8)")] for n in NAMES]
+    )
     b = np.concatenate([per_topic[n].values[per_topic[n].measures.index("P@10")] for n in NAMES])
     got = {(c["level"], c["name"]): c for c in doc["correlations"]}
-    assert got[("scores", "pearson")]["value"] == pytest.approx(stats.pearsonr(a, b).statistic, abs=1e-12)
-    assert got[("scores", "spearman")]["p_value"] == pytest.approx(stats.spearmanr(a, b).pvalue, abs=1e-12, rel=1e-9)
+    assert got[("scores", "pearson")]["value"] == pytest.approx(
+        stats.pearsonr(a, b).statistic, abs=1e-12
+    )
+    assert got[("scores", "spearman")]["p_value"] == pytest.approx(
+        stats.spearmanr(a, b).pvalue, abs=1e-12, rel=1e-9
+    )
     ma = [per_topic[n].mean()["RBP(p=0.8)"] for n in NAMES]
     mb = [per_topic[n].mean()["P@10"] for n in NAMES]
-    assert got[("systems", "kendall_tau_b")]["value"] == pytest.approx(stats.kendalltau(ma, mb).statistic)
-    assert got[("systems", "weighted_tau")]["value"] == pytest.approx(stats.weightedtau(ma, mb).statistic)
+    assert got[("systems", "kendall_tau_b")]["value"] == pytest.approx(
+        stats.kendalltau(ma, mb).statistic
+    )
+    assert got[("systems", "weighted_tau")]["value"] == pytest.approx(
+        stats.weightedtau(ma, mb).statistic
+    )
     assert got[("systems", "tau_ap")]["p_value"] == "nan"
     assert doc["pairs"] == 150 and doc["common_topics"] == 50
     assert [s["run"] for s in doc["systems"]] == NAMES
@@ -168,9 +245,19 @@ def test_correlate_text_and_tsv(cli):
     assert "rbo(p=0.5)" in out and "kendall_tau_b" in out
     rc, tsv, _ = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "tsv")
     rows = _tsv(tsv)
-    assert [r["coefficient"] for r in rows] == ["pearson", "spearman", "pearson", "spearman", "kendall_tau_b",
-                                                "tau_ap", "weighted_tau", "rbo(p=0.9)"]
-    rc, md, _ = cli("correlate", QRELS, *RUNS[:1], "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "markdown")
+    assert [r["coefficient"] for r in rows] == [
+        "pearson",
+        "spearman",
+        "pearson",
+        "spearman",
+        "kendall_tau_b",
+        "tau_ap",
+        "weighted_tau",
+        "rbo(p=0.9)",
+    ]
+    rc, md, _ = cli(
+        "correlate", QRELS, *RUNS[:1], "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "markdown"
+    )
     assert rc == 0 and "| scores | pearson |" in md and "systems" not in md  # one run: no ordering
 
 
@@ -203,7 +290,17 @@ def test_fit_recovers_parameter_text_tsv_json(cli):
 
 def test_fit_plot(cli, tmp_path):
     out = tmp_path / "curve.png"
-    args = ["fit", QRELS, *RUNS[:2], "--target", "RBP(p=0.7)", "--metric", "RBP(p=0.6:0.8:0.1)", "--plot", str(out)]
+    args = [
+        "fit",
+        QRELS,
+        *RUNS[:2],
+        "--target",
+        "RBP(p=0.7)",
+        "--metric",
+        "RBP(p=0.6:0.8:0.1)",
+        "--plot",
+        str(out),
+    ]
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -214,17 +311,23 @@ def test_fit_plot(cli, tmp_path):
     assert rc == 0 and out.read_bytes()[:4] == b"\x89PNG"
 
 
-@pytest.mark.parametrize("extra,msg", [
-    (["--metric", "RBP(p=0.8)"], "exactly one range"),
-    (["--metric", "RBP(q=0.1:0.2:0.1)"], "has no parameter 'q'"),
-    (["--metric", "C_E10(phi=0.5:0.6:0.1)"], "outside [0, 1]"),  # identity gains > 1
-])
+@pytest.mark.parametrize(
+    "extra,msg",
+    [
+        (["--metric", "RBP(p=0.8)"], "exactly one range"),
+        (["--metric", "RBP(q=0.1:0.2:0.1)"], "has no parameter 'q'"),
+        (["--metric", "C_E10(phi=0.5:0.6:0.1)"], "outside [0, 1]"),  # identity gains > 1
+    ],
+)
 def test_fit_errors(cli, extra, msg):
     rc, out, err = cli("fit", QRELS, *RUNS[:1], "--target", "RBP(p=0.7)", *extra)
     assert rc == 2 and out == "" and msg in err
 
 
-@pytest.mark.parametrize("name,phrase", [("compare", "--correction"), ("correlate", "tau_AP"), ("fit", "start:stop:step")])
+@pytest.mark.parametrize(
+    "name,phrase",
+    [("compare", "--correction"), ("correlate", "tau_AP"), ("fit", "start:stop:step")],
+)
 def test_help(name, phrase, capsys):
     from cwlkit.cli.main import SUBCOMMANDS, main
 
@@ -241,7 +344,9 @@ def test_help(name, phrase, capsys):
 
 def test_compare_measure_list_in_one_option(cli):
     one = cli("compare", QRELS, *RUNS[:2], "-m", "P@10  RBP(p=0.8)", "-o", "tsv")
-    two = cli("compare", QRELS, *RUNS[:2], "-m", "P@10", "-m", "RBP( p = 0.8 )", "-m", "P@10", "-o", "tsv")
+    two = cli(
+        "compare", QRELS, *RUNS[:2], "-m", "P@10", "-m", "RBP( p = 0.8 )", "-m", "P@10", "-o", "tsv"
+    )
     assert one[0] == two[0] == 0 and one[1] == two[1]
     assert [r["measure"] for r in _tsv(one[1])] == ["P@10", "RBP(p=0.8)"]
 

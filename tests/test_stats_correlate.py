@@ -133,9 +133,15 @@ def test_weighted_tau_hand_computed():
 def test_weighted_tau_equals_scipy(ties):
     for seed in range(5):
         x, y = _xy(seed, 25, ties)
-        assert weighted_tau(x, y).value == pytest.approx(stats.weightedtau(x, y).statistic, abs=1e-12)
-        assert weighted_tau(x, y, rank="x").value == pytest.approx(stats.weightedtau(x, y, rank=None).statistic, abs=1e-12)
-        assert weighted_tau(x, y, rank="y").value == pytest.approx(stats.weightedtau(y, x, rank=None).statistic, abs=1e-12)
+        assert weighted_tau(x, y).value == pytest.approx(
+            stats.weightedtau(x, y).statistic, abs=1e-12
+        )
+        assert weighted_tau(x, y, rank="x").value == pytest.approx(
+            stats.weightedtau(x, y, rank=None).statistic, abs=1e-12
+        )
+        assert weighted_tau(x, y, rank="y").value == pytest.approx(
+            stats.weightedtau(y, x, rank=None).statistic, abs=1e-12
+        )
 
 
 # ------------------------------------------------------------------------------- RBO

@@ -14,13 +14,17 @@ from cwlkit.stats.fit import fit_parameter, fit_runs, parse_grid
 REPO = Path(__file__).resolve().parents[1]
 WEB = REPO.parent / "shared" / "data" / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = [WEB / "runs" / f"web2012.{s}.run" for s in ("ql.cata", "rm.cata", "ql.catb-filtered", "rm.catb")]
+RUNS = [
+    WEB / "runs" / f"web2012.{s}.run" for s in ("ql.cata", "rm.cata", "ql.catb-filtered", "rm.catb")
+]
 
 
 def test_parse_grid():
     ms, par, grid = parse_grid("RBP(p=0.05:0.95:0.01)")
     assert par == "p" and len(ms) == 91 and grid.size == 91
-    assert ms[0].name == "RBP(p=0.05)" and ms[45].name == "RBP(p=0.5)" and ms[-1].name == "RBP(p=0.95)"
+    assert (
+        ms[0].name == "RBP(p=0.05)" and ms[45].name == "RBP(p=0.5)" and ms[-1].name == "RBP(p=0.95)"
+    )
     assert grid[17] == 0.22  # exact decimal steps, not 0.05 + 17 * 0.01 in binary
     ms, par, grid = parse_grid("C_E8(k=1:20:1)")
     assert par == "k" and [m.name for m in ms[:2]] == ["C_E8@1", "C_E8@2"]
@@ -30,14 +34,17 @@ def test_parse_grid():
     assert par == "T" and len(ms) == 1
 
 
-@pytest.mark.parametrize("bad,msg", [
-    ("RBP(p=0.8)", "exactly one range"),
-    ("RBP(p=0.1:0.2:0.1)@1:2:1", "exactly one range"),
-    ("RBP(p=0.9:0.1:0.1)", "above its stop"),
-    ("RBP(p=0.1:0.9:0)", "positive"),
-    ("RBP(p=0.5:1.5:0.1)", "must be in"),
-    ("RBP(p=0:1:0.00001)", "at most"),
-])
+@pytest.mark.parametrize(
+    "bad,msg",
+    [
+        ("RBP(p=0.8)", "exactly one range"),
+        ("RBP(p=0.1:0.2:0.1)@1:2:1", "exactly one range"),
+        ("RBP(p=0.9:0.1:0.1)", "above its stop"),
+        ("RBP(p=0.1:0.9:0)", "positive"),
+        ("RBP(p=0.5:1.5:0.1)", "must be in"),
+        ("RBP(p=0:1:0.00001)", "at most"),
+    ],
+)
 def test_parse_grid_errors(bad, msg):
     with pytest.raises(ParamError, match=msg):
         parse_grid(bad)
@@ -55,16 +62,29 @@ def test_fit_parameter_on_arrays():
     assert res.best_pearson[0] == 0.3 and res.best_pearson[1] == pytest.approx(1.0)
     assert res.best_spearman[0] == 0.3 and res.best_spearman[1] == pytest.approx(1.0)
     for i in range(4):
-        assert res.pearson[i] == pytest.approx(stats.pearsonr(target, values[i]).statistic, abs=1e-12)
-        assert res.spearman_p[i] == pytest.approx(stats.spearmanr(target, values[i]).pvalue, abs=1e-12)
+        assert res.pearson[i] == pytest.approx(
+            stats.pearsonr(target, values[i]).statistic, abs=1e-12
+        )
+        assert res.spearman_p[i] == pytest.approx(
+            stats.spearmanr(target, values[i]).pvalue, abs=1e-12
+        )
     # residual filtering keeps residual <= bound
     resid = rng.random(200) * 0.1
     res = fit_parameter(target, values, grid, residual=resid, max_residual=0.05)
     assert res.n_pairs == int((resid <= 0.05).sum()) and res.n_total == 200
     keep = resid <= 0.05
-    assert res.pearson[0] == pytest.approx(stats.pearsonr(target[keep], values[0, keep]).statistic, abs=1e-12)
+    assert res.pearson[0] == pytest.approx(
+        stats.pearsonr(target[keep], values[0, keep]).statistic, abs=1e-12
+    )
     recs = res.to_records()
-    assert len(recs) == 4 and set(recs[0]) == {"p", "measure", "pearson", "pearson_p", "spearman", "spearman_p"}
+    assert len(recs) == 4 and set(recs[0]) == {
+        "p",
+        "measure",
+        "pearson",
+        "pearson_p",
+        "spearman",
+        "spearman_p",
+    }
 
 
 def test_fit_parameter_errors():
@@ -102,9 +122,12 @@ def test_fit_runs_filters_by_target_residual():
 
     bound = 0.05
     res = fit_runs(QRELS, RUNS, "RBP(p=0.7)", "RBP(p=0.6:0.8:0.1)", max_residual=bound)
-    resid = np.concatenate([
-        cwlkit.evaluate_cwl(QRELS, r, ["RBP(p=0.7)"], residuals=True).columns["ResEU"][0] for r in RUNS
-    ])
+    resid = np.concatenate(
+        [
+            cwlkit.evaluate_cwl(QRELS, r, ["RBP(p=0.7)"], residuals=True).columns["ResEU"][0]
+            for r in RUNS
+        ]
+    )
     assert res.n_total == resid.size == 200
     assert res.n_pairs == int((resid <= bound).sum())
     assert 0 < res.n_pairs < 200

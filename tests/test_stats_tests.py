@@ -96,7 +96,12 @@ def test_wilcoxon_interval_inverts_the_exact_test():
         assert r.estimate[i] == pytest.approx(np.median(walsh), abs=1e-15)
         lo, hi = r.ci_low[i], r.ci_high[i]
         eps = 1e-9
-        for theta, rejects in ((lo - eps, True), (lo + eps, False), (hi - eps, False), (hi + eps, True)):
+        for theta, rejects in (
+            (lo - eps, True),
+            (lo + eps, False),
+            (hi - eps, False),
+            (hi + eps, True),
+        ):
             p = stats.wilcoxon(d[i] - theta, method="exact").pvalue
             assert (p <= 0.05) == rejects, (i, theta, p)
 
@@ -104,8 +109,12 @@ def test_wilcoxon_interval_inverts_the_exact_test():
 def test_signed_rank_critical_value_by_enumeration():
     """k from the dynamic programme equals the count over all 2^n sign patterns."""
     for n in (6, 9, 11):
-        tplus = np.array([sum(r for r, s in zip(range(1, n + 1), signs, strict=True) if s)
-                          for signs in itertools.product((0, 1), repeat=n)])
+        tplus = np.array(
+            [
+                sum(r for r, s in zip(range(1, n + 1), signs, strict=True) if s)
+                for signs in itertools.product((0, 1), repeat=n)
+            ]
+        )
         for alpha in (0.05, 0.1, 0.2):
             k = 0
             while 2 * np.mean(tplus <= k) <= alpha:
@@ -141,8 +150,12 @@ def test_sign_interval_inverts_the_binomial_test():
     d = x - y
     for i in range(5):
         assert r.estimate[i] == pytest.approx(np.median(d[i]))
-        for theta, rejects in ((r.ci_low[i] - 1e-9, True), (r.ci_low[i] + 1e-9, False),
-                               (r.ci_high[i] - 1e-9, False), (r.ci_high[i] + 1e-9, True)):
+        for theta, rejects in (
+            (r.ci_low[i] - 1e-9, True),
+            (r.ci_low[i] + 1e-9, False),
+            (r.ci_high[i] - 1e-9, False),
+            (r.ci_high[i] + 1e-9, True),
+        ):
             e = d[i] - theta
             p = stats.binomtest(int((e > 0).sum()), int((e != 0).sum())).pvalue
             assert (p <= 0.05) == rejects
@@ -214,12 +227,19 @@ def test_randomization_interval_inverts_the_test():
         lo, hi = r.ci_low[i], r.ci_high[i]
         assert lo < d[i].mean() < hi
         eps = 1e-7
-        for theta, rejects in ((lo - eps, True), (lo + eps, False), (hi - eps, False), (hi + eps, True)):
+        for theta, rejects in (
+            (lo - eps, True),
+            (lo + eps, False),
+            (hi - eps, False),
+            (hi + eps, True),
+        ):
             p = float(randomization_test(d[i] - theta, np.zeros(16), samples=B, seed=seed).p_value)
             assert (p <= 0.05) == rejects, (i, theta, p)
     # close to the t interval on well-behaved data
     t = t_test(x, y)
-    assert np.allclose(r.ci_low, t.ci_low, atol=0.03) and np.allclose(r.ci_high, t.ci_high, atol=0.03)
+    assert np.allclose(r.ci_low, t.ci_low, atol=0.03) and np.allclose(
+        r.ci_high, t.ci_high, atol=0.03
+    )
 
 
 # -------------------------------------------------------------------------- bootstrap
@@ -264,7 +284,9 @@ def test_bootstrap_coverage_is_near_nominal():
     # the p-value is small for a large effect and large without one
     big = bootstrap_test(d + 2.0, np.zeros_like(d), samples=2000, seed=3)
     assert np.all(big.p_value == 1 / 2001)
-    null = bootstrap_test(d - d.mean(axis=1, keepdims=True) + 1e-3, np.zeros_like(d), samples=2000, seed=3)
+    null = bootstrap_test(
+        d - d.mean(axis=1, keepdims=True) + 1e-3, np.zeros_like(d), samples=2000, seed=3
+    )
     assert np.all(null.p_value > 0.9)
 
 

@@ -25,7 +25,11 @@ def _cases(version: str) -> list:
         marks = []
         if "-R" in args.split() and not PREFS_AVAILABLE:
             marks.append(pytest.mark.xfail(reason="preference module not built yet", strict=False))
-        out.append(pytest.param(version, expected, args.split(), id=f"{version}:{expected}:{args}", marks=marks))
+        out.append(
+            pytest.param(
+                version, expected, args.split(), id=f"{version}:{expected}:{args}", marks=marks
+            )
+        )
     return out
 
 
@@ -73,12 +77,27 @@ def test_python_api_gives_trec_eval_numbers():
 
     d = ROOT / "9.0.8"
     want = _per_topic(d / "out.test.aq")
-    names = {"P@10": "P_10", "AP": "map", "nDCG@10": "ndcg_cut_10", "nDCG": "ndcg", "R@100": "recall_100",
-             "Rprec": "Rprec", "bpref": "bpref", "RR": "recip_rank", "Success@5": "success_5",
-             "infAP": "infAP", "IPrec@0.1": "iprec_at_recall_0.10", "AP@30": "map_cut_30",
-             "SetF": "set_F", "P.5,200": None, "ndcg_cut.15": None, "Rprec_mult.0.6": None}
-    res = cwlkit.evaluate(d / "qrels.test", d / "results.test", list(names), topics="both",
-                          score_precision="single")
+    names = {
+        "P@10": "P_10",
+        "AP": "map",
+        "nDCG@10": "ndcg_cut_10",
+        "nDCG": "ndcg",
+        "R@100": "recall_100",
+        "Rprec": "Rprec",
+        "bpref": "bpref",
+        "RR": "recip_rank",
+        "Success@5": "success_5",
+        "infAP": "infAP",
+        "IPrec@0.1": "iprec_at_recall_0.10",
+        "AP@30": "map_cut_30",
+        "SetF": "set_F",
+        "P.5,200": None,
+        "ndcg_cut.15": None,
+        "Rprec_mult.0.6": None,
+    }
+    res = cwlkit.evaluate(
+        d / "qrels.test", d / "results.test", list(names), topics="both", score_precision="single"
+    )
     assert "P_5" in res.measures and "ndcg_cut_15" in res.measures
     checked = 0
     for i, m in enumerate(res.measures):
@@ -108,10 +127,36 @@ def test_measures_outside_all_trec_by_hand(cli, tmp_path):
     q.write_text("1 0 a 2\n1 0 b 0\n1 0 c 1\n1 0 d -1\n1 0 e 3\n")
     r = tmp_path / "r"
     r.write_text("1 Q0 a 1 5.0 t\n1 Q0 x 2 4.0 t\n1 Q0 c 3 3.0 t\n1 Q0 d 4 2.0 t\n1 Q0 b 5 1.0 t\n")
-    rc, out, err = cli("trec_eval", "--trec-version", "10", "-q", "-m", "dcg", "-m", "ideal_dcg", "-m", "yaap",
-                       "-m", "rbp", "-m", "rbp_resid", "-m", "unj.5,10", "-m", "relstring", "-m", "rbp.p=0.5", q, r)
+    rc, out, err = cli(
+        "trec_eval",
+        "--trec-version",
+        "10",
+        "-q",
+        "-m",
+        "dcg",
+        "-m",
+        "ideal_dcg",
+        "-m",
+        "yaap",
+        "-m",
+        "rbp",
+        "-m",
+        "rbp_resid",
+        "-m",
+        "unj.5,10",
+        "-m",
+        "relstring",
+        "-m",
+        "rbp.p=0.5",
+        q,
+        r,
+    )
     assert rc == 0, err
-    got = {line.split("\t")[0].strip(): line.split("\t")[2] for line in out.splitlines() if "\tall\t" in line}
+    got = {
+        line.split("\t")[0].strip(): line.split("\t")[2]
+        for line in out.splitlines()
+        if "\tall\t" in line
+    }
     s = 1 / 1 + 2 / 3  # precision at the relevant ranks 1 and 3 (R = 3: a, c, e)
     want = {
         "dcg": 2 / math.log2(2) + 1 / math.log2(4),

@@ -35,7 +35,9 @@ def _generate(seed: int, tmp_path, shuffle: bool = True):
             probs = [0.15, 0.45, 0.2, 0.12, 0.08] if t % 7 else [0.2, 0.8, 0, 0, 0]
             labels = rng.choice([-1, 0, 1, 2, 3], size=n_judged, p=probs)
             qrels[topic] = {pool[i]: int(lab) for i, lab in zip(judged, labels, strict=True)}
-            qrels_lines += [f"{topic} 0 {pool[i]} {int(lab)}" for i, lab in zip(judged, labels, strict=True)]
+            qrels_lines += [
+                f"{topic} 0 {pool[i]} {int(lab)}" for i, lab in zip(judged, labels, strict=True)
+            ]
         if t == 7:  # qrels only
             continue
         n = LENGTHS[t % len(LENGTHS)]
@@ -50,7 +52,10 @@ def _generate(seed: int, tmp_path, shuffle: bool = True):
         else:
             scores = np.round(rng.uniform(0, 10, size=n), 2)
         run[topic] = {pool[i]: float(s) for i, s in zip(docs, scores, strict=True)}
-        run_lines += [f"{topic} Q0 {pool[i]} {r} {float(s)!r} tag" for r, (i, s) in enumerate(zip(docs, scores, strict=True))]
+        run_lines += [
+            f"{topic} Q0 {pool[i]} {r} {float(s)!r} tag"
+            for r, (i, s) in enumerate(zip(docs, scores, strict=True))
+        ]
     rng.shuffle(qrels_lines)
     if shuffle:
         rng.shuffle(run_lines)
@@ -69,7 +74,13 @@ def _ours(table, name: str) -> np.ndarray:
 
 @pytest.mark.parametrize(
     ("seed", "level", "judged_only", "blocks"),
-    [(1, 1, False, False), (2, 1, False, True), (3, 2, False, False), (4, 1, True, True), (5, 2, True, False)],
+    [
+        (1, 1, False, False),
+        (2, 1, False, True),
+        (3, 2, False, False),
+        (4, 1, True, True),
+        (5, 2, True, False),
+    ],
 )
 def test_every_measure_every_topic(tmp_path, monkeypatch, seed, level, judged_only, blocks):
     if blocks:  # topic-contiguous run read in small blocks (the path of large runs)
@@ -78,7 +89,9 @@ def test_every_measure_every_topic(tmp_path, monkeypatch, seed, level, judged_on
         monkeypatch.setattr(cwlkit.io._text, "BLOCK_ROWS", 100)
     qrels, run, q, r = _generate(seed, tmp_path, shuffle=not blocks)
     measures = set(pytrec_eval.supported_measures) - {"relstring", "runid"}
-    ev = pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=level, judged_docs_only_flag=judged_only)
+    ev = pytrec_eval.RelevanceEvaluator(
+        qrels, measures, relevance_level=level, judged_docs_only_flag=judged_only
+    )
     ref = ev.evaluate(run)
     table = evaluate_trec(q, r, ["all_trec"], version=9, rel_level=level, judged_only=judged_only)
     assert sorted(ref) == sorted(table.topics)

@@ -33,12 +33,30 @@ CASES = [
 ]
 
 
-def _evaluate(kind, qrels, run, names=None, *, version=9, nickname=None, max_depth=None, all_topics=False, rel_level=1.0):
+def _evaluate(
+    kind,
+    qrels,
+    run,
+    names=None,
+    *,
+    version=9,
+    nickname=None,
+    max_depth=None,
+    all_topics=False,
+    rel_level=1.0,
+):
     if not isinstance(run, Run):
         run = read_run(run, comments=version >= 10)
     return evaluate_prefs(
-        kind, str(qrels), run, names, version=version, nickname=nickname,
-        max_depth=max_depth, all_topics=all_topics, rel_level=rel_level,
+        kind,
+        str(qrels),
+        run,
+        names,
+        version=version,
+        nickname=nickname,
+        max_depth=max_depth,
+        all_topics=all_topics,
+        rel_level=rel_level,
     )
 
 
@@ -123,7 +141,11 @@ def test_hand_prefs_ec_two_users(tmp_path):
     run = _run([("T", "A", 3.0), ("T", "C", 2.0), ("T", "D", 1.0)])
     t = _evaluate("prefs", prefs, run, None, nickname="all_prefs")
     v = _vals(t, "T")
-    assert v["prefs_num_prefs_poss"] == 4 and v["prefs_num_prefs_ful"] == 2 and v["prefs_num_prefs_ful_ret"] == 1
+    assert (
+        v["prefs_num_prefs_poss"] == 4
+        and v["prefs_num_prefs_ful"] == 2
+        and v["prefs_num_prefs_ful_ret"] == 1
+    )
     assert v["prefs_simp"] == pytest.approx(2 / 4)
     assert v["prefs_simp_ret"] == pytest.approx(1.0)
     assert v["prefs_simp_imp"] == pytest.approx(2 / 4)
@@ -169,9 +191,18 @@ def test_hand_qrels_jg(tmp_path):
     """
     qrels = _write(tmp_path, "q", "q a d1 1\nq a d2 0\nq a d3 1\nq b d2 1\nq b d4 1\n")
     run = _run([("q", "d1", 0.9), ("q", "d2", 0.8), ("q", "d5", 0.7)])
-    t = _evaluate("qrels_jg", qrels, run, ["map_avgjg", "P_avgjg.5,1,2", "Rprec_mult_avgjg.2,0.5,1"])
-    assert t.names == ["map_avgjg", "P_avgjg_1", "P_avgjg_2", "P_avgjg_5",
-                       "Rprec_mult_avgjg_0.50", "Rprec_mult_avgjg_1.00", "Rprec_mult_avgjg_2.00"]
+    t = _evaluate(
+        "qrels_jg", qrels, run, ["map_avgjg", "P_avgjg.5,1,2", "Rprec_mult_avgjg.2,0.5,1"]
+    )
+    assert t.names == [
+        "map_avgjg",
+        "P_avgjg_1",
+        "P_avgjg_2",
+        "P_avgjg_5",
+        "Rprec_mult_avgjg_0.50",
+        "Rprec_mult_avgjg_1.00",
+        "Rprec_mult_avgjg_2.00",
+    ]
     v = _vals(t, "q")
     assert v["map_avgjg"] == pytest.approx((0.5 + 0.25) / 2)
     assert v["P_avgjg_1"] == pytest.approx(0.5)
@@ -198,11 +229,19 @@ def test_float_scores_in_9(tmp_path):
     """9.0.8 keeps scores as C floats: 1.0000000001 and 1.0 tie there, not in 10.0."""
     prefs = _write(tmp_path, "p", "T u s B 1\nT u s A 0\n")
     run = _run([("T", "A", 1.0000000001), ("T", "B", 1.0)])
-    assert _vals(_evaluate("prefs", prefs, run, ["prefs_simp"], version=9), "T")["prefs_simp"] == 0.0
-    assert _vals(_evaluate("prefs", prefs, run, ["prefs_simp"], version=10), "T")["prefs_simp"] == 0.0
+    assert (
+        _vals(_evaluate("prefs", prefs, run, ["prefs_simp"], version=9), "T")["prefs_simp"] == 0.0
+    )
+    assert (
+        _vals(_evaluate("prefs", prefs, run, ["prefs_simp"], version=10), "T")["prefs_simp"] == 0.0
+    )
     run2 = _run([("T", "B", 1.0000000001), ("T", "A", 1.0)])  # B > A in double only
-    assert _vals(_evaluate("prefs", prefs, run2, ["prefs_simp"], version=9), "T")["prefs_simp"] == 0.0
-    assert _vals(_evaluate("prefs", prefs, run2, ["prefs_simp"], version=10), "T")["prefs_simp"] == 1.0
+    assert (
+        _vals(_evaluate("prefs", prefs, run2, ["prefs_simp"], version=9), "T")["prefs_simp"] == 0.0
+    )
+    assert (
+        _vals(_evaluate("prefs", prefs, run2, ["prefs_simp"], version=10), "T")["prefs_simp"] == 1.0
+    )
 
 
 def test_max_depth(tmp_path):
@@ -210,9 +249,22 @@ def test_max_depth(tmp_path):
     prefs = _write(tmp_path, "p", "T u s B 1\nT u s A 0\nT u s C 0\n")
     run = _run([("T", "B", 3.0), ("T", "C", 2.0), ("T", "A", 1.0)])
     full = _vals(_evaluate("prefs", prefs, run, ["prefs_num_prefs_ful_ret", "prefs_simp_ret"]), "T")
-    cut = _vals(_evaluate("prefs", prefs, run, ["prefs_num_prefs_ful_ret", "prefs_simp", "prefs_simp_ret"], max_depth=1), "T")
+    cut = _vals(
+        _evaluate(
+            "prefs",
+            prefs,
+            run,
+            ["prefs_num_prefs_ful_ret", "prefs_simp", "prefs_simp_ret"],
+            max_depth=1,
+        ),
+        "T",
+    )
     assert full["prefs_num_prefs_ful_ret"] == 2 and full["prefs_simp_ret"] == 1.0
-    assert cut["prefs_num_prefs_ful_ret"] == 0 and cut["prefs_simp_ret"] == 0.0 and cut["prefs_simp"] == 1.0
+    assert (
+        cut["prefs_num_prefs_ful_ret"] == 0
+        and cut["prefs_simp_ret"] == 0.0
+        and cut["prefs_simp"] == 1.0
+    )
 
 
 def test_missing_topics_by_version(tmp_path):
@@ -231,15 +283,23 @@ def test_missing_topics_by_version(tmp_path):
     t10c = _evaluate("prefs", prefs, run, ["num_q", *names], version=10, all_topics=True)
     assert t10c.topics == ["T", "U"] and t10c.summary["num_q"] == 2
     u = _vals(t10c, "U")
-    assert u["prefs_num_prefs_poss"] == 1 and u["prefs_simp"] == 0.0 and u["prefs_avgjg_Rnonrel"] == 0.0
+    assert (
+        u["prefs_num_prefs_poss"] == 1
+        and u["prefs_simp"] == 0.0
+        and u["prefs_avgjg_Rnonrel"] == 0.0
+    )
     assert t10c.summary["prefs_num_prefs_poss"] == 2
 
 
 def test_measure_selection():
     folder = DATA / "9.0.8"
-    t = _evaluate("prefs", folder / "prefs.test", folder / "prefs.results.test", ["prefs_pair", "prefs_simp"])
+    t = _evaluate(
+        "prefs", folder / "prefs.test", folder / "prefs.results.test", ["prefs_pair", "prefs_simp"]
+    )
     assert t.names == ["prefs_simp", "prefs_pair"]  # table order, not request order
-    t = _evaluate("prefs", folder / "prefs.test", folder / "prefs.results.test", None, nickname="prefs")
+    t = _evaluate(
+        "prefs", folder / "prefs.test", folder / "prefs.results.test", None, nickname="prefs"
+    )
     assert t.names == ["runid", "num_q", *PREFS_MEASURES[:6]]
     with pytest.raises(ParamError, match="illegal measure"):
         _evaluate("prefs", folder / "prefs.test", folder / "prefs.results.test", ["prefs_nope"])
@@ -286,7 +346,10 @@ def test_malformed_qrels_jg_lines(tmp_path):
     with pytest.raises(FormatError) as e:
         read_qrels_prefs(_write(tmp_path, "q3", "1 0 d1 1\n1 0 d2 x\n"))
     assert e.value.line == 2
-    assert read_qrels_jg(_write(tmp_path, "q4", "1 a d1 2.7\n1 a d2 -1.5\n")).levels.tolist() == [2.0, -1.0]
+    assert read_qrels_jg(_write(tmp_path, "q4", "1 a d1 2.7\n1 a d2 -1.5\n")).levels.tolist() == [
+        2.0,
+        -1.0,
+    ]
 
 
 def test_inconsistent_subgroups(tmp_path):
@@ -382,8 +445,13 @@ def _reference_prefs(lines, ranking):
             ecs = st["ecs"]
             cut = (lambda rs: [r for r in rs if r < njr]) if ret_only else (lambda rs: rs)
             newlast = cut(ecs[-1][1])[: (st["relret"] if ret_only else st["rel"])]
-            pairs = [(a, b) for i, (_, r1) in enumerate(ecs) for _, r2 in ecs[i + 1 : len(ecs) - 1]
-                     for a in cut(r1) for b in cut(r2)]
+            pairs = [
+                (a, b)
+                for i, (_, r1) in enumerate(ecs)
+                for _, r2 in ecs[i + 1 : len(ecs) - 1]
+                for a in cut(r1)
+                for b in cut(r2)
+            ]
             pairs += [(a, b) for _, r1 in ecs for a in cut(r1) for b in newlast]
             for a, b in pairs:
                 if a < b and a < njr:
@@ -437,7 +505,9 @@ def _reference_prefs(lines, ranking):
                 k = "ret" if j < njr else "imp" if i < njr else "no"
                 sums[k][0] += ca[i][j] / (ca[i][j] + ca[j][i])
                 sums[k][1] += 1
-    out["prefs_pair"] = frac(sums["ret"][0] + sums["imp"][0], sums["ret"][1] + sums["imp"][1] + sums["no"][1])
+    out["prefs_pair"] = frac(
+        sums["ret"][0] + sums["imp"][0], sums["ret"][1] + sums["imp"][1] + sums["no"][1]
+    )
     out["prefs_pair_ret"] = frac(sums["ret"][0], sums["ret"][1])
     out["prefs_pair_imp"] = frac(sums["ret"][0] + sums["imp"][0], sums["ret"][1] + sums["imp"][1])
     return out
@@ -469,7 +539,9 @@ def test_random_topics_match_loop_reference(tmp_path):
     """Vectorised counting == the loop transcription of trec_eval's C, on random topics."""
     rng = random.Random(7)
     topics = {f"t{k:03d}": _random_topic(rng, f"t{k:03d}") for k in range(150)}
-    text = "".join(f"{t} {g} {s} {d} {lv:g}\n" for t, (lines, _) in topics.items() for g, s, d, lv in lines)
+    text = "".join(
+        f"{t} {g} {s} {d} {lv:g}\n" for t, (lines, _) in topics.items() for g, s, d, lv in lines
+    )
     rows = [(t, d, float(len(r) - i)) for t, (_, r) in topics.items() for i, d in enumerate(r)]
     rows.append(("zz", "d00", 1.0))  # keep the run non-empty
     table = _evaluate("prefs", _write(tmp_path, "p", text), _run(rows), None, nickname="all_prefs")
@@ -508,7 +580,14 @@ def test_single_group_equals_plain_measures(version):
     Rprec_mult_avgjg_x must equal trec_eval's own map, P_k and Rprec_mult_x (out.test.aq)."""
     folder = DATA / version
     ver = 9 if version == "9.0.8" else 10
-    table = _evaluate("qrels_jg", folder / "qrels.test", folder / "results.test", None, version=ver, nickname="qrels_jg")
+    table = _evaluate(
+        "qrels_jg",
+        folder / "qrels.test",
+        folder / "results.test",
+        None,
+        version=ver,
+        nickname="qrels_jg",
+    )
     want, _ = _expected(folder / "out.test.aq")
     got = _formatted(table)
     checked = 0

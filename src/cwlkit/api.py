@@ -60,7 +60,11 @@ def evaluate(
     q, r = _as_qrels(qrels), _as_run(run)
     ms = parse_list(measures)
     batch = build_batch(q, r, **batch_options)
-    values = np.vstack([np.asarray(m.compute(batch), dtype=np.float64) for m in ms]) if ms else np.zeros((0, batch.n_topics))
+    values = (
+        np.vstack([np.asarray(m.compute(batch), dtype=np.float64) for m in ms])
+        if ms
+        else np.zeros((0, batch.n_topics))
+    )
     return Results(values, [m.name for m in ms], [str(t) for t in batch.topics], run=r.runid)
 
 
@@ -101,12 +105,23 @@ def evaluate_cwl(
     if doc_costs is not None and not isinstance(doc_costs, DocCosts):
         doc_costs = read_doc_costs(doc_costs)
     batch = build_batch(q, r, order=order, topics=topics)
-    inp = prepare(batch, gain=gain, costs=costs, doc_costs=doc_costs, max_gain=max_gain, min_gain=min_gain,
-                  max_cost=max_cost, min_cost=min_cost, ties=ties)
+    inp = prepare(
+        batch,
+        gain=gain,
+        costs=costs,
+        doc_costs=doc_costs,
+        max_gain=max_gain,
+        min_gain=min_gain,
+        max_cost=max_cost,
+        min_cost=min_cost,
+        ties=ties,
+    )
     return cwl_results(ms, batch, inp, residuals=residuals, max_depth=max_depth, run=r.runid)
 
 
-def cwl_results(ms, batch, inp, *, residuals: bool, max_depth: int | None, run: str = "") -> Results:
+def cwl_results(
+    ms, batch, inp, *, residuals: bool, max_depth: int | None, run: str = ""
+) -> Results:
     """Score prepared inputs with every metric into a Results object."""
     from .measures.cwl import CWLMetric
     from .measures.cwl.evaluate import score

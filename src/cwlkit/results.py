@@ -49,7 +49,9 @@ class Results:
             canon = parse_measure(name).name
             if canon in self.measures:
                 return self.measures.index(canon)
-            raise KeyError(f"no measure {name!r} in these results (have {', '.join(self.measures)})") from None
+            raise KeyError(
+                f"no measure {name!r} in these results (have {', '.join(self.measures)})"
+            ) from None
 
     def per_topic(self, name: str) -> dict[str, float]:
         """``{topic: value}`` for one measure."""

@@ -7,10 +7,23 @@ import argparse
 
 def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
     """Add ``--order``, ``--topics``, ``--gain`` and ``-o/--format`` (one of ``formats``)."""
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score",
-                   help="ranking order: score (default; ties by docno descending), rank column, file order")
-    p.add_argument("--topics", choices=("run", "qrels"), default="run",
-                   help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)")
-    p.add_argument("--gain", default="identity",
-                   help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'")
-    p.add_argument("-o", "--format", choices=formats, default="text", help="output format (default text)")
+    p.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        default="score",
+        help="ranking order: score (default; ties by docno descending), rank column, file order",
+    )
+    p.add_argument(
+        "--topics",
+        choices=("run", "qrels"),
+        default="run",
+        help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)",
+    )
+    p.add_argument(
+        "--gain",
+        default="identity",
+        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'",
+    )
+    p.add_argument(
+        "-o", "--format", choices=formats, default="text", help="output format (default text)"
+    )

@@ -32,18 +32,51 @@ def build_parser():
     from ._options import add_evaluation_options
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit compare", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgumentParser(
+        prog="cwlkit compare",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline")
-    p.add_argument("-m", "--measure", action="append", default=[], dest="measures", metavar="MEASURE",
-                   help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10")
+    p.add_argument(
+        "runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline"
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=[],
+        dest="measures",
+        metavar="MEASURE",
+        help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10",
+    )
     p.add_argument("--test", choices=TESTS, default="t", help="paired test (default t)")
-    p.add_argument("--correction", choices=CORRECTIONS, default="none",
-                   help="multiple-testing correction across all comparisons (default none)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level; intervals at 1 - alpha (default 0.05)")
-    p.add_argument("--all-pairs", action="store_true", help="compare every pair of runs, not each with the first")
-    p.add_argument("--samples", type=int, default=10_000, help="Monte-Carlo samples for randomization/bootstrap (default 10000)")
-    p.add_argument("--seed", type=int, default=0, help="random seed for randomization/bootstrap (default 0)")
+    p.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="none",
+        help="multiple-testing correction across all comparisons (default none)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level; intervals at 1 - alpha (default 0.05)",
+    )
+    p.add_argument(
+        "--all-pairs",
+        action="store_true",
+        help="compare every pair of runs, not each with the first",
+    )
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=10_000,
+        help="Monte-Carlo samples for randomization/bootstrap (default 10000)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="random seed for randomization/bootstrap (default 0)"
+    )
     add_evaluation_options(p, FORMATS)
     return p
 
@@ -64,39 +97,54 @@ def render(table, fmt: str) -> str:
 
     recs = table.records
     if fmt == "json":
-        return dump_json({
-            "test": table.test,
-            "correction": table.correction,
-            "alpha": table.alpha,
-            "confidence": 1.0 - table.alpha,
-            "samples": table.samples,
-            "seed": table.seed,
-            "topics": len(table.topics),
-            "runs": table.runs,
-            "measures": table.measures,
-            "means": table.means_records(),
-            "comparisons": recs,
-        })
+        return dump_json(
+            {
+                "test": table.test,
+                "correction": table.correction,
+                "alpha": table.alpha,
+                "confidence": 1.0 - table.alpha,
+                "samples": table.samples,
+                "seed": table.seed,
+                "topics": len(table.topics),
+                "runs": table.runs,
+                "measures": table.measures,
+                "means": table.means_records(),
+                "comparisons": recs,
+            }
+        )
     if fmt == "tsv":
         return table_tsv(COLUMNS, [[r[c] for c in COLUMNS] for r in recs])
     conf = f"{100 * (1 - table.alpha):g}%"
     mc = f", {table.samples} samples, seed {table.seed}" if table.samples is not None else ""
     ncmp = f"{len(recs)} comparison{'s' if len(recs) != 1 else ''}"
     corr = "no correction" if table.correction == "none" else f"{table.correction} correction"
-    head = (f"{_TEST_NAMES.get(table.test, table.test)} (two-sided{mc}); {ncmp}, {corr}; "
-            f"alpha {table.alpha:g}; {len(table.topics)} topics")
+    head = (
+        f"{_TEST_NAMES.get(table.test, table.test)} (two-sided{mc}); {ncmp}, {corr}; "
+        f"alpha {table.alpha:g}; {len(table.topics)} topics"
+    )
     dropped = {k: v for k, v in table.dropped.items() if v}
     note = ""
     if dropped:
-        note = "topics not in every run were left out: " + ", ".join(f"{k} ({v})" for k, v in dropped.items())
+        note = "topics not in every run were left out: " + ", ".join(
+            f"{k} ({v})" for k, v in dropped.items()
+        )
     mean_header = ["run", *table.measures]
-    mean_rows = [[run, *(fmt_num(float(v)) for v in table.means[i])] for i, run in enumerate(table.runs)]
+    mean_rows = [
+        [run, *(fmt_num(float(v)) for v in table.means[i])] for i, run in enumerate(table.runs)
+    ]
     p_adj = "p" if table.correction == "none" else f"p ({table.correction})"
     cmp_header = ["measure", "run", "vs", "diff", f"{conf} CI", "p", p_adj, ""]
     cmp_rows = [
-        [r["measure"], r["run"], r["baseline"], fmt_num(r["diff"], signed=True),
-         f"[{fmt_num(r['ci_low'], signed=True)}, {fmt_num(r['ci_high'], signed=True)}]",
-         fmt_p(r["p_value"]), fmt_p(r["p_adjusted"]), "*" if r["significant"] else ""]
+        [
+            r["measure"],
+            r["run"],
+            r["baseline"],
+            fmt_num(r["diff"], signed=True),
+            f"[{fmt_num(r['ci_low'], signed=True)}, {fmt_num(r['ci_high'], signed=True)}]",
+            fmt_p(r["p_value"]),
+            fmt_p(r["p_adjusted"]),
+            "*" if r["significant"] else "",
+        ]
         for r in recs
     ]
     if table.correction == "none":  # the adjusted column would repeat p
@@ -105,12 +153,20 @@ def render(table, fmt: str) -> str:
     right_m = [False] + [True] * len(table.measures)
     right_c = [False, False, False, True, False] + [True] * (len(cmp_header) - 6) + [False]
     if fmt == "markdown":
-        parts = [f"{head}\n", table_markdown(mean_header, mean_rows, right_m), table_markdown(cmp_header, cmp_rows, right_c)]
+        parts = [
+            f"{head}\n",
+            table_markdown(mean_header, mean_rows, right_m),
+            table_markdown(cmp_header, cmp_rows, right_c),
+        ]
         if note:
             parts.append(note + "\n")
         return "\n".join(parts)
     parts = [f"# {head}\n"] + ([f"# {note}\n"] if note else [])
-    parts += [table_text(mean_header, mean_rows, right_m), "\n", table_text(cmp_header, cmp_rows, right_c)]
+    parts += [
+        table_text(mean_header, mean_rows, right_m),
+        "\n",
+        table_text(cmp_header, cmp_rows, right_c),
+    ]
     return "".join(parts)
 
 
@@ -127,8 +183,17 @@ def main(argv: list[str]) -> int:
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
     measures = parse_measure_args(args.measures)
-    results = evaluate_runs(args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain)
-    table = compare(results, test=args.test, correction=args.correction, alpha=args.alpha,
-                    all_pairs=args.all_pairs, samples=args.samples, seed=args.seed)
+    results = evaluate_runs(
+        args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain
+    )
+    table = compare(
+        results,
+        test=args.test,
+        correction=args.correction,
+        alpha=args.alpha,
+        all_pairs=args.all_pairs,
+        samples=args.samples,
+        seed=args.seed,
+    )
     sys.stdout.write(render(table, args.format))
     return 0

@@ -28,12 +28,20 @@ def build_parser():
     from ._options import add_evaluation_options
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit correlate", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgumentParser(
+        prog="cwlkit correlate",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
-    p.add_argument("-a", "--measure-a", required=True, help="measure A (the reference for tau_AP), e.g. ERR@20")
+    p.add_argument(
+        "-a", "--measure-a", required=True, help="measure A (the reference for tau_AP), e.g. ERR@20"
+    )
     p.add_argument("-b", "--measure-b", required=True, help="measure B, e.g. 'RBP(p=0.6)'")
-    p.add_argument("--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)")
+    p.add_argument(
+        "--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)"
+    )
     add_evaluation_options(p, FORMATS)
     return p
 
@@ -58,14 +66,25 @@ def compute(results: dict, a: str, b: str, rbo_p: float) -> dict:
             r = results[n]
             pos = {t: i for i, t in enumerate(r.topics)}
             cols = [pos[t] for t in topics]
-            systems.append({"run": n, "mean_a": float(r.values[r.measures.index(a), cols].mean()),
-                            "mean_b": float(r.values[r.measures.index(b), cols].mean())})
+            systems.append(
+                {
+                    "run": n,
+                    "mean_a": float(r.values[r.measures.index(a), cols].mean()),
+                    "mean_b": float(r.values[r.measures.index(b), cols].mean()),
+                }
+            )
         ma = np.array([s["mean_a"] for s in systems])
         mb = np.array([s["mean_b"] for s in systems])
         if np.isfinite(ma).all() and np.isfinite(mb).all():
             system_level = correlate_systems(ma, mb, names, rbo_p=rbo_p)
-    return {"pairs": int(ok.sum()), "topics": len(topics), "runs": names, "score_level": score_level,
-            "system_level": system_level, "systems": systems}
+    return {
+        "pairs": int(ok.sum()),
+        "topics": len(topics),
+        "runs": names,
+        "score_level": score_level,
+        "system_level": system_level,
+        "systems": systems,
+    }
 
 
 def _label(c, rbo_p: float) -> str:
@@ -75,32 +94,57 @@ def _label(c, rbo_p: float) -> str:
 def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
     from ..stats._format import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
 
-    rows = [("scores", c) for c in out["score_level"]] + [("systems", c) for c in out["system_level"]]
+    rows = [("scores", c) for c in out["score_level"]] + [
+        ("systems", c) for c in out["system_level"]
+    ]
     if fmt == "json":
-        return dump_json({
-            "measure_a": a, "measure_b": b, "runs": out["runs"], "pairs": out["pairs"],
-            "common_topics": out["topics"], "rbo_p": rbo_p,
-            "correlations": [{"level": lvl, **c.to_dict()} for lvl, c in rows],
-            "systems": out["systems"],
-        })
+        return dump_json(
+            {
+                "measure_a": a,
+                "measure_b": b,
+                "runs": out["runs"],
+                "pairs": out["pairs"],
+                "common_topics": out["topics"],
+                "rbo_p": rbo_p,
+                "correlations": [{"level": lvl, **c.to_dict()} for lvl, c in rows],
+                "systems": out["systems"],
+            }
+        )
     if fmt == "tsv":
-        return table_tsv(["level", "coefficient", "value", "p_value", "n"],
-                         [[lvl, _label(c, rbo_p), c.value, c.p_value, c.n] for lvl, c in rows])
+        return table_tsv(
+            ["level", "coefficient", "value", "p_value", "n"],
+            [[lvl, _label(c, rbo_p), c.value, c.p_value, c.n] for lvl, c in rows],
+        )
     header = ["level", "coefficient", "value", "p", "n"]
-    body = [[lvl, _label(c, rbo_p), fmt_num(c.value), "-" if np.isnan(c.p_value) else fmt_p(c.p_value), str(c.n)]
-            for lvl, c in rows]
+    body = [
+        [
+            lvl,
+            _label(c, rbo_p),
+            fmt_num(c.value),
+            "-" if np.isnan(c.p_value) else fmt_p(c.p_value),
+            str(c.n),
+        ]
+        for lvl, c in rows
+    ]
     right = [False, False, True, True, True]
-    head = (f"A = {a}, B = {b}: {len(out['runs'])} run{'s' if len(out['runs']) != 1 else ''}, "
-            f"{out['pairs']} (run, topic) pairs; system means over {out['topics']} common topics")
+    head = (
+        f"A = {a}, B = {b}: {len(out['runs'])} run{'s' if len(out['runs']) != 1 else ''}, "
+        f"{out['pairs']} (run, topic) pairs; system means over {out['topics']} common topics"
+    )
     sys_rows = [[s["run"], fmt_num(s["mean_a"]), fmt_num(s["mean_b"])] for s in out["systems"]]
     if fmt == "markdown":
         parts = [head + "\n", table_markdown(header, body, right)]
         if sys_rows:
-            parts.append(table_markdown(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True]))
+            parts.append(
+                table_markdown(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True])
+            )
         return "\n".join(parts)
     parts = [f"# {head}\n", table_text(header, body, right)]
     if sys_rows:
-        parts += ["\n", table_text(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True])]
+        parts += [
+            "\n",
+            table_text(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True]),
+        ]
     return "".join(parts)
 
 
@@ -114,7 +158,9 @@ def main(argv: list[str]) -> int:
         raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
     ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
     measures = [ma] if ma.name == mb.name else [ma, mb]
-    results = evaluate_runs(args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain)
+    results = evaluate_runs(
+        args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain
+    )
     out = compute(results, ma.name, mb.name, args.rbo_p)
     sys.stdout.write(render(out, ma.name, mb.name, args.rbo_p, args.format))
     return 0

@@ -24,27 +24,111 @@ working directory.
 def build_parser():
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit cwl", description=DESCRIPTION, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+    p = ArgumentParser(
+        prog="cwlkit cwl",
+        description=DESCRIPTION,
+        formatter_class=__import__("argparse").RawDescriptionHelpFormatter,
+    )
     p.add_argument("qrels", nargs="?", help="TREC qrels: topic iteration document label")
-    p.add_argument("run", nargs="?", help="TREC run: topic Q0 document rank score tag (plain or .gz)")
-    p.add_argument("-c", "--cost-file", "--cost_file", dest="cost_file", help="element-type costs: 'type cost' per line")
+    p.add_argument(
+        "run", nargs="?", help="TREC run: topic Q0 document rank score tag (plain or .gz)"
+    )
+    p.add_argument(
+        "-c",
+        "--cost-file",
+        "--cost_file",
+        dest="cost_file",
+        help="element-type costs: 'type cost' per line",
+    )
     p.add_argument("--doc-costs", help="per-document costs: 'topic document cost' per line")
-    p.add_argument("-m", "--metrics-file", "--metrics_file", dest="metrics_file", help="metrics, one per line (cwl_eval's RBPCWLMetric(0.8) or RBP(p=0.8))")
-    p.add_argument("-M", "--metric", action="append", default=[], help="a metric by name (repeatable), e.g. -M 'INST(T=2)' -M P@10")
-    p.add_argument("-b", "--bib-file", "--bib_file", dest="bib_file", help="write the BibTeX of the tool and the metrics to this file")
+    p.add_argument(
+        "-m",
+        "--metrics-file",
+        "--metrics_file",
+        dest="metrics_file",
+        help="metrics, one per line (cwl_eval's RBPCWLMetric(0.8) or RBP(p=0.8))",
+    )
+    p.add_argument(
+        "-M",
+        "--metric",
+        action="append",
+        default=[],
+        help="a metric by name (repeatable), e.g. -M 'INST(T=2)' -M P@10",
+    )
+    p.add_argument(
+        "-b",
+        "--bib-file",
+        "--bib_file",
+        dest="bib_file",
+        help="write the BibTeX of the tool and the metrics to this file",
+    )
     p.add_argument("-n", "--colnames", action="store_true", help="print a header line")
-    p.add_argument("-r", "--residuals", action="store_true", help="add ResEU ResETU ResEC ResETC ResED columns")
-    p.add_argument("--max-gain", "--max_gain", dest="max_gain", type=float, help="check qrels gains against this bound; gain of unjudged documents in the upper bound (default max(1, largest gain))")
-    p.add_argument("--min-gain", "--min_gain", dest="min_gain", type=float, help="check qrels gains against this bound")
-    p.add_argument("--max-cost", "--max_cost", dest="max_cost", type=float, default=1.0, help="cost of documents without one, and past the run (lower bound); default 1")
-    p.add_argument("--min-cost", "--min_cost", dest="min_cost", type=float, default=1.0, help="the same for the upper bound; default 1")
-    p.add_argument("--max-depth", "--max_depth", dest="max_depth", type=int, help="cwl_eval's mode: cut or pad every ranking to N ranks, no tail")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score", help="ranking order: score (default; ties by docno descending), rank column, or file order (cwl_eval)")
-    p.add_argument("--ties", choices=("none", "average"), default="none", help="average: tied documents share their group's mean gain")
-    p.add_argument("--gain", default="identity", help="label -> gain: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'; negative labels give 0")
-    p.add_argument("--mean", action="store_true", help="add an 'all' row per metric (mean over topics)")
+    p.add_argument(
+        "-r", "--residuals", action="store_true", help="add ResEU ResETU ResEC ResETC ResED columns"
+    )
+    p.add_argument(
+        "--max-gain",
+        "--max_gain",
+        dest="max_gain",
+        type=float,
+        help="check qrels gains against this bound; gain of unjudged documents in the upper bound (default max(1, largest gain))",
+    )
+    p.add_argument(
+        "--min-gain",
+        "--min_gain",
+        dest="min_gain",
+        type=float,
+        help="check qrels gains against this bound",
+    )
+    p.add_argument(
+        "--max-cost",
+        "--max_cost",
+        dest="max_cost",
+        type=float,
+        default=1.0,
+        help="cost of documents without one, and past the run (lower bound); default 1",
+    )
+    p.add_argument(
+        "--min-cost",
+        "--min_cost",
+        dest="min_cost",
+        type=float,
+        default=1.0,
+        help="the same for the upper bound; default 1",
+    )
+    p.add_argument(
+        "--max-depth",
+        "--max_depth",
+        dest="max_depth",
+        type=int,
+        help="cwl_eval's mode: cut or pad every ranking to N ranks, no tail",
+    )
+    p.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        default="score",
+        help="ranking order: score (default; ties by docno descending), rank column, or file order (cwl_eval)",
+    )
+    p.add_argument(
+        "--ties",
+        choices=("none", "average"),
+        default="none",
+        help="average: tied documents share their group's mean gain",
+    )
+    p.add_argument(
+        "--gain",
+        default="identity",
+        help="label -> gain: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'; negative labels give 0",
+    )
+    p.add_argument(
+        "--mean", action="store_true", help="add an 'all' row per metric (mean over topics)"
+    )
     p.add_argument("-o", "--format", choices=("text", "tsv", "json"), default="text")
-    p.add_argument("--example", action="store_true", help="evaluate the bundled example (the cwl_eval paper's topics T1, T2, with costs)")
+    p.add_argument(
+        "--example",
+        action="store_true",
+        help="evaluate the bundled example (the cwl_eval paper's topics T1, T2, with costs)",
+    )
     p.add_argument("--version", action="store_true", help="print the version and exit")
     return p
 
@@ -95,11 +179,22 @@ def main(argv: list[str]) -> int:
     batch = build_batch(qrels, run, order=args.order, topics="run", light=light)
     qrels.release_codes()  # the batch holds what is needed from here on
     run.release_codes()
-    inp = prepare(batch, gain=gain, costs=costs, doc_costs=doc_costs, max_gain=args.max_gain,
-                  min_gain=args.min_gain, max_cost=args.max_cost, min_cost=args.min_cost, ties=args.ties)
+    inp = prepare(
+        batch,
+        gain=gain,
+        costs=costs,
+        doc_costs=doc_costs,
+        max_gain=args.max_gain,
+        min_gain=args.min_gain,
+        max_cost=args.max_cost,
+        min_cost=args.min_cost,
+        ties=args.ties,
+    )
     metrics = [m for m, _ in specs]
     names = [n for _, n in specs]
-    res = cwl_results(metrics, batch, inp, residuals=args.residuals, max_depth=args.max_depth, run=run.runid)
+    res = cwl_results(
+        metrics, batch, inp, residuals=args.residuals, max_depth=args.max_depth, run=run.runid
+    )
     topic_order = None
     if args.order == "file":
         import pyarrow.compute as pc
@@ -107,8 +202,15 @@ def main(argv: list[str]) -> int:
         first = pc.unique(run.table.column("topic")).to_pylist()
         pos = {t: i for i, t in enumerate(res.topics)}
         topic_order = [pos[t] for t in first if t in pos]
-    text = format_cwl(res, names, residuals=args.residuals, header=args.colnames, mean=args.mean,
-                      fmt=args.format, topic_order=topic_order)
+    text = format_cwl(
+        res,
+        names,
+        residuals=args.residuals,
+        header=args.colnames,
+        mean=args.mean,
+        fmt=args.format,
+        topic_order=topic_order,
+    )
     if args.bib_file:
         from ..measures.cwl.bib import bibliography
 

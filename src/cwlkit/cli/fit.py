@@ -28,13 +28,27 @@ def build_parser():
     from ._options import add_evaluation_options
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit fit", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgumentParser(
+        prog="cwlkit fit",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
     p.add_argument("--target", required=True, help="the target measure, e.g. ERR@20")
-    p.add_argument("--metric", required=True, help="the metric with a grid, e.g. 'RBP(p=0.05:0.95:0.01)'")
-    p.add_argument("--max-residual", type=float, help="drop (run, topic) pairs whose target residual exceeds this")
-    p.add_argument("--plot", metavar="FILE", help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)")
+    p.add_argument(
+        "--metric", required=True, help="the metric with a grid, e.g. 'RBP(p=0.05:0.95:0.01)'"
+    )
+    p.add_argument(
+        "--max-residual",
+        type=float,
+        help="drop (run, topic) pairs whose target residual exceeds this",
+    )
+    p.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)",
+    )
     add_evaluation_options(p, FORMATS)
     return p
 
@@ -58,17 +72,49 @@ def render(res, fmt: str) -> str:
 
     if fmt == "tsv":
         cols = [par, "measure", "pearson", "pearson_p", "spearman", "spearman_p", "best"]
-        return table_tsv(cols, [[r[par], r["measure"], r["pearson"], r["pearson_p"], r["spearman"], r["spearman_p"], mark(i)]
-                                for i, r in enumerate(recs)])
-    filt = (f"; {res.n_pairs} of {res.n_total} (run, topic) pairs with residual <= {res.max_residual:g}"
-            if res.max_residual is not None else f"; {res.n_pairs} (run, topic) pairs")
+        return table_tsv(
+            cols,
+            [
+                [
+                    r[par],
+                    r["measure"],
+                    r["pearson"],
+                    r["pearson_p"],
+                    r["spearman"],
+                    r["spearman_p"],
+                    mark(i),
+                ]
+                for i, r in enumerate(recs)
+            ],
+        )
+    filt = (
+        f"; {res.n_pairs} of {res.n_total} (run, topic) pairs with residual <= {res.max_residual:g}"
+        if res.max_residual is not None
+        else f"; {res.n_pairs} (run, topic) pairs"
+    )
     lines = [f"# target {res.target}, metric {res.measures[0]} .. {res.measures[-1]}{filt}"]
     for label, b in (("Pearson's r", bp), ("Spearman's rho", bs)):
-        lines.append(f"best {par} for {label}: " + ("undefined" if b is None else f"{b[0]:g} ({label.split()[1]} = {b[1]:.4f}, {b[2]})"))
-    body = [[f"{r[par]:g}", r["measure"], fmt_num(r["pearson"]), fmt_p(r["pearson_p"]), fmt_num(r["spearman"]),
-             fmt_p(r["spearman_p"]), mark(i)] for i, r in enumerate(recs)]
-    table = table_text([par, "measure", "pearson", "p", "spearman", "p", "best"], body,
-                       [True, False, True, True, True, True, False])
+        lines.append(
+            f"best {par} for {label}: "
+            + ("undefined" if b is None else f"{b[0]:g} ({label.split()[1]} = {b[1]:.4f}, {b[2]})")
+        )
+    body = [
+        [
+            f"{r[par]:g}",
+            r["measure"],
+            fmt_num(r["pearson"]),
+            fmt_p(r["pearson_p"]),
+            fmt_num(r["spearman"]),
+            fmt_p(r["spearman_p"]),
+            mark(i),
+        ]
+        for i, r in enumerate(recs)
+    ]
+    table = table_text(
+        [par, "measure", "pearson", "p", "spearman", "p", "best"],
+        body,
+        [True, False, True, True, True, True, False],
+    )
     return "\n".join(lines) + "\n\n" + table
 
 
@@ -85,8 +131,16 @@ def main(argv: list[str]) -> int:
         except ImportError:
             raise CwlkitError("--plot needs matplotlib: pip install 'cwlkit[plot]'") from None
     qrels, runs = read_all(args.qrels, args.runs)
-    res = fit_runs(qrels, runs, args.target, args.metric, max_residual=args.max_residual, gain=args.gain,
-                   order=args.order, topics=args.topics)
+    res = fit_runs(
+        qrels,
+        runs,
+        args.target,
+        args.metric,
+        max_residual=args.max_residual,
+        gain=args.gain,
+        order=args.order,
+        topics=args.topics,
+    )
     text = render(res, args.format)
     if args.plot:
         plot_fit(res, args.plot)

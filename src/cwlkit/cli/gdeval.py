@@ -23,17 +23,40 @@ a warning on stderr, unless --max-grade sets it. See docs/err.md.
 def build_parser():
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit gdeval", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgumentParser(
+        prog="cwlkit gdeval",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("qrels", help="TREC qrels: topic iteration document grade")
     p.add_argument("run", help="TREC run: topic Q0 document rank score tag (plain or .gz)")
     p.add_argument("-k", type=int, default=20, help="cutoff (default 20)")
-    p.add_argument("-c", action="store_true", help="average over every qrels topic with a grade > 0 (missing topics count 0)")
-    p.add_argument("--max-grade", "--max_grade", dest="max_grade", type=float,
-                   help="ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; a larger qrels grade is then an error)")
-    p.add_argument("-baseline", "--baseline", dest="baseline", metavar="BASELINE_RUN",
-                   help="risk-sensitive evaluation: print run - baseline per topic, losses weighted by 1 + riskAlpha")
-    p.add_argument("-riskAlpha", "--risk-alpha", dest="risk_alpha", metavar="ALPHA",
-                   help="risk sensitivity a >= 0 (default 0): losses against the baseline count 1 + a times")
+    p.add_argument(
+        "-c",
+        action="store_true",
+        help="average over every qrels topic with a grade > 0 (missing topics count 0)",
+    )
+    p.add_argument(
+        "--max-grade",
+        "--max_grade",
+        dest="max_grade",
+        type=float,
+        help="ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; a larger qrels grade is then an error)",
+    )
+    p.add_argument(
+        "-baseline",
+        "--baseline",
+        dest="baseline",
+        metavar="BASELINE_RUN",
+        help="risk-sensitive evaluation: print run - baseline per topic, losses weighted by 1 + riskAlpha",
+    )
+    p.add_argument(
+        "-riskAlpha",
+        "--risk-alpha",
+        dest="risk_alpha",
+        metavar="ALPHA",
+        help="risk sensitivity a >= 0 (default 0): losses against the baseline count 1 + a times",
+    )
     return p
 
 
@@ -53,8 +76,16 @@ def main(argv: list[str]) -> int:
             raise ParamError(f"-riskAlpha must be a number >= 0; got {args.risk_alpha!r}") from None
     qrels, run = read_pair(args.qrels, args.run)
     baseline = read_run(args.baseline) if args.baseline else None
-    rep = gdeval_report(qrels, run, k=args.k, all_topics=args.c, max_grade=args.max_grade,
-                        baseline=baseline, risk_alpha=alpha, risk_alpha_text=args.risk_alpha)
+    rep = gdeval_report(
+        qrels,
+        run,
+        k=args.k,
+        all_topics=args.c,
+        max_grade=args.max_grade,
+        baseline=baseline,
+        risk_alpha=alpha,
+        risk_alpha_text=args.risk_alpha,
+    )
     text = format_gdeval(rep)
     for w in rep.warnings:
         sys.stderr.write(f"cwlkit gdeval: warning: {w}\n")

@@ -20,36 +20,83 @@ labels, positions, short queries, output layout) are reproduced.
 """
 
 _VERSION_HELP = "which script to reproduce: 4.0 (Eval-Score-4.0.pl, default), 3.0 (Eval-Score-3.0.pl), mslr (Eval-Score-MSLR.pl)"
-_GAIN_HELP = ("map labels outside the version's gain table: 'exp' (gain 2^label-1 for every label) or a table "
-              "'3:7,4:15' added to the version's; added labels with gain > 0 count as relevant")
+_GAIN_HELP = (
+    "map labels outside the version's gain table: 'exp' (gain 2^label-1 for every label) or a table "
+    "'3:7,4:15' added to the version's; added labels with gain > 0 count as relevant"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from .main import ArgumentParser
 
-    p = ArgumentParser(prog="cwlkit letor", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="{score,rank,ttest}", parser_class=ArgumentParser)
+    p = ArgumentParser(
+        prog="cwlkit letor",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(
+        dest="command", metavar="{score,rank,ttest}", parser_class=ArgumentParser
+    )
     for name, what in (("score", "PREDICTIONS"), ("rank", "RANKS")):
-        s = sub.add_parser(name, prog=f"cwlkit letor {name}",
-                           help="Eval-Score: evaluate prediction scores" if name == "score" else "Eval-Rank: evaluate rank positions",
-                           description=("Eval-Score: rank each query's documents by score (higher first; ties keep the file's line order) and write P@n, MAP and NDCG."
-                                        if name == "score" else
-                                        "Eval-Rank: the predictions are rank positions (1 = top, each query's ranks 1..n, each once); write P@n, MAP and NDCG."))
-        s.add_argument("features", metavar="FEATURES", help="LETOR feature file: 'label qid:Q f:v ... #docid = D' (LF or CRLF)")
-        s.add_argument("predictions", metavar=what, help="one " + ("score" if name == "score" else "rank position") + " per line of FEATURES")
-        s.add_argument("output", metavar="OUTPUT", help="result file to write ('-' for standard output)")
-        s.add_argument("flag", metavar="FLAG", help="1: per-query results and averages; 0: averages only")
-        s.add_argument("--version", dest="letor_version", default="4.0", choices=("4.0", "3.0", "mslr"), help=_VERSION_HELP)
+        s = sub.add_parser(
+            name,
+            prog=f"cwlkit letor {name}",
+            help="Eval-Score: evaluate prediction scores"
+            if name == "score"
+            else "Eval-Rank: evaluate rank positions",
+            description=(
+                "Eval-Score: rank each query's documents by score (higher first; ties keep the file's line order) and write P@n, MAP and NDCG."
+                if name == "score"
+                else "Eval-Rank: the predictions are rank positions (1 = top, each query's ranks 1..n, each once); write P@n, MAP and NDCG."
+            ),
+        )
+        s.add_argument(
+            "features",
+            metavar="FEATURES",
+            help="LETOR feature file: 'label qid:Q f:v ... #docid = D' (LF or CRLF)",
+        )
+        s.add_argument(
+            "predictions",
+            metavar=what,
+            help="one "
+            + ("score" if name == "score" else "rank position")
+            + " per line of FEATURES",
+        )
+        s.add_argument(
+            "output", metavar="OUTPUT", help="result file to write ('-' for standard output)"
+        )
+        s.add_argument(
+            "flag", metavar="FLAG", help="1: per-query results and averages; 0: averages only"
+        )
+        s.add_argument(
+            "--version",
+            dest="letor_version",
+            default="4.0",
+            choices=("4.0", "3.0", "mslr"),
+            help=_VERSION_HELP,
+        )
         s.add_argument("--gain", help=_GAIN_HELP)
-        s.add_argument("--relevant", help="comma-separated labels that count as relevant for P@n and MAP (replaces the version's set)")
-    t = sub.add_parser("ttest", prog="cwlkit letor ttest", help="paired t-test of every measure between two per-query result files",
-                       description="Paired two-sided t-test (scipy) of every measure between two LETOR 4.0/MSLR result files written with flag 1, in the layout of LETOR's t-test script.")
+        s.add_argument(
+            "--relevant",
+            help="comma-separated labels that count as relevant for P@n and MAP (replaces the version's set)",
+        )
+    t = sub.add_parser(
+        "ttest",
+        prog="cwlkit letor ttest",
+        help="paired t-test of every measure between two per-query result files",
+        description="Paired two-sided t-test (scipy) of every measure between two LETOR 4.0/MSLR result files written with flag 1, in the layout of LETOR's t-test script.",
+    )
     t.add_argument("result_a", metavar="RESULT_A")
     t.add_argument("result_b", metavar="RESULT_B")
     t.add_argument("output", metavar="OUTPUT", help="file to write ('-' for standard output)")
-    t.add_argument("--p", dest="p_kind", choices=("two-sided", "letor"), default="two-sided",
-                   help="two-sided (default): 2 P(T > |t|), full precision; letor: what LETOR's script prints, "
-                        "the upper tail P(T > t) to 5 significant digits")
+    t.add_argument(
+        "--p",
+        dest="p_kind",
+        choices=("two-sided", "letor"),
+        default="two-sided",
+        help="two-sided (default): 2 P(T > |t|), full precision; letor: what LETOR's script prints, "
+        "the upper tail P(T > t) to 5 significant digits",
+    )
     return p
 
 
@@ -81,14 +128,22 @@ def main(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise CwlkitError("cwlkit letor: expected a subcommand: score, rank or ttest (see 'cwlkit letor --help')")
+        raise CwlkitError(
+            "cwlkit letor: expected a subcommand: score, rank or ttest (see 'cwlkit letor --help')"
+        )
     if args.command in ("score", "rank"):
         from ..measures.letor import evaluate_letor_files
         from ..report.letor import format_letor
 
         flag = _flag(args.flag)
-        scores = evaluate_letor_files(args.features, args.predictions, version=args.letor_version,
-                                      mode=args.command, gain=args.gain, relevant=args.relevant)
+        scores = evaluate_letor_files(
+            args.features,
+            args.predictions,
+            version=args.letor_version,
+            mode=args.command,
+            gain=args.gain,
+            relevant=args.relevant,
+        )
         _write(args.output, format_letor(scores, flag))
         return 0
     from ..io.letor import read_letor_results
@@ -98,9 +153,20 @@ def main(argv: list[str]) -> int:
     a = read_letor_results(args.result_a)
     b = read_letor_results(args.result_b)
     rows = letor_ttest(a, b)
-    text = format_ttest(args.result_a, args.result_b, [
-        (r.measure, r.n, r.mean_a, r.mean_b, r.t, perl_num(r.p_two_sided) if args.p_kind == "two-sided" else r.p_letor)
-        for r in rows
-    ])
+    text = format_ttest(
+        args.result_a,
+        args.result_b,
+        [
+            (
+                r.measure,
+                r.n,
+                r.mean_a,
+                r.mean_b,
+                r.t,
+                perl_num(r.p_two_sided) if args.p_kind == "two-sided" else r.p_letor,
+            )
+            for r in rows
+        ],
+    )
     _write(args.output, text)
     return 0

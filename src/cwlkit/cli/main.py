@@ -17,7 +17,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "letor": ("cwlkit.cli.letor", "LETOR's Eval-Score / Eval-Rank / t-test scripts"),
     "compare": ("cwlkit.cli.compare", "compare runs: mean scores, paired tests, corrections"),
     "correlate": ("cwlkit.cli.correlate", "correlation of two measures over runs and topics"),
-    "fit": ("cwlkit.cli.fit", "fit a metric's parameter to a target measure (the ERR paper's method)"),
+    "fit": (
+        "cwlkit.cli.fit",
+        "fit a metric's parameter to a target measure (the ERR paper's method)",
+    ),
 }
 
 USAGE = "usage: cwlkit [--version] [-h] SUBCOMMAND [ARGS...]"

@@ -96,7 +96,9 @@ def _measure_help(specs: list[str], version: int) -> str:
         if n in names:
             out.append(f"{n}\n    preference / judgment-group measure (see docs/trec_eval.md)")
     if len(out) == 2:
-        out.append("-- No measures indicated.\n   Request measure documentation using <-m measure> on command line")
+        out.append(
+            "-- No measures indicated.\n   Request measure documentation using <-m measure> on command line"
+        )
     return "\n".join(out) + "\n"
 
 
@@ -108,7 +110,9 @@ def main(argv: list[str]) -> int:
     if args.version:
         from .. import __version__
 
-        sys.stdout.write(f"cwlkit trec_eval {__version__} (trec_eval {'10.0' if version == 10 else '9.0.8'} semantics)\n")
+        sys.stdout.write(
+            f"cwlkit trec_eval {__version__} (trec_eval {'10.0' if version == 10 else '9.0.8'} semantics)\n"
+        )
         return 0
     if args.help:
         sys.stdout.write(HELP + (_measure_help(args.m, version) if args.m else ""))
@@ -116,9 +120,13 @@ def main(argv: list[str]) -> int:
     if len(args.files) != 2:
         raise CwlkitError("cwlkit trec_eval: needs QRELS and RUN (see 'cwlkit trec_eval --help')")
     if args.T != "trec_results":
-        raise CwlkitError(f"cwlkit trec_eval: illegal results format {args.T!r} (only 'trec_results')")
+        raise CwlkitError(
+            f"cwlkit trec_eval: illegal results format {args.T!r} (only 'trec_results')"
+        )
     if args.R not in ("qrels", "prefs", "qrels_prefs", "qrels_jg"):
-        raise CwlkitError(f"cwlkit trec_eval: illegal rel_format {args.R!r} (qrels, prefs, qrels_prefs or qrels_jg)")
+        raise CwlkitError(
+            f"cwlkit trec_eval: illegal rel_format {args.R!r} (qrels, prefs, qrels_prefs or qrels_jg)"
+        )
     qrels_path, run_path = args.files
     level = float(_int_opt("-l", args.l))
     max_depth = _int_opt("-M", args.M) if args.M is not None else None
@@ -132,13 +140,17 @@ def main(argv: list[str]) -> int:
     wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_MEASURES for s in args.m)
     if wants_prefs:
         if args.Z:
-            raise CwlkitError("cwlkit trec_eval: -Z is not available with -R prefs, qrels_prefs or qrels_jg")
+            raise CwlkitError(
+                "cwlkit trec_eval: -Z is not available with -R prefs, qrels_prefs or qrels_jg"
+            )
         try:
             from ..measures.trec.prefs import evaluate_prefs
         except ModuleNotFoundError as exc:
             if exc.name != "cwlkit.measures.trec.prefs":
                 raise
-            raise CwlkitError(f"cwlkit trec_eval: -R {args.R} / preference measures are not available in this build") from None
+            raise CwlkitError(
+                f"cwlkit trec_eval: -R {args.R} / preference measures are not available in this build"
+            ) from None
         run = read_run(run_path, comments=comments, extra=True)
         nick = None
         names: list[str] | None = []
@@ -152,16 +164,35 @@ def main(argv: list[str]) -> int:
             names = None
         elif not names:
             names = None
-        table = evaluate_prefs(args.R if args.R != "qrels" else "qrels_prefs", qrels_path, run, names,
-                               version=version, nickname=nick, max_depth=max_depth, all_topics=args.c,
-                               rel_level=level)
+        table = evaluate_prefs(
+            args.R if args.R != "qrels" else "qrels_prefs",
+            qrels_path,
+            run,
+            names,
+            version=version,
+            nickname=nick,
+            max_depth=max_depth,
+            all_topics=args.c,
+            rel_level=level,
+        )
     else:
         from ..io.trec import read_zscores
         from ..measures.trec.evaluate import evaluate_trec
 
         zs = read_zscores(args.Z) if args.Z else None
         qrels, run = read_pair(qrels_path, run_path, comments=comments, extra=True, light=True)
-        table = evaluate_trec(qrels, run, args.m or None, version=version, all_topics=args.c, rel_level=level,
-                              max_depth=max_depth, judged_only=args.J, num_docs=num_docs, zscores=zs, release=True)
+        table = evaluate_trec(
+            qrels,
+            run,
+            args.m or None,
+            version=version,
+            all_topics=args.c,
+            rel_level=level,
+            max_depth=max_depth,
+            judged_only=args.J,
+            num_docs=num_docs,
+            zscores=zs,
+            release=True,
+        )
     sys.stdout.write(format_trec_eval(table, per_topic=args.q, summary=not args.n))
     return 0

@@ -171,11 +171,17 @@ def build_batch(
     q2r = _index_in(qt_dict, rt_dict)
     missing = q2r < 0
     q2r[missing] = len(rt_dict) + np.arange(int(missing.sum()))
-    topic_dict = pa.concat_arrays([rt_dict, qt_dict.filter(from_numpy(missing))]) if missing.any() else rt_dict
+    topic_dict = (
+        pa.concat_arrays([rt_dict, qt_dict.filter(from_numpy(missing))])
+        if missing.any()
+        else rt_dict
+    )
     qrel_topic = q2r[qt_codes]
     n_codes = len(topic_dict)
     # run documents -> qrels document codes (-1: never judged)
-    run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[run_doc]
+    run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[
+        run_doc
+    ]
 
     # label of every run row: look (topic, qrels doc) up among the sorted qrels keys (the
     # per-row temporaries are computed in place and dropped as soon as used: at 10M rows
@@ -211,7 +217,12 @@ def build_batch(
     in_run[run_topic] = True
     in_qrels = np.zeros(n_codes, bool)
     in_qrels[qrel_topic] = True
-    keep_code = {"run": in_run, "qrels": in_qrels, "both": in_run & in_qrels, "either": in_run | in_qrels}[topics]
+    keep_code = {
+        "run": in_run,
+        "qrels": in_qrels,
+        "both": in_run & in_qrels,
+        "either": in_run | in_qrels,
+    }[topics]
     trank = sort_rank(topic_dict)
     kept_codes = np.flatnonzero(keep_code)
     kept_codes = kept_codes[np.argsort(trank[kept_codes], kind="stable")]
@@ -319,8 +330,15 @@ def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
 LOOKUP_BLOCK = 1 << 16
 
 
-def _doc_lookup(run_doc: np.ndarray, run_topic: np.ndarray, run_dict: pa.Array, qrel_doc: np.ndarray,
-                qrel_topic: np.ndarray, qrel_dict: pa.Array, n_topics: int) -> np.ndarray:
+def _doc_lookup(
+    run_doc: np.ndarray,
+    run_topic: np.ndarray,
+    run_dict: pa.Array,
+    qrel_doc: np.ndarray,
+    qrel_topic: np.ndarray,
+    qrel_dict: pa.Array,
+    n_topics: int,
+) -> np.ndarray:
     """Qrels document code of each entry of the run's document dictionary, -1 when the
     document is not judged for any topic it is retrieved for.
 
@@ -369,12 +387,17 @@ def _doc_lookup(run_doc: np.ndarray, run_topic: np.ndarray, run_dict: pa.Array, 
         rows = qorder[np.repeat(lo - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)]
         codes = qrel_doc[rows]  # may repeat a document: index_in gives its first position
         a, b = k * LOOKUP_BLOCK, min(n, (k + 1) * LOOKUP_BLOCK)
-        got = to_numpy(pc.index_in(run_dict.slice(a, b - a), value_set=qrel_dict.take(from_numpy(codes))), null=-1)
+        got = to_numpy(
+            pc.index_in(run_dict.slice(a, b - a), value_set=qrel_dict.take(from_numpy(codes))),
+            null=-1,
+        )
         out[a:b] = np.where(got >= 0, codes[np.maximum(got, 0)], -1)
     return out
 
 
-def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray) -> np.ndarray:
+def _score_order(
+    run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray
+) -> np.ndarray:
     """Permutation ordering rows by topic, score descending, then docno descending (bytes).
 
     Docnos are compared only inside groups of tied scores, so only the documents that tie are
@@ -415,10 +438,12 @@ def _score_order(run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.nd
     new[1:] = ~same[pos[1:] - 1]
     group = np.cumsum(new, dtype=np.int32 if pos.size < 2**31 else np.int64)
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
-    order = to_numpy(pc.sort_indices(
-        pa.table({"g": from_numpy(group), "d": names}),
-        sort_keys=[("g", "ascending"), ("d", "descending")],
-    ))
+    order = to_numpy(
+        pc.sort_indices(
+            pa.table({"g": from_numpy(group), "d": names}),
+            sort_keys=[("g", "ascending"), ("d", "descending")],
+        )
+    )
     perm[tie] = tied[order]
     return perm
 
@@ -443,5 +468,7 @@ def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:
             try:
                 int(t)
             except ValueError:
-                raise FormatError(run.path, int(run.lines[idx[i]]), f"expected an integer rank, got {t!r}") from None
+                raise FormatError(
+                    run.path, int(run.lines[idx[i]]), f"expected an integer rank, got {t!r}"
+                ) from None
         raise FormatError(run.path, None, "could not parse the rank column") from None

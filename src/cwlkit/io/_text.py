@@ -34,10 +34,16 @@ _NONBLANK = re.compile(rb"[^ \n]")
 # when it is installed (0.2-0.3 s); these go through the arrays' buffers instead.
 
 _ARROW_OF = {
-    np.dtype(np.int8): pa.int8(), np.dtype(np.int16): pa.int16(), np.dtype(np.int32): pa.int32(),
-    np.dtype(np.int64): pa.int64(), np.dtype(np.uint8): pa.uint8(), np.dtype(np.uint16): pa.uint16(),
-    np.dtype(np.uint32): pa.uint32(), np.dtype(np.uint64): pa.uint64(),
-    np.dtype(np.float32): pa.float32(), np.dtype(np.float64): pa.float64(),
+    np.dtype(np.int8): pa.int8(),
+    np.dtype(np.int16): pa.int16(),
+    np.dtype(np.int32): pa.int32(),
+    np.dtype(np.int64): pa.int64(),
+    np.dtype(np.uint8): pa.uint8(),
+    np.dtype(np.uint16): pa.uint16(),
+    np.dtype(np.uint32): pa.uint32(),
+    np.dtype(np.uint64): pa.uint64(),
+    np.dtype(np.float32): pa.float32(),
+    np.dtype(np.float64): pa.float64(),
 }
 _NUMPY_OF = {v: k for k, v in _ARROW_OF.items()}
 
@@ -65,7 +71,11 @@ def to_numpy(arr: pa.Array | pa.ChunkedArray, null=None) -> np.ndarray:
         dtype = _NUMPY_OF.get(arr.type)
         if dtype is None:
             raise TypeError(f"no numpy conversion for arrow type {arr.type}")
-        out = np.frombuffer(buf, dtype=dtype, count=n, offset=off * dtype.itemsize) if n else np.zeros(0, dtype)
+        out = (
+            np.frombuffer(buf, dtype=dtype, count=n, offset=off * dtype.itemsize)
+            if n
+            else np.zeros(0, dtype)
+        )
     if arr.null_count:
         if null is None:
             raise ValueError("array has nulls and no value was given for them")
@@ -99,7 +109,9 @@ def from_strings(items) -> pa.Array:
     np.cumsum(np.fromiter(map(len, enc), dtype=np.int64, count=len(enc)), out=offsets[1:])
     data = pa.py_buffer(b"".join(enc))
     if offsets[-1] < 2**31:
-        return pa.Array.from_buffers(pa.string(), len(enc), [None, pa.py_buffer(offsets.astype(np.int32)), data])
+        return pa.Array.from_buffers(
+            pa.string(), len(enc), [None, pa.py_buffer(offsets.astype(np.int32)), data]
+        )
     return pa.Array.from_buffers(pa.large_string(), len(enc), [None, pa.py_buffer(offsets), data])
 
 
@@ -235,6 +247,7 @@ def split_columns(
     through the full normalisation and a second parse, and only if that fails too does a
     Python scan look for the first bad line.
     """
+
     # a file that can be read again is not kept in memory for the line numbers of errors
     def reload(full: bool) -> Callable[[], bytes] | None:
         if str(path) == "-":
@@ -295,7 +308,11 @@ def _combine(table: pa.Table) -> pa.Table:
 def _has_empty_field(table: pa.Table) -> bool:
     import pyarrow.compute as pc
 
-    return any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in table.column_names) if table.num_rows else False
+    return (
+        any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in table.column_names)
+        if table.num_rows
+        else False
+    )
 
 
 def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> None:
@@ -304,9 +321,7 @@ def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> 
             continue
         got = line.count(b" ") + 1
         if got != n:
-            raise FormatError(
-                path, i, f"expected {n} fields ({expected}), got {got}"
-            )
+            raise FormatError(path, i, f"expected {n} fields ({expected}), got {got}")
 
 
 def parse_floats(
@@ -339,13 +354,17 @@ def parse_floats(
         if not bad.any():
             return values
         i = int(np.flatnonzero(bad)[0])
-        raise FormatError(path, int(lines[i]), f"expected a finite number for {what}, got {column[i].as_py()!r}")
+        raise FormatError(
+            path, int(lines[i]), f"expected a finite number for {what}, got {column[i].as_py()!r}"
+        )
     texts = column.to_pylist()
     for i, t in enumerate(texts):
         try:
             float(t)
         except ValueError:
-            raise FormatError(path, int(lines[i]), f"expected a number for {what}, got {t!r}") from None
+            raise FormatError(
+                path, int(lines[i]), f"expected a number for {what}, got {t!r}"
+            ) from None
     raise FormatError(path, None, f"could not parse {what} as numbers")  # pragma: no cover
 
 
@@ -372,7 +391,9 @@ def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
     import pyarrow.compute as pc
 
     lengths = [len(a) for a in arrays]
-    combined = pa.concat_arrays([a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays])
+    combined = pa.concat_arrays(
+        [a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a for a in arrays]
+    )
     enc = pc.dictionary_encode(combined)
     idx = to_numpy(enc.indices).astype(np.int64)
     out: list[np.ndarray] = []
@@ -404,7 +425,9 @@ def encode_runs(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Arra
 BLOCK_ROWS = 1 << 15
 
 
-def encode_blocks(column: pa.Array | pa.ChunkedArray, groups: np.ndarray, block: int | None = None) -> tuple[np.ndarray, pa.Array]:
+def encode_blocks(
+    column: pa.Array | pa.ChunkedArray, groups: np.ndarray, block: int | None = None
+) -> tuple[np.ndarray, pa.Array]:
     """Dictionary-encode ``column`` in blocks of about ``block`` rows that never split a run
     of equal ``groups`` codes (small hash tables stay in cache: several times faster than one
     table over millions of distinct strings).

@@ -33,7 +33,9 @@ def read_costs(path: str | Path) -> Costs:
     """Read a cwl_eval cost file: one ``element_type cost`` pair per line (blank lines and
     ``#`` comments allowed). Costs must be finite and non-negative."""
     data = read_bytes(path)
-    table, lines = split_columns(path, data, ("type", "cost_text"), "element_type cost", comments=True)
+    table, lines = split_columns(
+        path, data, ("type", "cost_text"), "element_type cost", comments=True
+    )
     costs = parse_floats(path, table.column("cost_text"), lines, "the cost")
     if (costs < 0).any():
         i = int(np.flatnonzero(costs < 0)[0])
@@ -42,7 +44,9 @@ def read_costs(path: str | Path) -> Costs:
     seen: dict[str, int] = {}
     for i, t in enumerate(types):
         if t in seen:
-            raise FormatError(path, int(lines[i]), f"element type {t!r} given twice (first at line {seen[t]})")
+            raise FormatError(
+                path, int(lines[i]), f"element type {t!r} given twice (first at line {seen[t]})"
+            )
         seen[t] = int(lines[i])
     return Costs(dict(zip(types, costs.tolist(), strict=True)), str(path))
 
@@ -50,7 +54,9 @@ def read_costs(path: str | Path) -> Costs:
 def read_doc_costs(path: str | Path) -> DocCosts:
     """Read per-document costs: ``topic doc cost`` per line."""
     data = read_bytes(path)
-    table, lines = split_columns(path, data, ("topic", "doc", "cost_text"), "topic document cost", comments=True)
+    table, lines = split_columns(
+        path, data, ("topic", "doc", "cost_text"), "topic document cost", comments=True
+    )
     costs = parse_floats(path, table.column("cost_text"), lines, "the cost")
     if (costs < 0).any():
         i = int(np.flatnonzero(costs < 0)[0])
@@ -62,4 +68,6 @@ def read_doc_costs(path: str | Path) -> DocCosts:
     dup = first_duplicate(t * (int(d.max(initial=0)) + 1) + d)
     if dup is not None:
         raise FormatError(path, int(lines[dup[1]]), "document given twice for its topic")
-    return DocCosts(table.append_column("cost", from_numpy(np.asarray(costs, dtype=np.float64))), str(path))
+    return DocCosts(
+        table.append_column("cost", from_numpy(np.asarray(costs, dtype=np.float64))), str(path)
+    )

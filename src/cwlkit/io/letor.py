@@ -134,7 +134,11 @@ def read_features(path: str | Path) -> LetorFile:
     ok = to_numpy(pc.match_substring_regex(label_text, _INT))
     if not ok.all():
         i = int(np.flatnonzero(~ok)[0])
-        raise FormatError(path, int(numbers[i]), f"expected an integer relevance label, got {label_text[i].as_py()!r}")
+        raise FormatError(
+            path,
+            int(numbers[i]),
+            f"expected an integer relevance label, got {label_text[i].as_py()!r}",
+        )
     labels = to_numpy(pc.cast(label_text, pa.int64()))
     qids = pc.cast(head.field("qid"), pa.string())
     docs = pc.extract_regex(lines, _DOCID)
@@ -172,7 +176,8 @@ def read_predictions(path: str | Path, features: LetorFile, *, what: str = "scor
     n, m = len(features), len(lines)
     if m != n:
         raise FormatError(
-            path, None,
+            path,
+            None,
             f"has {m} prediction line{'s' if m != 1 else ''} but the feature file {features.path} has "
             f"{n} document line{'s' if n != 1 else ''}; expected one {what} per document line",
         )
@@ -180,11 +185,17 @@ def read_predictions(path: str | Path, features: LetorFile, *, what: str = "scor
         ok = to_numpy(pc.match_substring_regex(lines, r"^\+?[0-9]+$"))
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            raise FormatError(path, int(numbers[i]), f"expected a rank position (a positive integer), got {_clip(lines[i].as_py())!r}")
+            raise FormatError(
+                path,
+                int(numbers[i]),
+                f"expected a rank position (a positive integer), got {_clip(lines[i].as_py())!r}",
+            )
         ranks = to_numpy(pc.cast(pc.utf8_ltrim(lines, "+"), pa.float64()))
         if (ranks < 1).any():
             i = int(np.flatnonzero(ranks < 1)[0])
-            raise FormatError(path, int(numbers[i]), f"expected a rank position >= 1, got {lines[i].as_py()!r}")
+            raise FormatError(
+                path, int(numbers[i]), f"expected a rank position >= 1, got {lines[i].as_py()!r}"
+            )
         return ranks
     return parse_floats(path, lines, numbers, "a prediction score (one number per line)")
 
@@ -228,20 +239,31 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
     data = read_bytes(path)
     lines, numbers = _lines(path, data)
     if len(lines) == 0:
-        raise FormatError(path, None, "empty file: expected a LETOR result file written with flag 1")
+        raise FormatError(
+            path, None, "empty file: expected a LETOR result file written with flag 1"
+        )
     lines = pc.utf8_rtrim(lines, "\r")
     long_enough = to_numpy(pc.utf8_length(lines)) >= 2
     is_head = to_numpy(pc.match_substring_regex(lines, r"^(?i)qid\t"))
     is_avg = to_numpy(pc.match_substring_regex(lines, r"^(?i)average"))
     if not is_head.any():
-        hint = (" (this looks like Eval-Score-3.0 output; the t-test reads the 4.0/MSLR layout)"
-                if pc.any(pc.match_substring(lines, "precision of query")).as_py() else "")
-        raise FormatError(path, None, f"no 'qid<TAB>measure...' header line: expected a LETOR 4.0/MSLR result file written with flag 1{hint}")
+        hint = (
+            " (this looks like Eval-Score-3.0 output; the t-test reads the 4.0/MSLR layout)"
+            if pc.any(pc.match_substring(lines, "precision of query")).as_py()
+            else ""
+        )
+        raise FormatError(
+            path,
+            None,
+            f"no 'qid<TAB>measure...' header line: expected a LETOR 4.0/MSLR result file written with flag 1{hint}",
+        )
     block = np.cumsum(is_head)
     is_row = long_enough & ~is_head & ~is_avg
     if (is_row & (block == 0)).any():
         i = int(np.flatnonzero(is_row & (block == 0))[0])
-        raise FormatError(path, int(numbers[i]), "a result row before the first 'qid<TAB>...' header line")
+        raise FormatError(
+            path, int(numbers[i]), "a result row before the first 'qid<TAB>...' header line"
+        )
     fields = pc.split_pattern(lines, "\t")
     nfields = to_numpy(pc.list_value_length(fields))
     out: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -253,10 +275,14 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
         bad = nfields[rows] != len(header)
         if bad.any():
             i = int(rows[np.flatnonzero(bad)[0]])
-            raise FormatError(path, int(numbers[i]), f"expected {len(header)} tab-separated fields like its header line {int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}")
+            raise FormatError(
+                path,
+                int(numbers[i]),
+                f"expected {len(header)} tab-separated fields like its header line {int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}",
+            )
         flat = pc.list_flatten(fields.take(from_numpy(np.asarray(rows, dtype=np.int64))))
         m = len(header)
-        idx = (np.arange(rows.size)[:, None] * m + np.arange(m)[None, :])
+        idx = np.arange(rows.size)[:, None] * m + np.arange(m)[None, :]
         qids = flat.take(from_numpy(idx[:, 0])).to_pylist()
         for c in range(1, m):
             col = flat.take(from_numpy(idx[:, c]))
@@ -268,5 +294,9 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
             else:
                 out[name] = (qids, vals)
     if not out:
-        raise FormatError(path, None, "no per-query rows (only Average rows): write the result files with flag 1 for a t-test")
+        raise FormatError(
+            path,
+            None,
+            "no per-query rows (only Average rows): write the result files with flag 1 for a t-test",
+        )
     return LetorResultFile(measures=out, path=str(path))

@@ -83,7 +83,11 @@ def read_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
     """
     data = read_bytes(path)
     table, lines = split_columns(
-        path, data, PREFS_COLUMNS, "topic judgment-group sub-group document rel_level", comments=comments
+        path,
+        data,
+        PREFS_COLUMNS,
+        "topic judgment-group sub-group document rel_level",
+        comments=comments,
     )
     levels = parse_floats(path, table.column("level_text"), lines, "the rel_level")
     table = table.append_column("level", from_numpy(levels))
@@ -149,7 +153,9 @@ def read_judgments(kind: str, path: str | Path, *, comments: bool = False) -> Ju
     except KeyError:
         from ..errors import ParamError
 
-        raise ParamError(f"unknown judgments format {kind!r}; expected one of {', '.join(readers)}") from None
+        raise ParamError(
+            f"unknown judgments format {kind!r}; expected one of {', '.join(readers)}"
+        ) from None
     return reader(path, comments=comments)
 
 

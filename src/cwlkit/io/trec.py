@@ -60,6 +60,7 @@ class _Coded:
         caller free their memory once the batch is built."""
         self._cache.clear()
 
+
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
 
 
@@ -180,7 +181,9 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
         same document judged twice for a topic.
     """
     data = read_bytes(path)
-    table, lines = split_columns(path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments)
+    table, lines = split_columns(
+        path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments
+    )
     del data  # the columns hold what is needed: free the text before the next steps
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", from_numpy(labels))
@@ -189,7 +192,9 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     return q
 
 
-def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, light: bool = False) -> Run:
+def read_run(
+    path: str | Path, *, comments: bool = False, extra: bool = False, light: bool = False
+) -> Run:
     """Read a TREC run file (``topic Q0 document rank score tag``).
 
     Parameters
@@ -211,8 +216,15 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, l
         retrieved twice for one topic.
     """
     data = read_bytes(path)
-    table, lines = split_columns(path, data, RUN_COLUMNS, "topic Q0 document rank score tag", comments=comments,
-                                 extra=extra, keep=("topic", "doc", "score_text", "tag") if light else None)
+    table, lines = split_columns(
+        path,
+        data,
+        RUN_COLUMNS,
+        "topic Q0 document rank score tag",
+        comments=comments,
+        extra=extra,
+        keep=("topic", "doc", "score_text", "tag") if light else None,
+    )
     del data  # the columns hold what is needed: free the text before the next steps
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     if light:
@@ -223,8 +235,14 @@ def read_run(path: str | Path, *, comments: bool = False, extra: bool = False, l
     return r
 
 
-def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = False,
-              extra: bool = False, light: bool = False) -> tuple[Qrels, Run]:
+def read_pair(
+    qrels_path: str | Path,
+    run_path: str | Path,
+    *,
+    comments: bool = False,
+    extra: bool = False,
+    light: bool = False,
+) -> tuple[Qrels, Run]:
     """Read a qrels file, then a run file.
 
     Errors are raised as :func:`read_qrels` and :func:`read_run` raise them, the qrels' first.
@@ -237,7 +255,9 @@ def read_pair(qrels_path: str | Path, run_path: str | Path, *, comments: bool = 
     return q, r
 
 
-def _check_duplicates(path: str | Path, table: pa.Table, lines: np.ndarray, what: str, codes=None) -> None:
+def _check_duplicates(
+    path: str | Path, table: pa.Table, lines: np.ndarray, what: str, codes=None
+) -> None:
     if codes is None:
         from ._text import encode
 
@@ -279,7 +299,11 @@ def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]
     table, lines = split_columns(path, data, ZSCORE_COLUMNS, "topic measure mean stddev")
     del data
     # trec_eval reads them with strtod: 'nan' and 'inf' are numbers (their z-scores are nan)
-    mean = parse_floats(path, table.column("mean_text"), lines, "the mean", finite=False, allow_nan=True)
-    sd = parse_floats(path, table.column("sd_text"), lines, "the standard deviation", finite=False, allow_nan=True)
+    mean = parse_floats(
+        path, table.column("mean_text"), lines, "the mean", finite=False, allow_nan=True
+    )
+    sd = parse_floats(
+        path, table.column("sd_text"), lines, "the standard deviation", finite=False, allow_nan=True
+    )
     keys = zip(table.column("topic").to_pylist(), table.column("measure").to_pylist(), strict=True)
     return {k: (float(m), float(d)) for k, m, d in zip(keys, mean, sd, strict=True)}

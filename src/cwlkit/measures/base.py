@@ -31,7 +31,15 @@ def param(
     doc: str = "",
 ) -> Any:
     """Declare a measure parameter with its domain (checked in ``__post_init__``)."""
-    meta = {"gt": gt, "ge": ge, "lt": lt, "le": le, "integer": integer, "choices": choices, "doc": doc}
+    meta = {
+        "gt": gt,
+        "ge": ge,
+        "lt": lt,
+        "le": le,
+        "integer": integer,
+        "choices": choices,
+        "doc": doc,
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -47,8 +55,16 @@ def format_value(v: Any) -> str:
 
 
 def _domain(meta: dict) -> str:
-    lo = f"({meta['gt']}" if meta["gt"] is not None else (f"[{meta['ge']}" if meta["ge"] is not None else "(-inf")
-    hi = f"{meta['lt']})" if meta["lt"] is not None else (f"{meta['le']}]" if meta["le"] is not None else "inf)")
+    lo = (
+        f"({meta['gt']}"
+        if meta["gt"] is not None
+        else (f"[{meta['ge']}" if meta["ge"] is not None else "(-inf")
+    )
+    hi = (
+        f"{meta['lt']})"
+        if meta["lt"] is not None
+        else (f"{meta['le']}]" if meta["le"] is not None else "inf)")
+    )
     return f"{lo}, {hi}"
 
 
@@ -84,10 +100,20 @@ class Measure:
             if isinstance(v, str):
                 continue
             if meta.get("integer") and float(v) != int(v):
-                raise ParamError(f"The {f.name!r} parameter of {self.family} must be an integer; got {v!r}.")
+                raise ParamError(
+                    f"The {f.name!r} parameter of {self.family} must be an integer; got {v!r}."
+                )
             ok = math.isfinite(float(v)) or (meta["lt"] is None and meta["le"] is None and v > 0)
-            ok = ok and (meta["gt"] is None or v > meta["gt"]) and (meta["ge"] is None or v >= meta["ge"])
-            ok = ok and (meta["lt"] is None or v < meta["lt"]) and (meta["le"] is None or v <= meta["le"])
+            ok = (
+                ok
+                and (meta["gt"] is None or v > meta["gt"])
+                and (meta["ge"] is None or v >= meta["ge"])
+            )
+            ok = (
+                ok
+                and (meta["lt"] is None or v < meta["lt"])
+                and (meta["le"] is None or v <= meta["le"])
+            )
             if not ok:
                 raise ParamError(
                     f"The {f.name!r} parameter of {self.family} must be in {_domain(meta)}; "

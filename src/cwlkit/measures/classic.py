@@ -98,7 +98,9 @@ def contingency(tp, fp, fn, tn=None, *, beta: float = 1.0) -> dict[str, np.ndarr
     return out
 
 
-def set_counts(batch: RankingBatch, rel: float = 1.0, k: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def set_counts(
+    batch: RankingBatch, rel: float = 1.0, k: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(retrieved, relevant retrieved, relevant) per topic, int64[T] each.
 
     The retrieved set is the whole run, or its first ``k`` documents when ``k`` is given (a run

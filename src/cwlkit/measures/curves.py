@@ -121,7 +121,9 @@ def precision_recall(batch: RankingBatch, rel: float = 1.0) -> tuple[np.ndarray,
     return prec, rec
 
 
-def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
+def interpolated_precision(
+    batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0
+) -> np.ndarray:
     """Interpolated precision at recall levels, float64[T, L].
 
     ``P~_t(r) = max { P_t(i) : R_t(i) >= r }``, the lecture's "highest precision found for any
@@ -148,7 +150,9 @@ def interpolated_precision(batch: RankingBatch, levels: object = STANDARD_LEVELS
     return _pick(best_after, need, rel_ret)
 
 
-def precision_at_recall(batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0) -> np.ndarray:
+def precision_at_recall(
+    batch: RankingBatch, levels: object = STANDARD_LEVELS, rel: float = 1.0
+) -> np.ndarray:
     """Uninterpolated precision at recall levels, float64[T, L].
 
     The precision at the first rank where recall reaches ``r`` (the lecture's "Precision @
@@ -160,7 +164,11 @@ def precision_at_recall(batch: RankingBatch, levels: object = STANDARD_LEVELS, r
     need = needed_relevant(lv, batch.num_rel(rel))
     rel_ret = (_relevant_positions(batch, rel) >= 0).sum(axis=1)
     out = _pick(_precision_at_relevant(batch, rel), need, rel_ret)
-    first = relevant(batch, rel)[:, 0].astype(np.float64) if batch.max_depth else np.zeros(batch.n_topics)
+    first = (
+        relevant(batch, rel)[:, 0].astype(np.float64)
+        if batch.max_depth
+        else np.zeros(batch.n_topics)
+    )
     return np.where(need == 0, first[:, None], out)
 
 
@@ -378,5 +386,12 @@ def roc_curve(batch: RankingBatch, rel: float = 1.0) -> ROCCurve:
         Pv, Nv = P[:, 0], N[:, 0]
         auc = (above + (Nv - fp_end) * (tp_end + Pv) / 2.0) / (Pv * Nv)
         auc = np.where((Pv > 0) & (Nv > 0), auc, np.nan)
-    return ROCCurve(topics=batch.topics, tpr=tpr, fpr=fpr, num_pos=num_pos, num_neg=num_neg, auc=auc,
-                    rel=float(rel))
+    return ROCCurve(
+        topics=batch.topics,
+        tpr=tpr,
+        fpr=fpr,
+        num_pos=num_pos,
+        num_neg=num_neg,
+        auc=auc,
+        rel=float(rel),
+    )

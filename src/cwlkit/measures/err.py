@@ -104,8 +104,12 @@ class ERR(Measure):
     family = "ERR"
     aliases = ("expected_reciprocal_rank",)
 
-    max_grade: float | None = param(None, gt=0.0, doc="g_max of the gain mapping (default: largest label)")
-    gain: str = param("err", choices=("err", "exp", "linear"), doc="label -> satisfaction probability")
+    max_grade: float | None = param(
+        None, gt=0.0, doc="g_max of the gain mapping (default: largest label)"
+    )
+    gain: str = param(
+        "err", choices=("err", "exp", "linear"), doc="label -> satisfaction probability"
+    )
     k: int | None = param(None, ge=1, integer=True, doc="cutoff (default: the whole run)")
 
     def gain_map(self, batch) -> GainMap:

@@ -101,15 +101,27 @@ class LetorVersion:
 
 
 _BASE = {
-    "4.0": LetorVersion("4.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 10, True, True, True),
-    "3.0": LetorVersion("3.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 16, False, False, True),
+    "4.0": LetorVersion(
+        "4.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 10, True, True, True
+    ),
+    "3.0": LetorVersion(
+        "3.0", ((0, 0.0), (1, 1.0), (2, 3.0)), frozenset({1, 2}), 16, False, False, True
+    ),
     "mslr": LetorVersion(
-        "mslr", ((0, 0.0), (1, 1.0), (2, 3.0), (3, 7.0), (4, 15.0)), frozenset({2, 3, 4}), 10, True, True, False
+        "mslr",
+        ((0, 0.0), (1, 1.0), (2, 3.0), (3, 7.0), (4, 15.0)),
+        frozenset({2, 3, 4}),
+        10,
+        True,
+        True,
+        False,
     ),
 }
 
 
-def letor_version(name: str = "4.0", *, gain: str | None = None, relevant: str | None = None) -> LetorVersion:
+def letor_version(
+    name: str = "4.0", *, gain: str | None = None, relevant: str | None = None
+) -> LetorVersion:
     """The conventions of a LETOR script, optionally with more labels mapped.
 
     Parameters
@@ -148,14 +160,20 @@ def letor_version(name: str = "4.0", *, gain: str | None = None, relevant: str |
             try:
                 table = GainMap(g).table
             except ParamError:
-                raise ParamError(f"--gain must be 'exp' or a table like '3:7,4:15' (label:gain); got {gain!r}") from None
+                raise ParamError(
+                    f"--gain must be 'exp' or a table like '3:7,4:15' (label:gain); got {gain!r}"
+                ) from None
             merged = dict(v.gains)
             rel = set(v.relevant)
             for lab, val in table.items():
                 if lab != int(lab):
-                    raise ParamError(f"--gain: LETOR labels are integers; got label {lab:g} in {gain!r}")
+                    raise ParamError(
+                        f"--gain: LETOR labels are integers; got label {lab:g} in {gain!r}"
+                    )
                 if val < 0 or not math.isfinite(val):
-                    raise ParamError(f"--gain: gains must be finite and >= 0; got {val:g} for label {lab:g}")
+                    raise ParamError(
+                        f"--gain: gains must be finite and >= 0; got {val:g} for label {lab:g}"
+                    )
                 lab_i = int(lab)
                 if lab_i not in merged:
                     if val > 0:
@@ -166,7 +184,9 @@ def letor_version(name: str = "4.0", *, gain: str | None = None, relevant: str |
         try:
             labs = frozenset(int(x) for x in relevant.split(",") if x.strip())
         except ValueError:
-            raise ParamError(f"--relevant must be comma-separated integer labels; got {relevant!r}") from None
+            raise ParamError(
+                f"--relevant must be comma-separated integer labels; got {relevant!r}"
+            ) from None
         v = replace(v, relevant=labs)
     return v
 
@@ -205,14 +225,22 @@ def _numeric_order(qids: pa.Array) -> np.ndarray:
     try:
         num = to_numpy(pc.cast(qids, pa.float64()), null=np.nan)
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        lead = pc.extract_regex(qids, r"^\s*(?P<n>[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)")
+        lead = pc.extract_regex(
+            qids, r"^\s*(?P<n>[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)"
+        )
         num = to_numpy(pc.cast(pc.struct_field(lead, [0]), pa.float64()), null=0.0)
     num = np.where(np.isnan(num), 0.0, num)
     return np.lexsort((sort_rank(qids), num))
 
 
-def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, mode: str = "score",
-                   predictions_path: str = "<predictions>") -> LetorRanking:
+def rank_documents(
+    features,
+    predictions: np.ndarray,
+    *,
+    version: LetorVersion,
+    mode: str = "score",
+    predictions_path: str = "<predictions>",
+) -> LetorRanking:
     """Rank each query's documents by the predictions.
 
     Parameters
@@ -273,7 +301,8 @@ def rank_documents(features, predictions: np.ndarray, *, version: LetorVersion, 
             ln = int(line[order][i])
             qid = qdict[int(q_order[q])].as_py()
             raise FormatError(
-                predictions_path, ln,
+                predictions_path,
+                ln,
                 f"rank {p[order][i]:g} for query {qid}: expected the ranks of the query's "
                 f"{depth[q]} documents to be 1..{depth[q]}, each exactly once",
             )
@@ -376,7 +405,9 @@ def _discount_terms(D: int) -> np.ndarray:
     return out
 
 
-def _lookup(labels: np.ndarray, keys: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _lookup(
+    labels: np.ndarray, keys: np.ndarray, values: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """``values`` at each label's key, and whether the label is in ``keys``."""
     idx = np.minimum(np.searchsorted(keys, labels), keys.size - 1)
     hit = keys[idx] == labels
@@ -395,14 +426,20 @@ def check_labels(features, version: LetorVersion) -> None:
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         lab = int(features.labels[i])
-        name = {"4.0": "Eval-Score-4.0", "3.0": "Eval-Score-3.0", "mslr": "Eval-Score-MSLR"}[version.name]
+        name = {"4.0": "Eval-Score-4.0", "3.0": "Eval-Score-3.0", "mslr": "Eval-Score-MSLR"}[
+            version.name
+        ]
         if lab < 0:
-            raise FormatError(features.path, int(features.lines[i]),
-                              f"label {lab} is negative; LETOR labels are 0, 1, 2, ... (map it with --gain, e.g. --gain={lab}:0)")
-        example = f"--gain {lab}:{2 ** lab - 1}" if lab <= 30 else f"--gain {lab}:1"
+            raise FormatError(
+                features.path,
+                int(features.lines[i]),
+                f"label {lab} is negative; LETOR labels are 0, 1, 2, ... (map it with --gain, e.g. --gain={lab}:0)",
+            )
+        example = f"--gain {lab}:{2**lab - 1}" if lab <= 30 else f"--gain {lab}:1"
         mslr = " or --version mslr (labels 0..4)" if version.name != "mslr" and lab <= 4 else ""
         raise FormatError(
-            features.path, int(features.lines[i]),
+            features.path,
+            int(features.lines[i]),
             f"label {lab} is not in LETOR {version.name}'s gain table {version.label_set()} "
             f"({name}.pl would silently score it as gain 0, non-relevant); map it with --gain, "
             f"e.g. --gain exp (gain 2^label-1) or {example}{mslr}",
@@ -476,15 +513,31 @@ def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
     ndcg = np.full((Q, K), np.nan)
     ndcg[:, : min(K, D)] = nd_all[:, :K]
     if version.mean_ndcg and D:
-        mean_ndcg = np.cumsum(np.nan_to_num(nd_all, nan=0.0), axis=1)[np.arange(Q), depth - 1] / depth
+        mean_ndcg = (
+            np.cumsum(np.nan_to_num(nd_all, nan=0.0), axis=1)[np.arange(Q), depth - 1] / depth
+        )
     else:
         mean_ndcg = np.full(Q, np.nan)
-    return LetorScores(version=version, qids=ranking.qids, depth=depth, precision=precision, ap=ap,
-                       ndcg=ndcg, mean_ndcg=mean_ndcg)
+    return LetorScores(
+        version=version,
+        qids=ranking.qids,
+        depth=depth,
+        precision=precision,
+        ap=ap,
+        ndcg=ndcg,
+        mean_ndcg=mean_ndcg,
+    )
 
 
-def evaluate_letor_files(features_path: str, predictions_path: str, *, version: str | LetorVersion = "4.0",
-                         mode: str = "score", gain: str | None = None, relevant: str | None = None) -> LetorScores:
+def evaluate_letor_files(
+    features_path: str,
+    predictions_path: str,
+    *,
+    version: str | LetorVersion = "4.0",
+    mode: str = "score",
+    gain: str | None = None,
+    relevant: str | None = None,
+) -> LetorScores:
     """Read a feature file and a prediction file and evaluate them as a LETOR script does.
 
     Parameters
@@ -499,11 +552,17 @@ def evaluate_letor_files(features_path: str, predictions_path: str, *, version: 
     """
     from ..io.letor import read_features, read_predictions
 
-    v = version if isinstance(version, LetorVersion) else letor_version(version, gain=gain, relevant=relevant)
+    v = (
+        version
+        if isinstance(version, LetorVersion)
+        else letor_version(version, gain=gain, relevant=relevant)
+    )
     feats = read_features(features_path)
     check_labels(feats, v)
     preds = read_predictions(predictions_path, feats, what=mode)
-    ranking = rank_documents(feats, preds, version=v, mode=mode, predictions_path=str(predictions_path))
+    ranking = rank_documents(
+        feats, preds, version=v, mode=mode, predictions_path=str(predictions_path)
+    )
     return evaluate_letor(ranking, v)
 
 
@@ -587,7 +646,9 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     if only:
         m = only[0]
         where, other = (a.path, b.path) if m in a.measures else (b.path, a.path)
-        raise CwlkitError(f"measure {m} is in {where} but not in {other}: the t-test pairs every measure of the two files")
+        raise CwlkitError(
+            f"measure {m} is in {where} but not in {other}: the t-test pairs every measure of the two files"
+        )
     rows: list[LetorTTestRow] = []
     for name in sorted(a.measures, key=_measure_rank):
         qa, va = a.measures[name]
@@ -596,11 +657,15 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
         pos_f = to_numpy(pc.index_in(arr_a, value_set=arr_b), null=-1)
         if (pos_f < 0).any():
             q = qa[int(np.flatnonzero(pos_f < 0)[0])]
-            raise CwlkitError(f"{name}: query {q} is in {a.path} but not in {b.path}; the t-test needs the same queries in both files")
+            raise CwlkitError(
+                f"{name}: query {q} is in {a.path} but not in {b.path}; the t-test needs the same queries in both files"
+            )
         back = np.asarray(pc.fill_null(pc.index_in(arr_b, value_set=arr_a), -1))
         if (back < 0).any():
             q = qb[int(np.flatnonzero(back < 0)[0])]
-            raise CwlkitError(f"{name}: query {q} is in {b.path} but not in {a.path}; the t-test needs the same queries in both files")
+            raise CwlkitError(
+                f"{name}: query {q} is in {b.path} but not in {a.path}; the t-test needs the same queries in both files"
+            )
         for arr, path in ((arr_a, a.path), (arr_b, b.path)):
             if pc.count_distinct(arr).as_py() != len(arr):
                 raise CwlkitError(f"{name}: a query appears twice in {path}")
@@ -611,8 +676,15 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
             raise CwlkitError(f"{name}: a paired t-test needs at least 2 queries; got {n}")
         res = t_test(x, y)
         t = float(res.statistic)
-        rows.append(LetorTTestRow(
-            measure=name, n=n, mean_a=float(np.cumsum(x)[-1] / n), mean_b=float(np.cumsum(y)[-1] / n),
-            t=t, p_two_sided=float(res.p_value), p_letor=letor_upper_p(np.array([t]), n - 1)[0],
-        ))
+        rows.append(
+            LetorTTestRow(
+                measure=name,
+                n=n,
+                mean_a=float(np.cumsum(x)[-1] / n),
+                mean_b=float(np.cumsum(y)[-1] / n),
+                t=t,
+                p_two_sided=float(res.p_value),
+                p_letor=letor_upper_p(np.array([t]), n - 1)[0],
+            )
+        )
     return rows

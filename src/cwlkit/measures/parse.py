@@ -20,7 +20,9 @@ from ..errors import ParamError, UnknownMeasureError
 from . import registry
 from .base import Measure
 
-_HEAD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S)
+_HEAD = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S
+)
 _NUM = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?inf$", re.I)
 
 
@@ -63,11 +65,15 @@ def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
     """Convert a parsed value to the field's declared type, or raise ParamError."""
     typ = str(field.type)
     if isinstance(value, str) and ("float" in typ or "int" in typ) and "str" not in typ:
-        raise ParamError(f"The {field.name!r} parameter of {cls.family} must be a number; got {value!r}.")
+        raise ParamError(
+            f"The {field.name!r} parameter of {cls.family} must be a number; got {value!r}."
+        )
     if isinstance(value, float):
         if "int" in typ and "float" not in typ:
             if value != int(value):
-                raise ParamError(f"The {field.name!r} parameter of {cls.family} must be an integer; got {value!r}.")
+                raise ParamError(
+                    f"The {field.name!r} parameter of {cls.family} must be an integer; got {value!r}."
+                )
             return int(value)
         if "float" not in typ and "str" in typ:
             return format(value, "g")
@@ -90,7 +96,9 @@ def build(cls: type[Measure], args: list[str], cutoff: str | None, text: str) ->
             f = by_name.get(key) or next((x for x in fields if x.name.lower() == key.lower()), None)
             if f is None:
                 names = ", ".join(x.name for x in fields) or "none"
-                raise ParamError(f"{cls.family} has no parameter {key!r} (parameters: {names}) in {text!r}")
+                raise ParamError(
+                    f"{cls.family} has no parameter {key!r} (parameters: {names}) in {text!r}"
+                )
         else:
             if pos_i >= len(positional):
                 raise ParamError(f"too many arguments for {cls.family} in {text!r}")
@@ -108,9 +116,13 @@ def build(cls: type[Measure], args: list[str], cutoff: str | None, text: str) ->
     try:
         return cls(**kwargs)
     except TypeError as exc:
-        missing = [f.name for f in fields if f.name not in kwargs and f.default is dataclasses.MISSING]
+        missing = [
+            f.name for f in fields if f.name not in kwargs and f.default is dataclasses.MISSING
+        ]
         if missing:
-            raise ParamError(f"{cls.family} needs a value for {', '.join(missing)} in {text!r}") from None
+            raise ParamError(
+                f"{cls.family} needs a value for {', '.join(missing)} in {text!r}"
+            ) from None
         raise ParamError(f"bad parameters in {text!r}: {exc}") from None
 
 

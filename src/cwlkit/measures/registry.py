@@ -49,7 +49,9 @@ def register(cls: type[Measure] | None = None, *, override: bool = False):
     return add if cls is None else add(cls)
 
 
-def register_syntax(fn: Callable[[str], list[Measure] | None]) -> Callable[[str], list[Measure] | None]:
+def register_syntax(
+    fn: Callable[[str], list[Measure] | None],
+) -> Callable[[str], list[Measure] | None]:
     """Add a parser for another spelling; it returns measures, or None if not its syntax."""
     _SYNTAXES.append(fn)
     return fn

@@ -73,15 +73,33 @@ def plot_pr(
     ax = _axes(ax)
     for row in _rows(curve.topics, topics):
         name = str(curve.topics[row])
-        line = ax.plot(curve.levels, curve.interpolated[row], marker="o", markersize=3,
-                       label=f"{name} (interpolated)")
+        line = ax.plot(
+            curve.levels,
+            curve.interpolated[row],
+            marker="o",
+            markersize=3,
+            label=f"{name} (interpolated)",
+        )
         if measured:
             ok = ~np.isnan(curve.precision[row])
-            ax.plot(curve.recall[row][ok], curve.precision[row][ok], linestyle="none", marker=".",
-                    color=line[0].get_color(), alpha=0.6, label=f"{name} (measured)")
+            ax.plot(
+                curve.recall[row][ok],
+                curve.precision[row][ok],
+                linestyle="none",
+                marker=".",
+                color=line[0].get_color(),
+                alpha=0.6,
+                label=f"{name} (measured)",
+            )
     if mean:
-        ax.plot(curve.levels, curve.mean_interpolated, color="black", marker="o", markersize=4,
-                label=f"mean over {curve.interpolated.shape[0]} topics")
+        ax.plot(
+            curve.levels,
+            curve.mean_interpolated,
+            color="black",
+            marker="o",
+            markersize=4,
+            label=f"mean over {curve.interpolated.shape[0]} topics",
+        )
     ax.set_xlabel("recall")
     ax.set_ylabel("precision")
     ax.set_xlim(0.0, 1.0)
@@ -117,9 +135,11 @@ def plot_roc(
     matplotlib.axes.Axes
     """
     ax = _axes(ax)
-    rows = _rows(curve.topics, topics) if topics is not None else [
-        int(i) for i in np.flatnonzero(~np.isnan(curve.auc))[:10]
-    ]
+    rows = (
+        _rows(curve.topics, topics)
+        if topics is not None
+        else [int(i) for i in np.flatnonzero(~np.isnan(curve.auc))[:10]]
+    )
     for row in rows:
         x, y = roc_points(curve, row)
         ax.plot(x, y, label=f"{curve.topics[row]} (AUC {curve.auc[row]:.3f})")

@@ -42,27 +42,51 @@ def format_cwl(
     an ``all`` row per metric: the mean over topics.
     """
     cols = _columns(res, residuals)
-    order = np.arange(len(res.topics)) if topic_order is None else np.asarray(topic_order, dtype=np.int64)
+    order = (
+        np.arange(len(res.topics))
+        if topic_order is None
+        else np.asarray(topic_order, dtype=np.int64)
+    )
     M = len(names)
     # [rows, columns] with rows ordered topic-major, then metric
-    block = np.stack([_matrix(res, c)[:, order].T.reshape(-1) for c in cols], axis=1) if M else np.zeros((0, len(cols)))
+    block = (
+        np.stack([_matrix(res, c)[:, order].T.reshape(-1) for c in cols], axis=1)
+        if M
+        else np.zeros((0, len(cols)))
+    )
     topics = np.repeat(np.asarray(res.topics, dtype=object)[order], M)
     metrics = np.tile(np.asarray(names, dtype=object), len(order))
     if mean:
         with np.errstate(invalid="ignore"):
-            means = np.stack([(_matrix(res, c).mean(axis=1) if res.values.shape[1] else np.full(M, np.nan)) for c in cols], axis=1)
+            means = np.stack(
+                [
+                    (_matrix(res, c).mean(axis=1) if res.values.shape[1] else np.full(M, np.nan))
+                    for c in cols
+                ],
+                axis=1,
+            )
         block = np.vstack([block, means])
         topics = np.concatenate([topics, np.full(M, "all", dtype=object)])
         metrics = np.concatenate([metrics, np.asarray(names, dtype=object)])
     if fmt == "json":
         recs = [
-            {"topic": t, "metric": n, **{c: (float(v) if math.isfinite(v) else str(v)) for c, v in zip(cols, vals, strict=True)}}
+            {
+                "topic": t,
+                "metric": n,
+                **{
+                    c: (float(v) if math.isfinite(v) else str(v))
+                    for c, v in zip(cols, vals, strict=True)
+                },
+            }
             for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)
         ]
         return json.dumps(recs, indent=1) + "\n"
     if fmt == "tsv":
         out = ["\t".join(("topic", "metric", *cols))]
-        out += ["\t".join((t, n, *(repr(v) for v in vals))) for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)]
+        out += [
+            "\t".join((t, n, *(repr(v) for v in vals)))
+            for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)
+        ]
         return "\n".join(out) + "\n"
     out = []
     if header:

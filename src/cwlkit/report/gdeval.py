@@ -167,7 +167,9 @@ def gdeval_report(
     if baseline is not None:
         b_topics, b_ndcg, b_err = _evaluate(qrels, baseline, int(k), gmax)
         if all_topics:
-            missing = np.setdiff1d(_seen_topics(qrels), np.asarray(topics, dtype=object).astype(str))
+            missing = np.setdiff1d(
+                _seen_topics(qrels), np.asarray(topics, dtype=object).astype(str)
+            )
             missing = missing[_topic_order(missing)]
             topics = list(topics) + [str(t) for t in missing]
             ndcg = np.concatenate([ndcg, np.zeros(missing.size)])
@@ -201,7 +203,9 @@ def _seen_topics(qrels: Qrels) -> np.ndarray:
     return np.asarray(t_dict.take(from_numpy(codes)).to_pylist(), dtype=object).astype(str)
 
 
-def _evaluate(qrels: Qrels, run: Run, k: int, gmax: float) -> tuple[list[str], np.ndarray, np.ndarray]:
+def _evaluate(
+    qrels: Qrels, run: Run, k: int, gmax: float
+) -> tuple[list[str], np.ndarray, np.ndarray]:
     """gdeval's evaluated topics of ``run`` (in its order) with their nDCG@k and ERR@k."""
     from ..measures.err import ERR, GdevalNDCG
 

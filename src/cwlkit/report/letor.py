@@ -124,15 +124,19 @@ def _format_3(scores, flag: int) -> str:
     return "".join(parts)
 
 
-def format_ttest(path_a: str, path_b: str, rows: Sequence[tuple[str, int, float, float, float, str]]) -> str:
+def format_ttest(
+    path_a: str, path_b: str, rows: Sequence[tuple[str, int, float, float, float, str]]
+) -> str:
     """LETOR's t-test output: a title, two blank lines, a header and one row per measure.
 
     ``rows`` holds ``(measure, number of queries, mean A, mean B, t, p)``, ``p`` already as
     text (the two-sided p-value in Perl's number format, or LETOR's own rounded upper-tail
     probability).
     """
-    out = [f"t-test results for A: {path_a} and B: {path_b}\n\n\n",
-           "Measure\tNumber of queries\tMean A\tMean B\tt-value\tp-value\n"]
+    out = [
+        f"t-test results for A: {path_a} and B: {path_b}\n\n\n",
+        "Measure\tNumber of queries\tMean A\tMean B\tt-value\tp-value\n",
+    ]
     for name, n, ma, mb, t, p in rows:
         out.append(f"{name}\t{n}\t{perl_num(ma)}\t{perl_num(mb)}\t{perl_num(t)}\t{p}\n")
     return "".join(out)

@@ -70,14 +70,18 @@ def fmt_exact(v: Cell) -> str:
     return str(v)
 
 
-def table_text(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
+def table_text(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None
+) -> str:
     """Aligned plain-text table (cells already formatted)."""
     cols = len(header)
     widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(cols)]
     right = right or [False] * cols
 
     def line(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True)]
+        parts = [
+            c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right, strict=True)
+        ]
         return "  ".join(parts).rstrip()
 
     return "\n".join([line(header)] + [line(r) for r in rows]) + "\n"
@@ -93,11 +97,15 @@ def _md_escape(s: str) -> str:
     return s.replace("|", "\\|")
 
 
-def table_markdown(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None) -> str:
+def table_markdown(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None
+) -> str:
     """A GitHub-flavoured Markdown table (cells already formatted)."""
     right = right or [False] * len(header)
-    out = ["| " + " | ".join(_md_escape(h) for h in header) + " |",
-           "|" + "|".join("---:" if r else "---" for r in right) + "|"]
+    out = [
+        "| " + " | ".join(_md_escape(h) for h in header) + " |",
+        "|" + "|".join("---:" if r else "---" for r in right) + "|",
+    ]
     out += ["| " + " | ".join(_md_escape(c) for c in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
 

@@ -59,7 +59,14 @@ def evaluate_runs(
             out[lab] = evaluate(q, r, list(measures), order=order, topics=topics)
         else:
             batch = build_batch(q, r, order=order, topics=topics)  # type: ignore[arg-type]
-            out[lab] = cwl_results(list(measures), batch, prepare(batch, gain=gm), residuals=False, max_depth=None, run=r.runid)
+            out[lab] = cwl_results(
+                list(measures),
+                batch,
+                prepare(batch, gain=gm),
+                residuals=False,
+                max_depth=None,
+                run=r.runid,
+            )
     return out
 
 

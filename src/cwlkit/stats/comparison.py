@@ -20,8 +20,20 @@ from .tests import paired_test
 
 #: Columns of :meth:`ComparisonTable.to_records`, in order.
 COLUMNS = (
-    "measure", "run", "baseline", "run_mean", "baseline_mean", "diff", "estimate",
-    "ci_low", "ci_high", "statistic", "p_value", "p_adjusted", "significant", "n",
+    "measure",
+    "run",
+    "baseline",
+    "run_mean",
+    "baseline_mean",
+    "diff",
+    "estimate",
+    "ci_low",
+    "ci_high",
+    "statistic",
+    "p_value",
+    "p_adjusted",
+    "significant",
+    "n",
 )
 
 
@@ -82,7 +94,9 @@ class ComparisonTable:
         try:
             import pandas as pd
         except ImportError:  # pragma: no cover - optional
-            raise ImportError("ComparisonTable.to_frame() needs pandas: pip install pandas") from None
+            raise ImportError(
+                "ComparisonTable.to_frame() needs pandas: pip install pandas"
+            ) from None
         return pd.DataFrame.from_records(self.to_records(), columns=list(COLUMNS))
 
 
@@ -162,40 +176,55 @@ def compare(
     if not topics:
         raise CwlkitError("the runs have no topic in common")
     dropped = {n: len(s) - len(topics) for n, s in zip(names, topic_sets, strict=True)}
+
     def columns(r: Results) -> list[int]:
         pos = {t: i for i, t in enumerate(r.topics)}
         return [pos[t] for t in topics]
 
-    vals = np.stack([r.values[np.ix_(rw, columns(r))] for r, rw in zip(res, rows, strict=True)])  # [R, M, n]
+    vals = np.stack(
+        [r.values[np.ix_(rw, columns(r))] for r, rw in zip(res, rows, strict=True)]
+    )  # [R, M, n]
     if r_bad := [names[i] for i in range(len(res)) if not np.isfinite(vals[i]).all()]:
         raise CwlkitError(f"run {r_bad[0]!r} has undefined (NaN) scores; cannot test")
     means = vals.mean(axis=2)
     pairs = _pairs(names, baseline, all_pairs)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
-    tr = paired_test(vals[a], vals[b], test, confidence=1.0 - alpha, samples=samples, seed=seed)  # [P, M]
+    tr = paired_test(
+        vals[a], vals[b], test, confidence=1.0 - alpha, samples=samples, seed=seed
+    )  # [P, M]
     reject, adj = correct(tr.p_value, correction, alpha)
     records: list[dict[str, Any]] = []
     for j, m in enumerate(canon):
         for k, (ia, ib) in enumerate(pairs):
-            records.append({
-                "measure": m,
-                "run": names[ia],
-                "baseline": names[ib],
-                "run_mean": float(means[ia, j]),
-                "baseline_mean": float(means[ib, j]),
-                "diff": float(tr.diff[k, j]),
-                "estimate": float(tr.estimate[k, j]),
-                "ci_low": float(tr.ci_low[k, j]),
-                "ci_high": float(tr.ci_high[k, j]),
-                "statistic": float(tr.statistic[k, j]),
-                "p_value": float(tr.p_value[k, j]),
-                "p_adjusted": float(adj[k, j]),
-                "significant": bool(reject[k, j]),
-                "n": len(topics),
-            })
+            records.append(
+                {
+                    "measure": m,
+                    "run": names[ia],
+                    "baseline": names[ib],
+                    "run_mean": float(means[ia, j]),
+                    "baseline_mean": float(means[ib, j]),
+                    "diff": float(tr.diff[k, j]),
+                    "estimate": float(tr.estimate[k, j]),
+                    "ci_low": float(tr.ci_low[k, j]),
+                    "ci_high": float(tr.ci_high[k, j]),
+                    "statistic": float(tr.statistic[k, j]),
+                    "p_value": float(tr.p_value[k, j]),
+                    "p_adjusted": float(adj[k, j]),
+                    "significant": bool(reject[k, j]),
+                    "n": len(topics),
+                }
+            )
     return ComparisonTable(
-        runs=names, measures=canon, topics=topics, means=means, records=records, test=tr.test,
-        correction=correction, alpha=float(alpha), samples=tr.samples,
-        seed=tr.seed, dropped=dropped,
+        runs=names,
+        measures=canon,
+        topics=topics,
+        means=means,
+        records=records,
+        test=tr.test,
+        correction=correction,
+        alpha=float(alpha),
+        samples=tr.samples,
+        seed=tr.seed,
+        dropped=dropped,
     )

@@ -40,7 +40,9 @@ def correction_name(method: str) -> str:
     raise ParamError(f"unknown correction {method!r} (choose from {', '.join(CORRECTIONS)}){hint}")
 
 
-def correct(pvalues: Any, method: str = "holm", alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+def correct(
+    pvalues: Any, method: str = "holm", alpha: float = 0.05
+) -> tuple[np.ndarray, np.ndarray]:
     """Adjust a family of p-values for multiple testing.
 
     With ``m`` p-values sorted ascending, ``p_(1) <= ... <= p_(m)``:

@@ -143,11 +143,15 @@ def tau_ap(x: Any, y: Any, *, ties: str = "a") -> Correlation:
     xa, ya = _pair(x, y)
     n = xa.size
     if ties == "b":
-        return Correlation("tau_ap_b", (_tau_ap_b_half(xa, ya) + _tau_ap_b_half(ya, xa)) / 2.0, math.nan, n)
+        return Correlation(
+            "tau_ap_b", (_tau_ap_b_half(xa, ya) + _tau_ap_b_half(ya, xa)) / 2.0, math.nan, n
+        )
     if ties != "a":
         raise ParamError(f"ties must be 'a' or 'b'; got {ties!r}")
     if np.unique(xa).size != n:
-        raise ParamError("tau_AP with ties='a' needs a true ordering (x) without ties; use ties='b'")
+        raise ParamError(
+            "tau_AP with ties='a' needs a true ordering (x) without ties; use ties='b'"
+        )
     above = ya[None, :] > ya[:, None]
     p = above.sum(axis=1) + 1
     t = (ya[None, :] == ya[:, None]).sum(axis=1)
@@ -162,7 +166,9 @@ def tau_ap(x: Any, y: Any, *, ties: str = "a") -> Correlation:
     return Correlation("tau_ap", float(2.0 / (n - 1) * (term1 + term2) - 1.0), math.nan, n)
 
 
-def _weighted_tau_by(x: np.ndarray, y: np.ndarray, primary: np.ndarray, secondary: np.ndarray) -> float:
+def _weighted_tau_by(
+    x: np.ndarray, y: np.ndarray, primary: np.ndarray, secondary: np.ndarray
+) -> float:
     n = x.size
     order = np.lexsort((secondary, primary))[::-1]  # decreasing lexicographic (primary, secondary)
     rank = np.empty(n, dtype=np.int64)
@@ -235,7 +241,9 @@ def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:
         return 0.0 if l_ else math.nan
     pos_s = {item: i for i, item in enumerate(S)}
     depth = [max(pos_s[item], j) + 1 for j, item in enumerate(L) if item in pos_s]
-    X = np.cumsum(np.bincount(np.asarray(depth, dtype=np.int64), minlength=l_ + 1))[1:].astype(np.float64)
+    X = np.cumsum(np.bincount(np.asarray(depth, dtype=np.int64), minlength=l_ + 1))[1:].astype(
+        np.float64
+    )
     d = np.arange(1, l_ + 1, dtype=np.float64)
     pd = float(p) ** d
     Xs, Xl = X[s - 1], X[l_ - 1]
@@ -251,21 +259,31 @@ def ranking(scores: Any, labels: Sequence[Hashable] | None = None) -> list:
     labs = list(range(sc.size)) if labels is None else list(labels)
     if len(labs) != sc.size:
         raise ParamError(f"{len(labs)} labels for {sc.size} scores")
-    key = np.argsort(np.asarray([str(x) for x in labs], dtype=object), kind="stable") if labels is not None else np.arange(sc.size)
+    key = (
+        np.argsort(np.asarray([str(x) for x in labs], dtype=object), kind="stable")
+        if labels is not None
+        else np.arange(sc.size)
+    )
     tiebreak = np.empty(sc.size, dtype=np.int64)
     tiebreak[key] = np.arange(sc.size)
     order = np.lexsort((tiebreak, -sc))
     return [labs[i] for i in order]
 
 
-def rbo_scores(x: Any, y: Any, labels: Sequence[Hashable] | None = None, p: float = 0.9) -> Correlation:
+def rbo_scores(
+    x: Any, y: Any, labels: Sequence[Hashable] | None = None, p: float = 0.9
+) -> Correlation:
     """RBO of the orderings induced by two score vectors over the same items (decreasing
     score; tied scores are ordered by label, so RBO, unlike the taus, is not tie-aware)."""
     xa, ya = _pair(x, y, min_n=1)
-    return Correlation("rbo", rbo(ranking(xa, labels), ranking(ya, labels), p), math.nan, int(xa.size))
+    return Correlation(
+        "rbo", rbo(ranking(xa, labels), ranking(ya, labels), p), math.nan, int(xa.size)
+    )
 
 
-def correlate_systems(x: Any, y: Any, labels: Sequence[Hashable] | None = None, *, rbo_p: float = 0.9) -> list[Correlation]:
+def correlate_systems(
+    x: Any, y: Any, labels: Sequence[Hashable] | None = None, *, rbo_p: float = 0.9
+) -> list[Correlation]:
     """Every ordering-level coefficient of two score vectors over the same systems.
 
     ``x`` is taken as the reference ordering for the asymmetric tau_AP (``ties="a"``, or

@@ -78,7 +78,7 @@ def parse_grid(text: str) -> tuple[list[Measure], str, np.ndarray]:
         )
     m = found[0]
     values = grid_values(*m.groups())
-    measures = [parse_measure(text[: m.start()] + format(v, "f") + text[m.end():]) for v in values]
+    measures = [parse_measure(text[: m.start()] + format(v, "f") + text[m.end() :]) for v in values]
     grid = np.array([float(v) for v in values])
     param = _varying_field(measures, text)
     return measures, param, grid
@@ -145,13 +145,17 @@ class FitResult:
     def best_pearson(self) -> tuple[float, float, str] | None:
         """(parameter value, r, measure name) maximising Pearson's r, or None."""
         i = self._best(self.pearson)
-        return None if i is None else (float(self.grid[i]), float(self.pearson[i]), self.measures[i])
+        return (
+            None if i is None else (float(self.grid[i]), float(self.pearson[i]), self.measures[i])
+        )
 
     @property
     def best_spearman(self) -> tuple[float, float, str] | None:
         """(parameter value, rho, measure name) maximising Spearman's rho, or None."""
         i = self._best(self.spearman)
-        return None if i is None else (float(self.grid[i]), float(self.spearman[i]), self.measures[i])
+        return (
+            None if i is None else (float(self.grid[i]), float(self.spearman[i]), self.measures[i])
+        )
 
     def to_records(self) -> list[dict[str, Any]]:
         """The curve: one dict per grid value."""
@@ -165,12 +169,19 @@ class FitResult:
                 "spearman_p": float(sp),
             }
             for g, name, r, rp, s, sp in zip(
-                self.grid, self.measures, self.pearson, self.pearson_p, self.spearman, self.spearman_p, strict=True
+                self.grid,
+                self.measures,
+                self.pearson,
+                self.pearson_p,
+                self.spearman,
+                self.spearman_p,
+                strict=True,
             )
         ]
 
     def summary(self) -> dict[str, Any]:
         """The best parameters and the filtering, as plain values."""
+
         def best(b):
             return None if b is None else {"value": b[0], "correlation": b[1], "measure": b[2]}
 
@@ -237,7 +248,9 @@ def fit_parameter(
     v = np.atleast_2d(np.asarray(values, dtype=np.float64))
     g = np.asarray(grid, dtype=np.float64).reshape(-1)
     if v.shape != (g.size, t.size):
-        raise ParamError(f"values must have shape (grid, pairs) = ({g.size}, {t.size}); got {v.shape}")
+        raise ParamError(
+            f"values must have shape (grid, pairs) = ({g.size}, {t.size}); got {v.shape}"
+        )
     keep = np.isfinite(t) & np.isfinite(v).all(axis=0)
     if max_residual is not None:
         if residual is None:
@@ -246,7 +259,9 @@ def fit_parameter(
         if r.size != t.size:
             raise ParamError(f"{r.size} residuals for {t.size} pairs")
         if not np.isfinite(r).any():
-            raise ParamError(f"{target_name} has no residuals, so pairs cannot be filtered by residual")
+            raise ParamError(
+                f"{target_name} has no residuals, so pairs cannot be filtered by residual"
+            )
         keep &= r <= max_residual
     n = int(keep.sum())
     if n < 3:
@@ -300,15 +315,27 @@ def fit_runs(
         inp = prepare(batch, gain=gm)
         tres = cwl_results([tm], batch, inp, residuals=max_residual is not None, max_depth=None)
         tv.append(tres.values[0])
-        tr.append(tres.columns["ResEU"][0] if max_residual is not None else np.full(batch.n_topics, np.nan))
+        tr.append(
+            tres.columns["ResEU"][0]
+            if max_residual is not None
+            else np.full(batch.n_topics, np.nan)
+        )
         mv.append(cwl_results(grid_ms, batch, inp, residuals=False, max_depth=None).values)
     t = np.concatenate(tv)
     res = np.concatenate(tr)
     vals = np.concatenate(mv, axis=1)
     if max_residual is not None and not np.isfinite(res).any():
         raise ParamError(f"{tm.name} has no residual, so --max-residual cannot filter on it")
-    out = fit_parameter(t, vals, grid, residual=res, max_residual=max_residual, parameter=param,
-                        measures=[m.name for m in grid_ms], target_name=tm.name)
+    out = fit_parameter(
+        t,
+        vals,
+        grid,
+        residual=res,
+        max_residual=max_residual,
+        parameter=param,
+        measures=[m.name for m in grid_ms],
+        target_name=tm.name,
+    )
     out.extra.update(runs=len(runs), gain=gain)
     return out
 
@@ -331,13 +358,22 @@ def plot_fit(result: FitResult, path: str | Path, *, title: str | None = None) -
         ax.plot(result.grid, result.pearson, "-", color="tab:blue", label="Pearson's r")
         ax.plot(result.grid, result.spearman, "--", color="tab:red", label="Spearman's rho")
         mid = (float(result.grid[0]) + float(result.grid[-1])) / 2.0
-        for best, color, dy in ((result.best_pearson, "tab:blue", 6), (result.best_spearman, "tab:red", -12)):
+        for best, color, dy in (
+            (result.best_pearson, "tab:blue", 6),
+            (result.best_spearman, "tab:red", -12),
+        ):
             if best is not None:
                 right = best[0] > mid  # label on the inner side of the marker
                 ax.plot([best[0]], [best[1]], "o", color=color)
-                ax.annotate(f"{result.parameter}={best[0]:g}: {best[1]:.3f}", (best[0], best[1]),
-                            textcoords="offset points", xytext=(-6 if right else 6, dy),
-                            ha="right" if right else "left", fontsize=8, color=color)
+                ax.annotate(
+                    f"{result.parameter}={best[0]:g}: {best[1]:.3f}",
+                    (best[0], best[1]),
+                    textcoords="offset points",
+                    xytext=(-6 if right else 6, dy),
+                    ha="right" if right else "left",
+                    fontsize=8,
+                    color=color,
+                )
         ax.set_xlabel(result.parameter)
         ax.set_ylabel(f"correlation with {result.target}")
         family = re.sub(r"\(.*\)|@.*$", "", result.measures[0]) if result.measures else ""
@@ -351,4 +387,3 @@ def plot_fit(result: FitResult, path: str | Path, *, title: str | None = None) -
             raise CwlkitError(f"{path}: cannot write the plot ({exc})") from None
     finally:
         plt.close(fig)
-

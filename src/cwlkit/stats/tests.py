@@ -97,7 +97,11 @@ class PairedTestResult:
 
     def to_records(self) -> list[dict[str, Any]]:
         """One dict per comparison (flattened in C order)."""
-        arrays = {f.name: np.ravel(getattr(self, f.name)) for f in fields(self) if isinstance(getattr(self, f.name), np.ndarray)}
+        arrays = {
+            f.name: np.ravel(getattr(self, f.name))
+            for f in fields(self)
+            if isinstance(getattr(self, f.name), np.ndarray)
+        }
         size = next(iter(arrays.values())).size
         scal = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in arrays}
         return [{**scal, **{k: float(v[i]) for k, v in arrays.items()}} for i in range(size)]
@@ -118,7 +122,9 @@ def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...
         raise ParamError(f"cannot pair scores of shapes {xa.shape} and {ya.shape}") from None
     n = d.shape[-1]
     if n < min_n:
-        raise ParamError(f"a paired test needs at least {min_n} topic{'s' if min_n > 1 else ''}; got {n}")
+        raise ParamError(
+            f"a paired test needs at least {min_n} topic{'s' if min_n > 1 else ''}; got {n}"
+        )
     if not np.isfinite(d).all():
         raise ParamError("per-topic scores must be finite (got NaN or infinity)")
     shape = d.shape[:-1]
@@ -138,9 +144,19 @@ def _samples(samples: int) -> int:
     return int(samples)
 
 
-def _result(test: str, shape: tuple[int, ...], n: int, confidence: float, samples=None, seed=None, **arrays: np.ndarray) -> PairedTestResult:
+def _result(
+    test: str,
+    shape: tuple[int, ...],
+    n: int,
+    confidence: float,
+    samples=None,
+    seed=None,
+    **arrays: np.ndarray,
+) -> PairedTestResult:
     out = {k: np.asarray(v, dtype=np.float64).reshape(shape) for k, v in arrays.items()}
-    return PairedTestResult(test=test, n=n, confidence=float(confidence), samples=samples, seed=seed, **out)
+    return PairedTestResult(
+        test=test, n=n, confidence=float(confidence), samples=samples, seed=seed, **out
+    )
 
 
 def _chunks(total: int, size: int):
@@ -186,7 +202,18 @@ def t_test(x: Any, y: Any, *, confidence: float = 0.95) -> PairedTestResult:
     p = 2.0 * stats.t.sf(np.abs(t), n - 1)
     p[zero] = 1.0
     half = stats.t.ppf(1.0 - alpha / 2.0, n - 1) * se
-    return _result("t", shape, n, confidence, diff=mean, estimate=mean, p_value=p, ci_low=mean - half, ci_high=mean + half, statistic=t)
+    return _result(
+        "t",
+        shape,
+        n,
+        confidence,
+        diff=mean,
+        estimate=mean,
+        p_value=p,
+        ci_low=mean - half,
+        ci_high=mean + half,
+        statistic=t,
+    )
 
 
 def _signed_rank_k(n: int, alpha: float) -> int:
@@ -217,11 +244,13 @@ def _walsh_interval(d: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray
     mid = sorted({(N - 1) // 2, N // 2})
     kth = sorted(set(mid) | ({k - 1, N - k} if k > 0 else set()))
     for s, m in _chunks(C, step):
-        w = np.partition((d[s:s + m, iu] + d[s:s + m, ju]) / 2.0, kth, axis=1)  # only the needed order statistics
-        hl[s:s + m] = (w[:, mid[0]] + w[:, mid[-1]]) / 2.0
+        w = np.partition(
+            (d[s : s + m, iu] + d[s : s + m, ju]) / 2.0, kth, axis=1
+        )  # only the needed order statistics
+        hl[s : s + m] = (w[:, mid[0]] + w[:, mid[-1]]) / 2.0
         if k > 0:
-            lo[s:s + m] = w[:, k - 1]
-            hi[s:s + m] = w[:, N - k]
+            lo[s : s + m] = w[:, k - 1]
+            hi[s : s + m] = w[:, N - k]
     return hl, lo, hi
 
 
@@ -254,7 +283,18 @@ def wilcoxon_test(x: Any, y: Any, *, confidence: float = 0.95) -> PairedTestResu
         stat[i] = res.statistic
         p[i] = res.pvalue
     hl, lo, hi = _walsh_interval(d, alpha)
-    return _result("wilcoxon", shape, n, confidence, diff=d.mean(axis=1), estimate=hl, p_value=p, ci_low=lo, ci_high=hi, statistic=stat)
+    return _result(
+        "wilcoxon",
+        shape,
+        n,
+        confidence,
+        diff=d.mean(axis=1),
+        estimate=hl,
+        p_value=p,
+        ci_low=lo,
+        ci_high=hi,
+        statistic=stat,
+    )
 
 
 def sign_test(x: Any, y: Any, *, confidence: float = 0.95) -> PairedTestResult:
@@ -283,7 +323,18 @@ def sign_test(x: Any, y: Any, *, confidence: float = 0.95) -> PairedTestResult:
     srt = np.sort(d, axis=1)
     lo = srt[:, k - 1] if k > 0 else np.full(C, -np.inf)
     hi = srt[:, n - k] if k > 0 else np.full(C, np.inf)
-    return _result("sign", shape, n, confidence, diff=d.mean(axis=1), estimate=np.median(d, axis=1), p_value=p, ci_low=lo, ci_high=hi, statistic=pos)
+    return _result(
+        "sign",
+        shape,
+        n,
+        confidence,
+        diff=d.mean(axis=1),
+        estimate=np.median(d, axis=1),
+        p_value=p,
+        ci_low=lo,
+        ci_high=hi,
+        statistic=pos,
+    )
 
 
 def _keep_smallest(best: np.ndarray | None, new: np.ndarray, k: int) -> np.ndarray:
@@ -353,7 +404,20 @@ def randomization_test(
         hi = mean - _kth_smallest(high_best, K)
     else:
         lo, hi = np.full(C, -np.inf), np.full(C, np.inf)
-    return _result("randomization", shape, n, confidence, samples=B, seed=seed, diff=mean, estimate=mean, p_value=p, ci_low=lo, ci_high=hi, statistic=mean)
+    return _result(
+        "randomization",
+        shape,
+        n,
+        confidence,
+        samples=B,
+        seed=seed,
+        diff=mean,
+        estimate=mean,
+        p_value=p,
+        ci_low=lo,
+        ci_high=hi,
+        statistic=mean,
+    )
 
 
 def bootstrap_test(
@@ -407,7 +471,20 @@ def bootstrap_test(
     hi = order_stat(j_hi) + (h_hi - j_hi) * (order_stat(j_hi + 1) - order_stat(j_hi))
     p = (count + 1.0) / (B + 1.0)
     p[(d == 0).all(axis=1)] = 1.0
-    return _result("bootstrap", shape, n, confidence, samples=B, seed=seed, diff=mean, estimate=mean, p_value=p, ci_low=lo, ci_high=hi, statistic=mean)
+    return _result(
+        "bootstrap",
+        shape,
+        n,
+        confidence,
+        samples=B,
+        seed=seed,
+        diff=mean,
+        estimate=mean,
+        p_value=p,
+        ci_low=lo,
+        ci_high=hi,
+        statistic=mean,
+    )
 
 
 def paired_test(

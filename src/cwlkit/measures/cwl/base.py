@@ -199,7 +199,15 @@ def _cwl_str(text: str) -> str:
 # the engine
 
 
-def _grid(gain: np.ndarray, cost: np.ndarray, depth: np.ndarray, H: int, pad_gain: float, pad_cost: float, compat: bool) -> CWLContext:
+def _grid(
+    gain: np.ndarray,
+    cost: np.ndarray,
+    depth: np.ndarray,
+    H: int,
+    pad_gain: float,
+    pad_cost: float,
+    compat: bool,
+) -> CWLContext:
     T, D = gain.shape
     g = np.full((T, H), pad_gain)
     c = np.full((T, H), pad_cost)
@@ -220,8 +228,15 @@ def _grid(gain: np.ndarray, cost: np.ndarray, depth: np.ndarray, H: int, pad_gai
     )
 
 
-def _padding_block(cg: np.ndarray, cc: np.ndarray, depth: np.ndarray, H: int, width: int,
-                   pad_gain: float, pad_cost: float) -> CWLContext:
+def _padding_block(
+    cg: np.ndarray,
+    cc: np.ndarray,
+    depth: np.ndarray,
+    H: int,
+    width: int,
+    pad_gain: float,
+    pad_cost: float,
+) -> CWLContext:
     """Ranks H+1 .. H+width of topics whose runs ended by rank H: all padding, with the
     cumulative gain and cost carried over from rank H."""
     n = cg.size
@@ -360,8 +375,12 @@ def measure(
         out["ED"][idx] = ED
         out["EU"][idx] = (svg + pad_gain * tail_v)[fin] / ED
         out["EC"][idx] = (svc + pad_cost * tail_v)[fin] / ED
-        out["ETU"][idx] = (etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + pad_gain * tail_v)[fin]
-        out["ETC"][idx] = (etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + pad_cost * tail_v)[fin]
+        out["ETU"][idx] = (
+            etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + pad_gain * tail_v
+        )[fin]
+        out["ETC"][idx] = (
+            etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + pad_cost * tail_v
+        )[fin]
         idx = todo[inf]
         out["EU"][idx] = 0.0
         out["ETU"][idx] = 0.0
@@ -373,7 +392,14 @@ def measure(
         # extend the open topics by a block of padding ranks, carrying V, CG and CC over
         keep = ~done
         todo = todo[keep]
-        sv, svg, svc, etu, etc, V_next = sv[keep], svg[keep], svc[keep], etu[keep], etc[keep], V_next[keep]
+        sv, svg, svc, etu, etc, V_next = (
+            sv[keep],
+            svg[keep],
+            svc[keep],
+            etu[keep],
+            etc[keep],
+            V_next[keep],
+        )
         block = min(H, max(1024, BLOCK_CELLS // todo.size))
         x = _padding_block(cg_h[keep], cc_h[keep], depth[todo], H, block, pad_gain, pad_cost)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
@@ -383,7 +409,15 @@ def measure(
     return CWLScores(**out)
 
 
-def weights(metric: CWLMetric, gain: np.ndarray, cost: np.ndarray | None = None, *, pad_gain: float = 0.0, pad_cost: float = 1.0, horizon: int | None = None) -> dict[str, np.ndarray]:
+def weights(
+    metric: CWLMetric,
+    gain: np.ndarray,
+    cost: np.ndarray | None = None,
+    *,
+    pad_gain: float = 0.0,
+    pad_cost: float = 1.0,
+    horizon: int | None = None,
+) -> dict[str, np.ndarray]:
     """C, V, W and L vectors of one ranking, over its ranks (or ``horizon`` ranks).
 
     W is normalised by the full (infinite) expected depth, so over a finite horizon it sums to
@@ -412,7 +446,13 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     inv = 1.0 / x
     inv2 = inv * inv
     # 1/x + 1/(2x^2) + 1/(6x^3) - 1/(30x^5) + 1/(42x^7) - 1/(30x^9) + 5/(66x^11)
-    series = inv + 0.5 * inv2 + inv * inv2 * (1 / 6 + inv2 * (-1 / 30 + inv2 * (1 / 42 + inv2 * (-1 / 30 + inv2 * 5 / 66))))
+    series = (
+        inv
+        + 0.5 * inv2
+        + inv
+        * inv2
+        * (1 / 6 + inv2 * (-1 / 30 + inv2 * (1 / 42 + inv2 * (-1 / 30 + inv2 * 5 / 66))))
+    )
     return acc + series
 
 

@@ -45,7 +45,13 @@ class BPMD(CWLMetric):
     family = "BPMD"
     aliases = ("BPM-Dynamic",)
     cwl_class = "BPMDCWLMetric"
-    cwl_params = (("T", "T", "1"), ("K", "K", "10"), ("hb", "hb", "1.0"), ("hc", "hc", "1.0"), ("gain_med", "gain_med", "0.5"))
+    cwl_params = (
+        ("T", "T", "1"),
+        ("K", "K", "10"),
+        ("hb", "hb", "1.0"),
+        ("hc", "hc", "1.0"),
+        ("gain_med", "gain_med", "0.5"),
+    )
     cwl_format = "BPM-Dynamic-T={T}-K={K}-hb={hb}-hc={hc}"
     T: float = param(1.0, gt=0.0, doc="benefit wanted")
     K: float = param(10.0, gt=0.0, doc="cost the user will spend")

@@ -103,8 +103,20 @@ def prepare(
     ideal = np.where(np.isfinite(judged_gain), judged_gain, 0.0)
     ideal = -np.sort(-ideal, axis=1)
     unjudged = np.count_nonzero(batch.valid & ~batch.judged, axis=1)
-    return CWLInput(g_lo, g_hi, c_lo, c_hi, batch.depth, ideal, float(max_gain), max_cost, min_cost, jg, ql[judged],
-                    unjudged=unjudged)
+    return CWLInput(
+        g_lo,
+        g_hi,
+        c_lo,
+        c_hi,
+        batch.depth,
+        ideal,
+        float(max_gain),
+        max_cost,
+        min_cost,
+        jg,
+        ql[judged],
+        unjudged=unjudged,
+    )
 
 
 def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
@@ -180,24 +192,49 @@ def score(
     counts as unjudged, as cwl_eval does.
     """
     check_domain(metric, inp, residuals)
-    lo = measure(metric, inp.gain_lo, inp.cost_lo, inp.depth, pad_gain=0.0, pad_cost=inp.max_cost, max_depth=max_depth, cache=inp.cache)
+    lo = measure(
+        metric,
+        inp.gain_lo,
+        inp.cost_lo,
+        inp.depth,
+        pad_gain=0.0,
+        pad_cost=inp.max_cost,
+        max_depth=max_depth,
+        cache=inp.cache,
+    )
     if metric.normalise_by_ideal:
         lo = _normalise(metric, lo, inp)
     if not residuals:
         return lo, None
     pad = inp.max_gain if (metric.upper_tail or max_depth is not None) else 0.0
-    hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad, pad_cost=inp.min_cost, max_depth=max_depth, cache=inp.cache)
+    hi = measure(
+        metric,
+        inp.gain_hi,
+        inp.cost_hi,
+        inp.depth,
+        pad_gain=pad,
+        pad_cost=inp.min_cost,
+        max_depth=max_depth,
+        cache=inp.cache,
+    )
     if metric.normalise_by_ideal:
         hi = _normalise(metric, hi, inp, upper_pad=pad)
     with np.errstate(invalid="ignore"):
-        res = CWLScores(*(np.where(np.isinf(a) & np.isinf(b), np.nan, a - b) for a, b in zip(hi.as_array(), lo.as_array(), strict=True)))
+        res = CWLScores(
+            *(
+                np.where(np.isinf(a) & np.isinf(b), np.nan, a - b)
+                for a, b in zip(hi.as_array(), lo.as_array(), strict=True)
+            )
+        )
     # the EU residual is a bound, never negative: for monotone metrics this only removes
     # rounding noise; for AP (not monotone in the gains) it is max(0, upper - lower)
     res.EU = np.maximum(res.EU, 0.0)
     return lo, res
 
 
-def _normalise(metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float | None = None) -> CWLScores:
+def _normalise(
+    metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float | None = None
+) -> CWLScores:
     """EU divided by the EU of the ideal ranking; ETU = EU * ED.
 
     The lower bound's ideal ranks the judged documents of the qrels by gain. The upper bound
@@ -209,7 +246,11 @@ def _normalise(metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float 
     """
     ideal = inp.ideal
     if upper_pad is not None:
-        extra = np.zeros(ideal.shape[0], dtype=np.int64) if inp.unjudged is None else inp.unjudged.astype(np.int64)
+        extra = (
+            np.zeros(ideal.shape[0], dtype=np.int64)
+            if inp.unjudged is None
+            else inp.unjudged.astype(np.int64)
+        )
         k = int(metric.min_horizon())
         if upper_pad > 0:
             extra = extra + np.maximum(0, k - inp.depth.astype(np.int64))
@@ -217,7 +258,9 @@ def _normalise(metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float 
         padded = np.zeros((ideal.shape[0], width))
         padded[:, : ideal.shape[1]] = ideal
         src = np.arange(width)[None, :] - extra[:, None]
-        ideal = np.where(src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1))
+        ideal = np.where(
+            src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1)
+        )
     ideal = measure(metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore"):
         eu = np.where(ideal.EU > 0, s.EU / np.where(ideal.EU > 0, ideal.EU, 1.0), 0.0)

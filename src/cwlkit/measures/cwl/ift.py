@@ -17,8 +17,11 @@ def _c1(x: CWLContext, T: float, b1: float, R1: float) -> np.ndarray:
 
 def _rate(x: CWLContext) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(x.cum_cost > 0, x.cum_gain / np.where(x.cum_cost > 0, x.cum_cost, 1.0),
-                        np.where(x.cum_gain > 0, np.inf, 0.0))
+        return np.where(
+            x.cum_cost > 0,
+            x.cum_gain / np.where(x.cum_cost > 0, x.cum_cost, 1.0),
+            np.where(x.cum_gain > 0, np.inf, 0.0),
+        )
 
 
 def _c2(x: CWLContext, A: float, b2: float, R2: float) -> np.ndarray:
@@ -80,7 +83,14 @@ class IFTGoalRate(CWLMetric):
     family = "IFT"
     aliases = ("IFTGoalRate", "IFT-C1-C2")
     cwl_class = "IFTGoalRateCWLMetric"
-    cwl_params = (("T", "T", ""), ("b1", "b1", ""), ("R1", "R1", ""), ("A", "A", ""), ("b2", "b2", ""), ("R2", "R2", ""))
+    cwl_params = (
+        ("T", "T", ""),
+        ("b1", "b1", ""),
+        ("R1", "R1", ""),
+        ("A", "A", ""),
+        ("b2", "b2", ""),
+        ("R2", "R2", ""),
+    )
     cwl_format = "IFT-C1-C2-T={T}-b1={b1}-R1={R1}-A={A}-b2={b2}-R2={R2}"
     T: float = param(gt=0.0, doc="gain goal")
     b1: float = param(gt=0.0, doc="scale of the goal term")

@@ -23,7 +23,9 @@ from ..base import Measure
 from ..parse import coerce, parse_measure, parse_value, split_args
 from . import CWL_TABLE, CWLMetric
 
-_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S)
+_LINE = re.compile(
+    r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S
+)
 
 
 def _cwl_class(name: str) -> type[CWLMetric] | None:
@@ -38,7 +40,9 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
     """Parse one metric; return it and the name to print."""
     m = _LINE.match(text)
     if not m:
-        raise ParamError(f"cannot read metric {text.strip()!r}: expected e.g. RBPCWLMetric(0.8) or RBP(p=0.8)")
+        raise ParamError(
+            f"cannot read metric {text.strip()!r}: expected e.g. RBPCWLMetric(0.8) or RBP(p=0.8)"
+        )
     name, args, cutoff = m.group(1), m.group(2), m.group(3)
     cls = _cwl_class(name)
     if cls is not None and cls.cwl_class and name.lower().startswith(cls.cwl_class.lower()):
@@ -56,12 +60,17 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
     try:
         metric = parse_measure(text)
     except UnknownMeasureError:
-        known = sorted({c.family for c in CWL_TABLE.values()} | {c.cwl_class for c in CWL_TABLE.values() if c.cwl_class})
+        known = sorted(
+            {c.family for c in CWL_TABLE.values()}
+            | {c.cwl_class for c in CWL_TABLE.values() if c.cwl_class}
+        )
         raise UnknownMeasureError(name, known) from None
     return metric, metric.name
 
 
-def _build_cwl(cls: type[CWLMetric], args: list[str], text: str) -> tuple[CWLMetric, dict[str, str]]:
+def _build_cwl(
+    cls: type[CWLMetric], args: list[str], text: str
+) -> tuple[CWLMetric, dict[str, str]]:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     order = [(kw, fld) for kw, fld, _ in cls.cwl_params]
     kwargs: dict[str, object] = {}
@@ -76,7 +85,9 @@ def _build_cwl(cls: type[CWLMetric], args: list[str], text: str) -> tuple[CWLMet
             fld = _keyword(cls, key)
             if fld is None:
                 names = ", ".join(kw for kw, _ in order) or "none"
-                raise ParamError(f"{cls.cwl_class} has no parameter {key!r} (parameters: {names}) in {text!r}")
+                raise ParamError(
+                    f"{cls.cwl_class} has no parameter {key!r} (parameters: {names}) in {text!r}"
+                )
         else:
             if pos >= len(order):
                 raise ParamError(f"too many arguments for {cls.cwl_class} in {text!r}")
@@ -89,8 +100,14 @@ def _build_cwl(cls: type[CWLMetric], args: list[str], text: str) -> tuple[CWLMet
     try:
         return cls(**kwargs), written
     except TypeError:
-        missing = [kw for kw, fld in order if fld not in kwargs and fields[fld].default is dataclasses.MISSING]
-        raise ParamError(f"{cls.cwl_class} needs a value for {', '.join(missing)} in {text!r}") from None
+        missing = [
+            kw
+            for kw, fld in order
+            if fld not in kwargs and fields[fld].default is dataclasses.MISSING
+        ]
+        raise ParamError(
+            f"{cls.cwl_class} needs a value for {', '.join(missing)} in {text!r}"
+        ) from None
 
 
 def _keyword(cls: type[CWLMetric], key: str) -> str | None:
@@ -117,7 +134,9 @@ def read_metrics_file(path: str | Path) -> list[tuple[Measure, str]]:
         except (ParamError, UnknownMeasureError) as exc:
             raise FormatError(path, i, str(exc)) from None
     if not out:
-        raise FormatError(path, None, "no metric in the file: expected lines like RBPCWLMetric(0.8)")
+        raise FormatError(
+            path, None, "no metric in the file: expected lines like RBPCWLMetric(0.8)"
+        )
     return out
 
 

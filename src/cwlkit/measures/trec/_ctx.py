@@ -60,8 +60,16 @@ class Ctx:
         9 or 10 (trec_eval 9.0.8 or 10.0 rules).
     """
 
-    def __init__(self, codes: np.ndarray, depth: np.ndarray, qrel_levels: np.ndarray, *,
-                 rel_level: float = 1.0, num_docs: int = 0, version: int = 9) -> None:
+    def __init__(
+        self,
+        codes: np.ndarray,
+        depth: np.ndarray,
+        qrel_levels: np.ndarray,
+        *,
+        rel_level: float = 1.0,
+        num_docs: int = 0,
+        version: int = 9,
+    ) -> None:
         self.codes = codes
         self.depth = depth
         self.qrel_levels = qrel_levels

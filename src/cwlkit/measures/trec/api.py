@@ -130,8 +130,12 @@ def _simple(family: str, fn, doc: str, aliases: tuple[str, ...] = ()) -> type:
 
 Rprec = _simple("Rprec", precision.Rprec, "Precision at rank R (trec_eval ``Rprec``).", ("R-prec",))
 Bpref = _simple("bpref", ap.bpref, "Binary preference (trec_eval ``bpref``).")
-RR = _simple("RR", ap.recip_rank, "Reciprocal rank of the first relevant document (trec_eval ``recip_rank``).",
-             ("MRR", "recip_rank"))
+RR = _simple(
+    "RR",
+    ap.recip_rank,
+    "Reciprocal rank of the first relevant document (trec_eval ``recip_rank``).",
+    ("MRR", "recip_rank"),
+)
 InfAP = _simple("infAP", ap.infAP, "Inferred AP (trec_eval ``infAP``).")
 SetP = _simple("SetP", set_.set_P, "Precision of the retrieved set (trec_eval ``set_P``).")
 SetR = _simple("SetR", set_.set_recall, "Recall of the retrieved set (trec_eval ``set_recall``).")
@@ -221,6 +225,7 @@ def _trec_syntax(text: str) -> list[Measure] | None:
         raise ParamError(f"improper measure in parameter '{text}'")
     values = parse_params(m, params) if dot else m.default
     names = printed_names(m, values, params if dot else None)
-    return [TrecEvalName(measure=name, params=params if dot else None, index=i, printed=n)
-            for i, n in enumerate(names)]
-
+    return [
+        TrecEvalName(measure=name, params=params if dot else None, index=i, printed=n)
+        for i, n in enumerate(names)
+    ]

@@ -83,7 +83,9 @@ def ndcg_cut(ctx: Ctx, cutoffs) -> list[np.ndarray]:
     return out
 
 
-def _cum_padded(ctx: Ctx, params, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _cum_padded(
+    ctx: Ctx, params, width: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Gains, cumulative DCG and cumulative ideal DCG, padded to ``width`` ranks (read-only
     views).
 

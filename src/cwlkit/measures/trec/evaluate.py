@@ -50,7 +50,9 @@ def parse_params(m: TrecMeasure, text: str):
     if m.kind == "long_cut":
         vals = sorted(_atol(t) for t in text.split(","))
         if vals[0] <= 0:
-            raise ParamError(f"-m {m.name}.{text}: cutoffs must be positive (trec_eval: Negative cutoff detected)")
+            raise ParamError(
+                f"-m {m.name}.{text}: cutoffs must be positive (trec_eval: Negative cutoff detected)"
+            )
         if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
         return tuple(vals)
@@ -65,7 +67,9 @@ def parse_params(m: TrecMeasure, text: str):
         pairs = []
         for item in text.split(","):
             if item.count("=") != 1 or not item.split("=")[0]:
-                raise ParamError(f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)")
+                raise ParamError(
+                    f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
+                )
             k, v = item.split("=")
             pairs.append((k, _atof(v)))
         return tuple(pairs)
@@ -83,7 +87,9 @@ def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:
     return [m.name]
 
 
-def select_measures(specs: list[str] | None, version: int) -> tuple[list[tuple[TrecMeasure, tuple, str | None]], list[str]]:
+def select_measures(
+    specs: list[str] | None, version: int
+) -> tuple[list[tuple[TrecMeasure, tuple, str | None]], list[str]]:
     """Resolve ``-m`` arguments into measures (table order) with their parameters.
 
     Returns
@@ -107,7 +113,11 @@ def select_measures(specs: list[str] | None, version: int) -> tuple[list[tuple[T
             continue
         m = BY_NAME.get(name)
         if (m is None or version not in m.versions) and name not in PREFS_MEASURES:
-            known = [x.name for x in MEASURES if version in x.versions] + list(PREFS_MEASURES) + list(nick)
+            known = (
+                [x.name for x in MEASURES if version in x.versions]
+                + list(PREFS_MEASURES)
+                + list(nick)
+            )
             raise UnknownMeasureError(name, known)
         marked.add(name)
     out = []
@@ -119,7 +129,6 @@ def select_measures(specs: list[str] | None, version: int) -> tuple[list[tuple[T
         out.append((m, params, text))
     others = [n for n in PREFS_MEASURES if n in marked]
     return out, others
-
 
 
 def _codes(batch, judged_only: bool, bogus: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -215,7 +224,9 @@ def evaluate_trec(
     qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
     in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
     if not in_run.any():
-        raise CwlkitError(f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})")
+        raise CwlkitError(
+            f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})"
+        )
     if version >= 10 and not all_topics and not in_run.all():
         missing = min(str(t) for t in qrels_topics.filter(from_numpy(~in_run)).to_pylist())
         raise CwlkitError(
@@ -223,8 +234,13 @@ def evaluate_trec(
             "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
         )
     batch = build_batch(
-        qrels, run, order="score", topics="qrels" if all_topics else "both", max_depth=max_depth,
-        score_precision="single" if version == 9 else "double", light=True,
+        qrels,
+        run,
+        order="score",
+        topics="qrels" if all_topics else "both",
+        max_depth=max_depth,
+        score_precision="single" if version == 9 else "double",
+        light=True,
     )
     num_q_all = batch.n_topics
     has_run = np.ones(batch.n_topics, bool)
@@ -271,7 +287,9 @@ def evaluate_trec(
             table.names.append(name)
             cleared = bogus.any() and (name in _CLEARED or name.startswith("unj"))
             if m.agg == "text":
-                table.text[name] = ["" if (cleared and b) else x for x, b in zip(v, bogus, strict=True)]
+                table.text[name] = [
+                    "" if (cleared and b) else x for x, b in zip(v, bogus, strict=True)
+                ]
                 continue
             v = np.asarray(v, dtype=np.float64)
             if cleared:

@@ -69,7 +69,9 @@ def jg_values(
     valid = np.arange(D)[None, :] < num_ret[:, None]
     rel = (ranked_labels >= rel_level) & valid
     cum = np.cumsum(rel, axis=1)
-    cum0 = np.concatenate([np.zeros((G, 1), dtype=cum.dtype), cum], axis=1)  # cum0[:, k] = rel in top k
+    cum0 = np.concatenate(
+        [np.zeros((G, 1), dtype=cum.dtype), cum], axis=1
+    )  # cum0[:, k] = rel in top k
     n_jgs = np.bincount(topic_of_jg, minlength=n_topics)
     denom = np.maximum(n_jgs, 1).astype(np.float64)
     out: dict[str, np.ndarray] = {}
@@ -93,6 +95,10 @@ def jg_values(
         c = np.trunc(x * num_rel + 0.9).astype(np.int64)
         inside = cum0[rows, np.clip(c, 0, num_ret)]
         with np.errstate(divide="ignore", invalid="ignore"):
-            val = np.where(c > num_ret, judged_rel_ret / np.maximum(c, 1), np.where(c > 0, inside / np.maximum(c, 1), 0.0))
+            val = np.where(
+                c > num_ret,
+                judged_rel_ret / np.maximum(c, 1),
+                np.where(c > 0, inside / np.maximum(c, 1), 0.0),
+            )
         out[f"Rprec_mult_avgjg_{x:3.2f}"] = per_topic(val)
     return out

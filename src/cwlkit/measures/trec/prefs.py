@@ -131,7 +131,9 @@ def evaluate_prefs(
     else:
         values = prefs_values(**_prefs_inputs(j, evaluated), what=str(judgments_path))
     out_names = [n for n in _print_names(wanted, params) if n in values or n in ("runid", "num_q")]
-    table = TrecTable(topics=[t for t, e in zip(topics_all, evaluated, strict=True) if e], runid=run.runid)
+    table = TrecTable(
+        topics=[t for t, e in zip(topics_all, evaluated, strict=True) if e], runid=run.runid
+    )
     for n in out_names:
         table.names.append(n)
         if n == "runid":
@@ -193,7 +195,9 @@ def _parse_params(base: str, arg: str) -> tuple:
     parts = arg.split(",")
     try:
         if base == "P_avgjg":  # C atol: the leading integer ("23.4" -> 23)
-            vals = sorted(int(m.group(0)) if (m := re.match(r"\s*[+-]?\d+", p)) else 0 for p in parts)
+            vals = sorted(
+                int(m.group(0)) if (m := re.match(r"\s*[+-]?\d+", p)) else 0 for p in parts
+            )
             if any(v <= 0 for v in vals):
                 raise ValueError
         else:
@@ -202,7 +206,9 @@ def _parse_params(base: str, arg: str) -> tuple:
                 raise ValueError
     except ValueError:
         what = "positive integers" if base == "P_avgjg" else "non-negative numbers"
-        raise ParamError(f"{base}: cutoffs must be {what} separated by commas; got {arg!r}") from None
+        raise ParamError(
+            f"{base}: cutoffs must be {what} separated by commas; got {arg!r}"
+        ) from None
     if len(set(vals)) != len(vals):
         raise ParamError(f"{base}: duplicate cutoffs in {arg!r}")
     return tuple(vals)
@@ -233,7 +239,9 @@ def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:
     return to_numpy(idx, null=-1).astype(np.int64)
 
 
-def _join(judg: Judgments, run: Run, *, version: int, max_depth: int | None, tie_ascending: bool) -> dict:
+def _join(
+    judg: Judgments, run: Run, *, version: int, max_depth: int | None, tie_ascending: bool
+) -> dict:
     """Order the run trec_eval's way and express it in the judgments' topic and doc codes."""
     tab = judg.table
     jt, jt_dict = _codes(tab.column("topic"))
@@ -327,7 +335,11 @@ def _prefs_inputs(j: dict, evaluated: np.ndarray) -> dict:
     tab = j["table"]
     labels = [
         f"{g!r} of topic {t!r}"
-        for g, t in zip(tab.column("jg").take(from_numpy(first_line)).to_pylist(), tab.column("topic").take(from_numpy(first_line)).to_pylist(), strict=True)
+        for g, t in zip(
+            tab.column("jg").take(from_numpy(first_line)).to_pylist(),
+            tab.column("topic").take(from_numpy(first_line)).to_pylist(),
+            strict=True,
+        )
     ]
     s, _ = _codes(j["table"].column("jsg"))
     jsg = _group_ids(jg, s[lines])
@@ -390,5 +402,7 @@ def _jg(j: dict, evaluated: np.ndarray, rel_level: float, wanted: list[str], par
         rel_level,
         want_map="map_avgjg" in wanted,
         p_cutoffs=tuple(params.get("P_avgjg", P_CUTOFFS)) if "P_avgjg" in wanted else (),
-        rprec_mults=tuple(params.get("Rprec_mult_avgjg", RPREC_MULTS)) if "Rprec_mult_avgjg" in wanted else (),
+        rprec_mults=tuple(params.get("Rprec_mult_avgjg", RPREC_MULTS))
+        if "Rprec_mult_avgjg" in wanted
+        else (),
     )

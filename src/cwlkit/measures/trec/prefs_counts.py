@@ -104,7 +104,9 @@ def _lower_pairs(group: np.ndarray, level: np.ndarray, rank: np.ndarray):
     return order, a, b
 
 
-def _closure_pairs(jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, label: Callable[[int], str], what: str):
+def _closure_pairs(
+    jg: np.ndarray, ra: np.ndarray, rb: np.ndarray, label: Callable[[int], str], what: str
+):
     """Transitive closure of the preference pairs (jg, ra > rb); returns the closed pairs.
 
     Each JG's documents are numbered locally; JGs of similar size (next power of two) are
@@ -222,7 +224,9 @@ def prefs_values(
     G = int(topic_of_jg.size)
 
     def label(g: int) -> str:
-        return str(jg_labels[g]) if jg_labels is not None else f"#{g} of topic #{int(topic_of_jg[g])}"
+        return (
+            str(jg_labels[g]) if jg_labels is not None else f"#{g} of topic #{int(topic_of_jg[g])}"
+        )
 
     # --- classify JGs: EC (one sub-group) or PA (several)
     width = int(line_jsg.max(initial=0)) + 1
@@ -304,8 +308,7 @@ def prefs_values(
     if bad.any():
         g = int(dk[first][int(np.flatnonzero(bad)[0])] >> 32)
         raise CwlkitError(
-            f"{what}: a document has both level 0 and a level > 0 in judgment group "
-            f"{label(g)}"
+            f"{what}: a document has both level 0 and a level > 0 in judgment group {label(g)}"
         )
     doc_keys = dk[last]
     doc_lv = lv_sorted[last]
@@ -343,10 +346,14 @@ def prefs_values(
 
     with np.errstate(divide="ignore", invalid="ignore"):
         extra = num_rel - num_nonrel
-        rn = np.where(extra >= 0, (ful + num_rel_ret * extra) / (poss + num_rel * extra), rn_ful / rn_tot)
+        rn = np.where(
+            extra >= 0, (ful + num_rel_ret * extra) / (poss + num_rel * extra), rn_ful / rn_tot
+        )
         extra_r = num_rel_ret - num_nonrel_ret
         rnr = np.where(
-            extra_r >= 0, (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r), rnr_ful / rnr_tot
+            extra_r >= 0,
+            (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r),
+            rnr_ful / rnr_tot,
         )
         jg_simp = np.where(poss > 0, ful / poss, 0.0)
         jg_ret = np.where(poss_ret > 0, ful_ret / poss_ret, 0.0)
@@ -368,7 +375,11 @@ def prefs_values(
 
     t_poss, t_ful, t_ful_ret = tsum(poss), tsum(ful), tsum(ful_ret)
     t_poss_ret, t_poss_imp = tsum(poss_ret), tsum(poss_imp)
-    simp, simp_ret, simp_imp = ratio(t_ful, t_poss), ratio(t_ful_ret, t_poss_ret), ratio(t_ful, t_poss_ret + t_poss_imp)
+    simp, simp_ret, simp_imp = (
+        ratio(t_ful, t_poss),
+        ratio(t_ful_ret, t_poss_ret),
+        ratio(t_ful, t_poss_ret + t_poss_imp),
+    )
 
     # prefs_pair*: equal to prefs_simp* where no document pair can carry two preferences (one
     # JG, no document listed twice in it); elsewhere the pairs are enumerated and grouped
@@ -404,8 +415,6 @@ def prefs_values(
         "prefs_pair_imp": pair_imp,
         "prefs_avgjg_imp": avg_over_jgs(jg_imp),
     }
-
-
 
 
 def _duplicate_in_group(group: np.ndarray, key: np.ndarray) -> np.ndarray:
