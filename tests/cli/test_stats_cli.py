@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO
 from scipy import stats
 
 import cwlkit
 
-REPO = Path(__file__).resolve().parents[1]
 WEB = REPO.parent / "shared" / "data" / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
 NAMES = ["web2012.ql.cata.run", "web2012.rm.cata.run", "web2012.ql.catb.run"]

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import REPO
 from scipy import stats
 
 from cwlkit.errors import ParamError
 from cwlkit.stats.fit import fit_parameter, fit_runs, parse_grid
 
-REPO = Path(__file__).resolve().parents[1]
 WEB = REPO.parent / "shared" / "data" / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
 RUNS = [

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import DATA as _DATA
 
 from cwlkit.errors import CwlkitError, FormatError, ParamError
 from cwlkit.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
@@ -19,7 +20,7 @@ from cwlkit.io.trec import Run, read_run
 from cwlkit.measures.trec.prefs import evaluate_prefs
 from cwlkit.measures.trec.prefs_counts import PREFS_MEASURES
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "trec_eval_test"
+DATA = _DATA / "trec_eval_test"
 
 CASES = [
     ("9.0.8", "out.test.prefs", "prefs", "prefs.test", "prefs.results.test", "all_prefs"),

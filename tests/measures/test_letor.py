@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import REPO
 from scipy import stats
 
 from cwlkit.io.letor import read_features, read_letor_results
@@ -20,7 +21,6 @@ from cwlkit.measures.letor import (
     rank_documents,
 )
 
-REPO = Path(__file__).resolve().parents[1]
 LETOR = REPO.parent / "shared" / "data" / "letor"
 FEAT4 = LETOR / "MQ2008.Fold1.test.lf.txt"
 FEAT3 = LETOR / "MQ2008.Fold1.test.letor3.txt"
