@@ -3,10 +3,10 @@
 Public API (imports are lazy so that ``import cwlkit`` stays fast)::
 
     import cwlkit
-    qrels = cwlkit.read_qrels("qrels.txt")
-    run = cwlkit.read_run("run.txt")
-    res = cwlkit.evaluate(qrels, run, ["P@10", "RBP(p=0.8)", "INST(T=2)"])
-    res.mean()
+    res = cwlkit.evaluate("qrels.txt", "run.txt", ["P@10", "RBP(p=0.8)", "INST(T=2)"])
+    res.mean()            # trec_eval 9.0.8's rules: topics in both files, float32 scores
+    ev = cwlkit.Evaluator("qrels.txt", ["AP", "nDCG@10"])   # qrels prepared once
+    ev.evaluate_many(["a.run", "b.run"])
 """
 
 from __future__ import annotations
@@ -24,8 +24,14 @@ _LAZY = {
     "build_batch": "cwlkit.core.batch",
     "RankingBatch": "cwlkit.core.batch",
     "evaluate": "cwlkit.api",
-    "evaluate_cwl": "cwlkit.api",
+    "Evaluator": "cwlkit.api",
+    "example": "cwlkit.api",
     "cwl_vectors": "cwlkit.api",
+    "as_qrels": "cwlkit.io.inputs",
+    "as_run": "cwlkit.io.inputs",
+    "InputError": "cwlkit.errors",
+    "list_measures": "cwlkit.measures.catalogue",
+    "to_ir_measures": "cwlkit.measures.ir_measures_bridge",
     "Results": "cwlkit.results",
     "parse_measure": "cwlkit.measures.parse",
     "CwlkitError": "cwlkit.errors",
@@ -44,7 +50,9 @@ _LAZY = {
 
 __all__ = [
     "CwlkitError",
+    "Evaluator",
     "FormatError",
+    "InputError",
     "PRCurve",
     "ParamError",
     "Qrels",
@@ -54,30 +62,37 @@ __all__ = [
     "Run",
     "UnknownMeasureError",
     "__version__",
+    "as_qrels",
+    "as_run",
     "build_batch",
     "contingency",
     "cwl_vectors",
     "evaluate",
-    "evaluate_cwl",
     "evaluate_letor_files",
+    "example",
     "evaluate_trec",
     "gdeval_report",
+    "list_measures",
     "parse_measure",
     "pr_curve",
     "read_costs",
     "read_qrels",
     "read_run",
     "roc_curve",
+    "to_ir_measures",
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import cwl_vectors, evaluate, evaluate_cwl
+    from .api import Evaluator, cwl_vectors, evaluate, example
     from .core.batch import RankingBatch, build_batch
-    from .errors import CwlkitError, FormatError, ParamError, UnknownMeasureError
+    from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
+    from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
+    from .measures.catalogue import list_measures
     from .measures.classic import contingency
     from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
+    from .measures.ir_measures_bridge import to_ir_measures
     from .measures.letor import evaluate_letor_files
     from .measures.parse import parse_measure
     from .measures.trec.evaluate import evaluate_trec

@@ -1,188 +1,403 @@
-"""The Python API: evaluate runs against qrels."""
+"""The Python API: one evaluator for every measure, on any input users hold.
+
+::
+
+    import cwlkit
+    ev = cwlkit.Evaluator("qrels.txt", ["P@10", "AP", "nDCG@10", "INST(T=2)"])
+    res = ev.evaluate("run.txt")            # Results
+    res.mean()                               # {"P@10": ..., "AP": ..., ...}
+    many = ev.evaluate_many(["a.run", "b.run"])   # {"a.run": Results, "b.run": Results}
+
+Rules by default are trec_eval 9.0.8's, for every measure family: the topics evaluated are
+those in both the qrels and the run; the run is ranked by score (rounded to float32, as
+9.0.8 stores it) with ties broken by document id descending; the rank column is ignored.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from .core.batch import build_batch
-from .io.trec import Qrels, Run, read_qrels, read_run
+from .errors import ParamError
 from .measures.base import Measure
 from .results import Results
 
+#: what ``topics=`` accepts, and trec_eval's name for each
+TOPIC_RULES = {
+    "both": "topics in both qrels and run (trec_eval's default)",
+    "qrels": "every qrels topic; a topic the run lacks scores 0 (trec_eval -c)",
+    "run": "every run topic; a topic without judgements scores 0",
+    "either": "topics of either",
+}
+#: the trec_eval version whose rules the API follows by default
+TREC_VERSION = 9
+CWL_COLUMNS = ("ETU", "EC", "ETC", "ED")
 
-def _as_qrels(q: Qrels | str | Path) -> Qrels:
-    return q if isinstance(q, Qrels) else read_qrels(q)
 
+def parse_list(measures: Any) -> list[Measure]:
+    """Measures from a name, a Measure, an ir_measures measure, or an iterable of them.
 
-def _as_run(r: Run | str | Path) -> Run:
-    return r if isinstance(r, Run) else read_run(r)
-
-
-def parse_list(measures: str | Measure | Iterable[str | Measure]) -> list[Measure]:
-    """Parse measure names (a name, a Measure, or a list of them) into Measure objects."""
+    A name may give several measures (trec_eval's ``P.5,10``). Repeats are dropped.
+    """
     from .measures.parse import parse_measures
 
-    if isinstance(measures, (str, Measure)):
+    if isinstance(measures, (str, Measure)) or _is_ir_measure(measures):
         measures = [measures]
     out: list[Measure] = []
     for m in measures:
-        out.extend([m] if isinstance(m, Measure) else parse_measures(m))
+        if isinstance(m, Measure):
+            got = [m]
+        elif _is_ir_measure(m):
+            from .measures.ir_measures_bridge import from_ir_measures
+
+            got = from_ir_measures(m)
+        elif isinstance(m, str):
+            got = parse_measures(m)
+        else:
+            raise ParamError(
+                f"a measure must be a name such as 'P@10' or a Measure; got {type(m).__name__}"
+            )
+        out.extend(x for x in got if x not in out)
     return out
 
 
-def evaluate(
-    qrels: Qrels | str | Path,
-    run: Run | str | Path,
-    measures: str | Measure | Sequence[str | Measure],
-    **batch_options,
-) -> Results:
-    """Evaluate ``run`` against ``qrels`` with every measure in ``measures``.
+def _is_ir_measure(obj: Any) -> bool:
+    return type(obj).__module__.startswith("ir_measures")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Evaluation options shared by every measure (see :class:`Evaluator`)."""
+
+    topics: str = "both"
+    trec_version: int = TREC_VERSION
+    order: str = "score"
+    depth: int | None = None
+    judged_only: bool = False
+    gain: str = "identity"
+    costs: Any = None
+    doc_costs: Any = None
+    residuals: bool = False
+    ties: str = "none"
+    compat_depth: int | None = None
+    max_gain: float | None = None
+    min_gain: float | None = None
+    max_cost: float = 1.0
+    min_cost: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.topics not in TOPIC_RULES:
+            raise ParamError(f"topics must be one of {', '.join(TOPIC_RULES)}; got {self.topics!r}")
+        if self.trec_version not in (9, 10):
+            raise ParamError(
+                f"trec_version must be 9 (9.0.8) or 10 (10.0); got {self.trec_version!r}"
+            )
+        if self.order not in ("score", "rank", "file"):
+            raise ParamError(f"order must be 'score', 'rank' or 'file'; got {self.order!r}")
+        if self.ties not in ("none", "average"):
+            raise ParamError(f"ties must be 'none' or 'average'; got {self.ties!r}")
+        for name in ("depth", "compat_depth"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, (int, np.integer)) or v < 1):
+                raise ParamError(f"{name} must be a positive integer; got {v!r}")
+
+    @property
+    def light(self) -> bool:
+        """Whether the run's element types, document ids and scores can be dropped."""
+        return (
+            self.costs is None
+            and self.doc_costs is None
+            and self.ties == "none"
+            and self.order != "rank"
+        )
+
+
+class Evaluator:
+    """Evaluate runs against one set of judgements with a fixed list of measures.
+
+    The qrels are read and encoded once; :meth:`evaluate` and :meth:`evaluate_many` score
+    runs with every measure, whatever its family (trec_eval's, C/W/L, ERR, LETOR...).
 
     Parameters
     ----------
-    qrels, run : Qrels, Run, or a path
-    measures : str, Measure, or a sequence of them
-        Canonical names (``"P@10"``, ``"AP"``, ``"nDCG@10"``, ``"RBP(p=0.8)"``,
-        ``"INST(T=2)"``...) or trec_eval names (``"P.5,10"``).
-    **batch_options
-        Passed to :func:`cwlkit.build_batch` (``order``, ``topics``, ``max_depth``...). By
-        default the run's topics are evaluated, ordered by score with trec_eval's tie-break.
-
-    Returns
-    -------
-    Results
-        ``values[m, t]``; C/W/L metrics give their EU with identity gains and unit costs (use
-        :func:`evaluate_cwl` for the other measurements, costs, gains and residuals).
+    qrels : path, DataFrame, pyarrow Table, dict, iterable of Qrel tuples, ``irds:`` id, Qrels
+        The judgements (any form :func:`cwlkit.io.inputs.as_qrels` accepts).
+    measures : str, Measure, ir_measures measure, or a sequence of them
+        Names such as ``"P@10"``, ``"nDCG@10"``, ``"INST(T=2)"``, trec_eval's ``"P.5,10"``.
+    topics : {"both", "qrels", "run", "either"}, default "both"
+        Which topics are evaluated and averaged: trec_eval's rule (both qrels and run);
+        ``"qrels"`` is trec_eval's ``-c`` (a qrels topic missing from the run scores 0);
+        ``"run"`` every run topic (one without judgements scores 0).
+    trec_version : {9, 10}, default 9
+        The trec_eval rules followed where versions differ: 9.0.8 rounds scores to float32
+        before ranking (scores closer than float32 resolution tie and are ordered by
+        document id); 10.0 ranks by the double-precision score and reaches recall levels
+        with ``lround``.
+    order : {"score", "rank", "file"}, default "score"
+        Ranking: score descending, ties by document id descending (trec_eval); the rank
+        column; or the order of the lines (cwl_eval 1.0.12).
+    depth : int, optional
+        Keep only the top ``depth`` documents of each ranking (trec_eval's ``-M``).
+    judged_only : bool, default False
+        Drop unjudged documents before ranking (trec_eval's ``-J``).
+    gain : str, default "identity"
+        Label -> gain for C/W/L metrics: ``identity``, ``linear`` (label / largest label of
+        the qrels), ``exp``, ``err``, or a table ``"0:0,1:0.5,2:1"``.
+    costs, doc_costs : path or Costs, optional
+        Element-type costs and per-document costs for the C/W/L cost measurements.
+    residuals : bool, default False
+        Add ``ResEU``, ``ResETU``, ``ResEC``, ``ResETC``, ``ResED`` columns (NaN for a measure
+        that defines no residual; ERR defines ``ResEU``).
+    ties : {"none", "average"}, default "none"
+        ``average``: tied documents share their group's mean gain (C/W/L metrics).
+    compat_depth : int, optional
+        cwl_eval 1.0.12's fixed depth for C/W/L metrics (no tail past it).
+    max_gain, min_gain, max_cost, min_cost : float, optional
+        C/W/L bounds, as ``cwlkit cwl``'s options of the same names.
     """
-    q, r = _as_qrels(qrels), _as_run(run)
-    ms = parse_list(measures)
-    batch = build_batch(q, r, **batch_options)
-    values = (
-        np.vstack([np.asarray(m.compute(batch), dtype=np.float64) for m in ms])
-        if ms
-        else np.zeros((0, batch.n_topics))
-    )
-    return Results(values, [m.name for m in ms], [str(t) for t in batch.topics], run=r.runid)
+
+    def __init__(self, qrels: Any, measures: Any, **options: Any) -> None:
+        from .io.inputs import as_qrels
+
+        try:
+            self.options = Options(**options)
+        except TypeError as exc:
+            raise ParamError(f"Evaluator: {exc}") from None
+        self.measures = parse_list(measures)
+        self.qrels = as_qrels(qrels)
+        self._costs = _read_costs(self.options)
+
+    def evaluate(self, run: Any, *, name: str | None = None) -> Results:
+        """Score one run (any form :func:`cwlkit.io.inputs.as_run` accepts) with every measure.
+
+        With ``order="file"`` the topics come in the order they first appear in the run (as
+        cwl_eval prints them); otherwise in byte order.
+        """
+        r = _load_run(run, name, self.options.light)
+        batch = self.batch(r)
+        first = _first_appearance(r) if self.options.order == "file" else None
+        if r is not run:
+            r.release_codes()  # the batch holds what is needed from here on
+        res = self.score(batch, run=name or r.runid)
+        return res if first is None else _reorder(res, first)
+
+    def evaluate_many(self, runs: Any) -> dict[str, Results]:
+        """Score several runs: a sequence (named by file name, or by tag when not paths) or a
+        mapping ``{name: run}``. Returns ``{name: Results}`` in the order given."""
+        items = _named_runs(runs)
+        return {name: self.evaluate(r, name=name) for name, r in items}
+
+    def batch(self, run: Any):
+        """The ranking batch of ``run`` under these options (for curves, plots, vectors)."""
+        from .core.batch import build_batch
+
+        o = self.options
+        batch = build_batch(
+            self.qrels,
+            _load_run(run, None, o.light),
+            order=o.order,  # type: ignore[arg-type]
+            topics=o.topics,  # type: ignore[arg-type]
+            max_depth=o.depth,
+            score_precision="single" if o.trec_version == 9 else "double",
+            drop_unjudged=o.judged_only,
+            light=o.light,
+        )
+        batch._cache["trec_version"] = o.trec_version
+        return batch
+
+    def score(self, batch, *, run: str = "") -> Results:
+        """Every measure on a prepared batch."""
+        from .measures.cwl import CWLMetric
+
+        ms = self.measures
+        T = batch.n_topics
+        values = np.full((len(ms), T), np.nan)
+        cwl = any(isinstance(m, CWLMetric) for m in ms)
+        names = CWL_COLUMNS if cwl else ()
+        if self.options.residuals:
+            names = (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
+        cols = {c: np.full((len(ms), T), np.nan) for c in names}
+        inp = self._cwl_input(batch) if cwl else None
+        for i, m in enumerate(ms):
+            if isinstance(m, CWLMetric):
+                self._score_cwl(m, inp, i, values, cols)
+            else:
+                values[i] = np.asarray(m.compute(batch), dtype=np.float64)
+                if self.options.residuals and hasattr(m, "residual"):
+                    cols["ResEU"][i] = m.residual(batch)
+        return Results(
+            values,
+            [m.name for m in ms],
+            [str(t) for t in batch.topics],
+            cols,
+            run=run,
+            aggregates=[m.aggregate for m in ms],
+        )
+
+    def _cwl_input(self, batch):
+        from .measures.cwl.evaluate import prepare
+
+        o = self.options
+        costs, doc_costs = self._costs
+        return prepare(
+            batch,
+            gain=o.gain,
+            costs=costs,
+            doc_costs=doc_costs,
+            max_gain=o.max_gain,
+            min_gain=o.min_gain,
+            max_cost=o.max_cost,
+            min_cost=o.min_cost,
+            ties=o.ties,
+        )
+
+    def _score_cwl(self, m, inp, i: int, values: np.ndarray, cols: dict) -> None:
+        from .measures.cwl.evaluate import score
+
+        lo, res = score(
+            m, inp, residuals=self.options.residuals, max_depth=self.options.compat_depth
+        )
+        arr = lo.as_array()
+        values[i] = arr[0]
+        for j, c in enumerate(CWL_COLUMNS, 1):
+            cols[c][i] = arr[j]
+        if res is not None:
+            for j, c in enumerate(("EU", *CWL_COLUMNS)):
+                cols[f"Res{c}"][i] = res.as_array()[j]
 
 
-def evaluate_cwl(
-    qrels: Qrels | str | Path,
-    run: Run | str | Path,
-    metrics: str | Measure | Sequence[str | Measure],
-    *,
-    costs=None,
-    doc_costs=None,
-    gain: str = "identity",
-    residuals: bool = False,
-    order: str = "score",
-    ties: str = "none",
-    max_depth: int | None = None,
-    max_gain: float | None = None,
-    min_gain: float | None = None,
-    max_cost: float = 1.0,
-    min_cost: float = 1.0,
-    topics: str = "run",
-) -> Results:
-    """C/W/L evaluation: EU (``values``) and ETU, EC, ETC, ED (and ``Res*``) as ``columns``.
+def _load_run(run: Any, name: str | None, light: bool):
+    """A Run from any input; a TREC file is read without the columns ``light`` drops."""
+    from .io.inputs import as_run
+    from .io.trec import read_run
 
-    Metrics are looked up among the C/W/L metrics first (so ``P@5`` is the C/W/L precision,
-    ``AP`` cwl_eval's AP). Non-C/W/L measures (``ERR@20``) fill EU only; their other columns
-    are NaN (undefined). See :mod:`cwlkit.measures.cwl.base` for the conventions.
-    """
+    if isinstance(run, (str, os.PathLike)) and not str(run).startswith("irds:"):
+        if not str(run).endswith((".parquet", ".pq")):
+            return read_run(run, light=light)
+    return as_run(run, name=name)
+
+
+def _first_appearance(run) -> list[str]:
+    import pyarrow.compute as pc
+
+    return [str(t) for t in pc.unique(run.table.column("topic")).to_pylist()]
+
+
+def _reorder(res: Results, first: list[str]) -> Results:
+    pos = {t: i for i, t in enumerate(res.topics)}
+    idx = [pos[t] for t in first if t in pos]
+    idx += [i for i, t in enumerate(res.topics) if t not in set(first)]
+    cols = {c: a[:, idx] for c, a in res.columns.items()}
+    topics = [res.topics[i] for i in idx]
+    return Results(res.values[:, idx], res.measures, topics, cols, res.run, res.aggregates)
+
+
+def _read_costs(o: Options) -> tuple[Any, Any]:
     from .io.costs import Costs, DocCosts, read_costs, read_doc_costs
-    from .measures.cwl.evaluate import prepare
-    from .measures.cwl.parse import parse_cwl_metric
 
-    q, r = _as_qrels(qrels), _as_run(run)
-    if isinstance(metrics, (str, Measure)):
-        metrics = [metrics]
-    ms = [m if isinstance(m, Measure) else parse_cwl_metric(m)[0] for m in metrics]
+    costs = o.costs
     if costs is not None and not isinstance(costs, Costs):
         costs = read_costs(costs)
+    doc_costs = o.doc_costs
     if doc_costs is not None and not isinstance(doc_costs, DocCosts):
         doc_costs = read_doc_costs(doc_costs)
-    batch = build_batch(q, r, order=order, topics=topics)
-    inp = prepare(
-        batch,
-        gain=gain,
-        costs=costs,
-        doc_costs=doc_costs,
-        max_gain=max_gain,
-        min_gain=min_gain,
-        max_cost=max_cost,
-        min_cost=min_cost,
-        ties=ties,
-    )
-    return cwl_results(ms, batch, inp, residuals=residuals, max_depth=max_depth, run=r.runid)
+    return costs, doc_costs
 
 
-def cwl_results(
-    ms, batch, inp, *, residuals: bool, max_depth: int | None, run: str = ""
-) -> Results:
-    """Score prepared inputs with every metric into a Results object."""
-    from .measures.cwl import CWLMetric
-    from .measures.cwl.evaluate import score
+def _named_runs(runs: Any) -> list[tuple[str, Any]]:
+    """``(name, run)`` pairs: a mapping's keys, file names for paths, tags otherwise."""
+    from .stats._format import run_labels
 
-    T = batch.n_topics
-    names = ["EU", "ETU", "EC", "ETC", "ED"]
-    cols = {c: np.full((len(ms), T), np.nan) for c in names[1:]}
-    if residuals:
-        cols.update({f"Res{c}": np.full((len(ms), T), np.nan) for c in names})
-    values = np.full((len(ms), T), np.nan)
-    for i, m in enumerate(ms):
-        if isinstance(m, CWLMetric):
-            lo, res = score(m, inp, residuals=residuals, max_depth=max_depth)
-            arr = lo.as_array()
-            values[i] = arr[0]
-            for j, c in enumerate(names[1:], 1):
-                cols[c][i] = arr[j]
-            if res is not None:
-                for j, c in enumerate(names):
-                    cols[f"Res{c}"][i] = res.as_array()[j]
-        else:
-            values[i] = m.compute(batch)
-            if residuals and hasattr(m, "residual"):
-                cols["ResEU"][i] = m.residual(batch)
-    return Results(values, [m.name for m in ms], [str(t) for t in batch.topics], cols, run=run)
+    if isinstance(runs, Mapping) and not _looks_like_run_dict(runs):
+        return [(str(k), v) for k, v in runs.items()]
+    if isinstance(runs, (str, os.PathLike)) or not isinstance(runs, Iterable):
+        runs = [runs]
+    runs = list(runs)
+    if all(isinstance(r, (str, os.PathLike)) for r in runs):
+        return list(zip(run_labels([str(r) for r in runs]), runs, strict=True))
+    return [(f"run{i + 1}", r) for i, r in enumerate(runs)]
+
+
+def _looks_like_run_dict(d: Mapping) -> bool:
+    """A pytrec_eval run ``{qid: {docid: score}}`` (values are mappings of numbers)."""
+    first = next(iter(d.values()), None)
+    if not isinstance(first, Mapping):
+        return False
+    inner = next(iter(first.values()), None)
+    return isinstance(inner, (int, float, np.number))
+
+
+def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | dict[str, Results]:
+    """Evaluate one run (or several) against ``qrels`` with every measure in ``measures``.
+
+    ``run`` may be a path, a DataFrame, a dict... (one run: returns :class:`Results`), or a
+    list or mapping of runs (returns ``{name: Results}``). Options are :class:`Evaluator`'s;
+    by default trec_eval 9.0.8's rules: topics in both qrels and run, scores as float32.
+
+    Examples
+    --------
+    >>> import cwlkit
+    >>> res = cwlkit.evaluate(cwlkit.example("qrels"), cwlkit.example("run"), ["P@2", "AP"])
+    >>> res.mean()
+    {'P@2': 0.75, 'AP': 0.8333333333333333}
+    """
+    ev = Evaluator(qrels, measures, **options)
+    if _is_many(run):
+        return ev.evaluate_many(run)
+    return ev.evaluate(run)
+
+
+def _is_many(run: Any) -> bool:
+    if isinstance(run, Mapping):
+        return not _looks_like_run_dict(run)
+    if isinstance(run, (list, tuple)) and run:
+        return not isinstance(run[0], tuple) and not hasattr(run[0], "_fields")
+    return False
+
+
+def example(kind: str) -> str:
+    """Path of a bundled example file: ``qrels``, ``run``, ``costs`` or ``metrics`` (the
+    cwl_eval paper's topics T1 and T2)."""
+    from importlib import resources
+
+    if kind not in ("qrels", "run", "costs", "metrics"):
+        raise ParamError(f"example files are qrels, run, costs and metrics; got {kind!r}")
+    return str(resources.files("cwlkit") / "data" / f"example.{kind}")
 
 
 def cwl_vectors(
-    qrels: Qrels | str | Path,
-    run: Run | str | Path,
+    qrels: Any,
+    run: Any,
     metric: str | Measure,
     topic: str,
     *,
-    costs=None,
-    gain: str = "identity",
-    order: str = "score",
     horizon: int | None = None,
+    **options: Any,
 ) -> dict[str, np.ndarray]:
-    """The C, V, W and L vectors (and ED) of one metric on one topic, as cwl_eval's notebooks
-    show them: the gains, costs and vectors over the run's ranks (or ``horizon`` ranks).
+    """The C, V, W and L vectors (and ED) of one C/W/L metric on one topic, as cwl_eval's
+    notebooks show them: the gains, costs and vectors over the run's ranks (or ``horizon``
+    ranks). Options are :class:`Evaluator`'s (``gain``, ``costs``, ``order``...).
 
     W is normalised by the exact (infinite-tail) expected depth, so over a finite horizon it
     sums to one minus the tail's share.
     """
-    from .io.costs import Costs, read_costs
-    from .measures.cwl import weights
-    from .measures.cwl.evaluate import prepare
-    from .measures.cwl.parse import parse_cwl_metric
+    from .errors import CwlkitError
+    from .measures.cwl import CWLMetric, weights
 
-    m = metric if isinstance(metric, Measure) else parse_cwl_metric(metric)[0]
-    q, r = _as_qrels(qrels), _as_run(run)
-    if costs is not None and not isinstance(costs, Costs):
-        costs = read_costs(costs)
-    batch = build_batch(q, r, order=order)
+    ev = Evaluator(qrels, [metric], **{"topics": "run", **options})
+    m = ev.measures[0]
+    if not isinstance(m, CWLMetric):
+        raise CwlkitError(f"{m.name} is not a C/W/L metric: it has no C, W and L vectors")
+    batch = ev.batch(run)
     where = [i for i, t in enumerate(batch.topics) if str(t) == str(topic)]
     if not where:
-        from .errors import CwlkitError
-
         raise CwlkitError(f"topic {topic!r} is not in the run")
     t = where[0]
-    inp = prepare(batch, gain=gain, costs=costs)
+    inp = ev._cwl_input(batch)
     n = int(batch.depth[t])
     g, c = inp.gain_lo[t, :n], inp.cost_lo[t, :n]
     out = weights(m, g, c, pad_cost=inp.max_cost, horizon=horizon)

@@ -43,3 +43,8 @@ class UnknownMeasureError(CwlkitError):
         close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         super().__init__(f"unknown measure {name!r}{hint}")
+
+
+class InputError(CwlkitError):
+    """An object that is not one of the accepted forms of qrels or run (wrong type, missing
+    columns); the message names the forms or columns expected."""

@@ -68,11 +68,11 @@ def test_help_and_version(cli):
 
 def test_python_dash_m():
     p = subprocess.run(
-        [sys.executable, "-m", "cwlkit", "cwl", "--example", "-M", "RR"],
+        [sys.executable, "-m", "cwlkit", "cwl", "--example", "-M", "RR_cwl"],
         capture_output=True,
         text=True,
     )
-    assert p.returncode == 0 and p.stdout.startswith("T1\tRR\t0.0667")
+    assert p.returncode == 0 and p.stdout.startswith("T1\tRR_cwl\t0.0667")
     p = subprocess.run(
         [
             sys.executable,

@@ -336,10 +336,7 @@ def test_help(name, phrase, capsys):
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith(f"usage: cwlkit {name}") and phrase in out
-    import importlib
-
-    mod = importlib.import_module(SUBCOMMANDS[name][0])
-    assert mod.SUMMARY == SUBCOMMANDS[name][1]
+    assert name in SUBCOMMANDS  # one summary per subcommand, in cli/main.py only
 
 
 def test_compare_measure_list_in_one_option(cli):

@@ -728,14 +728,16 @@ def test_properties_bounds_and_topic_order(topics, beta):
         q.extend((f"t{t}", f"x{j}", 1) for j in range(extra))
     qrels = Qrels.from_records(q) if q else Qrels.from_records([("none", "x", 0)])
     names = [f"F(beta={beta})", f"F(beta={beta})@3", "IAP11", "IAP11(rel=2)"]
-    res = cwlkit.evaluate(qrels, Run.from_records(r), names)
+    res = cwlkit.evaluate(qrels, Run.from_records(r), names, topics="run")
     assert np.all((res.values >= 0) & (res.values <= 1))
     # F lies between set precision and set recall (a weighted harmonic mean)
-    p, rc = cwlkit.evaluate(qrels, Run.from_records(r), ["F(beta=0)", "F(beta=inf)"]).values
+    p, rc = cwlkit.evaluate(
+        qrels, Run.from_records(r), ["F(beta=0)", "F(beta=inf)"], topics="run"
+    ).values
     f = res.values[0]
     assert np.all(f <= np.maximum(p, rc) + 1e-12) and np.all(f >= np.minimum(p, rc) - 1e-12)
     # the lecture's MAP-style averages do not depend on the order of the topics in the file
-    rev = cwlkit.evaluate(qrels, Run.from_records(r[::-1]), names)
+    rev = cwlkit.evaluate(qrels, Run.from_records(r[::-1]), names, topics="run")
     np.testing.assert_allclose(rev.values, res.values, rtol=0, atol=0)
     # interpolated precision never increases with the recall level
     b = build_batch(qrels, Run.from_records(r))

@@ -17,8 +17,9 @@ from cwlkit.errors import ParamError
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
 from cwlkit.measures.cwl import CWLMetric, measure
-from cwlkit.measures.err import ERR, GdevalNDCG, cascade_tail
+from cwlkit.measures.err import ERR, cascade_tail, gdeval_ndcg
 from cwlkit.measures.parse import parse_measure
+from cwlkit.measures.trec.api import NDCG
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
@@ -72,7 +73,7 @@ def test_gdeval_ndcg_equals_trec_eval_ndcg_cut_on_exponential_gains():
         rd.setdefault(t, {})[d] = s
     ref = pytrec_eval.RelevanceEvaluator(qd, {"ndcg_cut.20"}).evaluate(rd)
     batch = build_batch(q, r)
-    ours = dict(zip(batch.topics, GdevalNDCG(k=20).compute(batch), strict=True))
+    ours = dict(zip(batch.topics, gdeval_ndcg(batch, 20), strict=True))
     checked = 0
     for t, v in ref.items():
         if any(x > 0 for x in qd[t].values()):
@@ -135,7 +136,7 @@ def test_negative_labels_count_as_zero():
     spam = _batch(q=[("q1", "d1", -2), ("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
     zero = _batch(q=[("q1", "d1", 0), ("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
     unj = _batch(q=[("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
-    for m in (ERR(), ERR(max_grade=4, k=1), ERR(gain="exp"), GdevalNDCG(k=5)):
+    for m in (ERR(), ERR(max_grade=4, k=1), ERR(gain="exp"), NDCG(dcg="exp-log2", k=5)):
         assert m.compute(spam)[0] == m.compute(zero)[0] == m.compute(unj)[0]
     assert ERR().compute(spam)[0] == 0.25  # r = 1/2 at rank 2, halved
 
@@ -274,7 +275,7 @@ def test_err_in_cwl_reports_eu_and_undefined_columns(cli, tmp_path):
         and line[7] == f"{ERR(k=2).residual(b)[0]:.4f}"
         and line[8:] == ["nan"] * 4
     )
-    res = cwlkit.evaluate_cwl(qp, rp, ["ERR@2"], residuals=True)
+    res = cwlkit.evaluate(qp, rp, ["ERR@2"], residuals=True)
     assert res.values[0, 0] == 0.875 and np.isnan(res.columns["ED"][0, 0])
     assert res.columns["ResEU"][0, 0] == pytest.approx(ERR(k=2).residual(b)[0], abs=1e-15)
 

@@ -122,7 +122,7 @@ def test_fit_runs_filters_by_target_residual():
     res = fit_runs(QRELS, RUNS, "RBP(p=0.7)", "RBP(p=0.6:0.8:0.1)", max_residual=bound)
     resid = np.concatenate(
         [
-            cwlkit.evaluate_cwl(QRELS, r, ["RBP(p=0.7)"], residuals=True).columns["ResEU"][0]
+            cwlkit.evaluate(QRELS, r, ["RBP(p=0.7)"], residuals=True).columns["ResEU"][0]
             for r in RUNS
         ]
     )

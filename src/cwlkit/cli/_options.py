@@ -15,14 +15,16 @@ def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...])
     )
     p.add_argument(
         "--topics",
-        choices=("run", "qrels"),
-        default="run",
-        help="evaluate each run's topics (default) or every qrels topic (missing ones score 0)",
+        choices=("both", "qrels", "run", "either"),
+        default="both",
+        help="topics evaluated: in both qrels and run (default, trec_eval's rule), every qrels "
+        "topic (trec_eval -c: missing ones score 0), every run topic, or either",
     )
     p.add_argument(
         "--gain",
         default="identity",
-        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'",
+        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, "
+        "or a table '0:0,1:0.5,2:1'",
     )
     p.add_argument(
         "-o", "--format", choices=formats, default="text", help="output format (default text)"

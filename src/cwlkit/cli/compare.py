@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUMMARY = "compare runs: mean scores, paired tests, corrections"
 
 DESCRIPTION = """\
 Evaluate every run with every measure, print the mean scores, and compare each run with the

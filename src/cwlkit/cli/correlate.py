@@ -7,7 +7,6 @@ import sys
 
 import numpy as np
 
-SUMMARY = "correlation of two measures over runs and topics"
 
 DESCRIPTION = """\
 Evaluate every run with measures A and B and report how they agree:

@@ -6,7 +6,6 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-SUMMARY = "C/W/L evaluation (cwl_eval's command line, exact tails, residuals)"
 
 DESCRIPTION = """\
 C/W/L evaluation: for each topic and metric print EU, ETU, EC, ETC and ED (and with -r
@@ -154,12 +153,7 @@ def main(argv: list[str]) -> int:
     if args.max_depth is not None and args.max_depth < 1:
         raise ParamError(f"--max-depth must be >= 1; got {args.max_depth}")
 
-    from ..api import cwl_results
-    from ..core.batch import build_batch
-    from ..core.gains import GainMap
-    from ..io.costs import read_costs, read_doc_costs
-    from ..io.trec import read_pair
-    from ..measures.cwl.evaluate import prepare
+    from ..api import Evaluator
     from ..measures.cwl.parse import DEFAULT_METRICS, parse_cwl_metric, read_metrics_file
     from ..report.cwl import format_cwl
 
@@ -169,47 +163,28 @@ def main(argv: list[str]) -> int:
     specs += [parse_cwl_metric(m) for m in args.metric]
     if not specs:
         specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
-    gain = GainMap(args.gain)
-    # the run's element types (costs), document ids (per-document costs), scores (tied
-    # groups) and rank column (rank order) are kept only when something needs them
-    light = not (args.cost_file or args.doc_costs) and args.ties == "none" and args.order != "rank"
-    qrels, run = read_pair(args.qrels, args.run, light=light)
-    costs = read_costs(args.cost_file) if args.cost_file else None
-    doc_costs = read_doc_costs(args.doc_costs) if args.doc_costs else None
-    batch = build_batch(qrels, run, order=args.order, topics="run", light=light)
-    qrels.release_codes()  # the batch holds what is needed from here on
-    run.release_codes()
-    inp = prepare(
-        batch,
-        gain=gain,
-        costs=costs,
-        doc_costs=doc_costs,
+    metrics = [m for m, _ in specs]
+    names = [n for _, n in specs]
+    ev = Evaluator(
+        args.qrels,
+        metrics,
+        topics="run",
+        trec_version=10,  # rank by the double-precision score
+        order=args.order,
+        gain=args.gain,
+        costs=args.cost_file,
+        doc_costs=args.doc_costs,
+        residuals=args.residuals,
+        ties=args.ties,
+        compat_depth=args.max_depth,
         max_gain=args.max_gain,
         min_gain=args.min_gain,
         max_cost=args.max_cost,
         min_cost=args.min_cost,
-        ties=args.ties,
     )
-    metrics = [m for m, _ in specs]
-    names = [n for _, n in specs]
-    res = cwl_results(
-        metrics, batch, inp, residuals=args.residuals, max_depth=args.max_depth, run=run.runid
-    )
-    topic_order = None
-    if args.order == "file":
-        import pyarrow.compute as pc
-
-        first = pc.unique(run.table.column("topic")).to_pylist()
-        pos = {t: i for i, t in enumerate(res.topics)}
-        topic_order = [pos[t] for t in first if t in pos]
+    res = ev.evaluate(args.run)
     text = format_cwl(
-        res,
-        names,
-        residuals=args.residuals,
-        header=args.colnames,
-        mean=args.mean,
-        fmt=args.format,
-        topic_order=topic_order,
+        res, names, residuals=args.residuals, header=args.colnames, mean=args.mean, fmt=args.format
     )
     if args.bib_file:
         from ..measures.cwl.bib import bibliography

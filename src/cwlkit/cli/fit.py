@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUMMARY = "fit a metric's parameter to a target measure (the ERR paper's method)"
 
 DESCRIPTION = """\
 The procedure of Azzopardi, Mackenzie and Moffat (ICTIR 2021, "ERR is not C/W/L"): score
@@ -120,7 +119,6 @@ def render(res, fmt: str) -> str:
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError
-    from ..stats._runs import read_all
     from ..stats.fit import fit_runs, parse_grid, plot_fit
 
     args = build_parser().parse_args(argv)
@@ -130,10 +128,9 @@ def main(argv: list[str]) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             raise CwlkitError("--plot needs matplotlib: pip install 'cwlkit[plot]'") from None
-    qrels, runs = read_all(args.qrels, args.runs)
     res = fit_runs(
-        qrels,
-        runs,
+        args.qrels,
+        args.runs,
         args.target,
         args.metric,
         max_residual=args.max_residual,

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUMMARY = "the TREC Web Track's gdeval.pl: nDCG@k and ERR@k"
 
 DESCRIPTION = """\
 Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per topic that is

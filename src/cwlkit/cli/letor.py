@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUMMARY = "LETOR's Eval-Score / Eval-Rank / t-test scripts"
 
 DESCRIPTION = """\
 LETOR's evaluation scripts, byte for byte (see docs/letor.md):

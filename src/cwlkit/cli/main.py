@@ -11,6 +11,11 @@ from ..errors import CwlkitError
 
 #: subcommand -> (module, one-line summary); summaries live here so --help imports nothing
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "evaluate": (
+        "cwlkit.cli.evaluate",
+        "any measures on many runs, one row per run (the Python API)",
+    ),
+    "measures": ("cwlkit.cli.measures", "list every measure: parameters, defaults, aliases"),
     "cwl": ("cwlkit.cli.cwl", "C/W/L evaluation (cwl_eval's command line, exact tails, residuals)"),
     "trec_eval": ("cwlkit.cli.trec_eval", "trec_eval-compatible evaluation, byte-identical output"),
     "gdeval": ("cwlkit.cli.gdeval", "the TREC Web Track's gdeval.pl: nDCG@k and ERR@k"),

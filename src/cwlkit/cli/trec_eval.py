@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-SUMMARY = "trec_eval-compatible evaluation, byte-identical output"
 
 HELP = """\
 usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]...

@@ -47,6 +47,14 @@ class RankingBatch:
         ranking and the counts of relevant documents come from here.
     n_judged : numpy.ndarray
         int64[T], number of qrels entries of each topic.
+    qrels_max_label : float or None
+        The largest finite label of the whole qrels file, every topic included (None when it
+        has none): label -> gain mappings that scale by the top grade (``--gain linear``,
+        ``exp``, ``err``; ERR's g_max) use it, so a topic's score does not depend on which
+        other topics are evaluated. Kept by :meth:`select`.
+    qrels_label_values : numpy.ndarray or None
+        float64, the distinct finite labels of the whole qrels file, ascending (the default
+        ``--max-gain`` is the largest gain among them). Kept by :meth:`select`.
     q0 : numpy.ndarray or None
         int64[T, D] codes of the run's second column (element types), -1 past depth;
         ``q0_names`` maps codes to strings.
@@ -63,6 +71,8 @@ class RankingBatch:
     q0: np.ndarray
     q0_names: list[str]
     runid: str = ""
+    qrels_max_label: float | None = None
+    qrels_label_values: np.ndarray | None = None
     _doc_source: tuple | None = field(default=None, repr=False)
     _docs: np.ndarray | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
@@ -107,6 +117,8 @@ class RankingBatch:
             q0=self.q0[mask],
             q0_names=self.q0_names,
             runid=self.runid,
+            qrels_max_label=self.qrels_max_label,
+            qrels_label_values=self.qrels_label_values,
             _docs=None if self._docs is None else self._docs[mask],
             _doc_source=None if self._docs is not None else _select_source(self._doc_source, mask),
         )
@@ -304,6 +316,7 @@ def build_batch(
     qcol = np.arange(qrow.size) - qstarts[qrow]
     qrel_labels = np.full((T, int(qcounts.max(initial=0))), np.nan)
     qrel_labels[qrow, qcol] = ql
+    label_values = _label_values(qrels)
 
     return RankingBatch(
         topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
@@ -317,8 +330,20 @@ def build_batch(
         q0=q0,
         q0_names=[str(x) for x in q0_dict.to_pylist()],
         runid=run.runid,
+        qrels_max_label=float(label_values[-1]) if label_values.size else None,
+        qrels_label_values=label_values,
         _doc_source=None if light else (row, col, rt.column("doc").take(from_numpy(idx))),
     )
+
+
+def _label_values(qrels: Qrels) -> np.ndarray:
+    """float64, the distinct finite labels of the whole qrels, ascending (cached on ``qrels``)."""
+    got = qrels._cache.get("label_values")
+    if got is None:
+        got = to_numpy(pc.unique(qrels.table.column("label"))).astype(np.float64)
+        got = np.sort(got[np.isfinite(got)])
+        qrels._cache["label_values"] = got
+    return got
 
 
 def _index_in(values: pa.Array, value_set: pa.Array) -> np.ndarray:

@@ -7,7 +7,7 @@
 * a table ``"0:0,1:0.5,2:1"``: labels not in the table are an error.
 
 Negative labels (spam, "pooled but unjudged") always map to gain 0. ``max_label`` is the
-largest label in the qrels unless given.
+largest label in the whole qrels file (every topic, evaluated or not) unless given.
 """
 
 from __future__ import annotations
@@ -77,3 +77,14 @@ class GainMap:
                     f"label {format(float(lab[bad][0]), 'g')} is not in the gain table {self.spec!r}"
                 )
             return np.where(hit, vals[idx_c], np.where(np.isnan(lab), np.nan, 0.0))
+
+    def top_gain(self, labels: np.ndarray, data_max: float | None = None) -> float | None:
+        """The largest gain of the finite ``labels`` (None when there is none).
+
+        A table skips the labels it does not list (they are an error only where mapped).
+        """
+        lab = np.asarray(labels, dtype=np.float64)
+        lab = lab[np.isfinite(lab)]
+        if self.spec not in _NAMED:
+            lab = lab[(lab < 0) | np.isin(lab, list(self.table))]
+        return float(self(lab, data_max).max()) if lab.size else None

@@ -46,7 +46,9 @@ def param(
 def format_value(v: Any) -> str:
     """Shortest faithful spelling of a parameter value: ``2`` not ``2.0``, ``0.8``."""
     if isinstance(v, bool):
-        return str(v).lower()
+        return str(v)
+    if isinstance(v, str):
+        return repr(v)
     if isinstance(v, float):
         if math.isfinite(v) and v == int(v) and abs(v) < 1e15:
             return str(int(v))
@@ -79,6 +81,12 @@ class Measure:
 
     family: ClassVar[str] = "Measure"
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: names the anchors give this measure (``{"trec_eval": ("map",), "letor": ("MAP",)}``);
+    #: looked up by the anchor's own syntax, listed by ``cwlkit measures``
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: how per-topic values combine over topics: ``mean``, ``sum`` (counts) or ``gmean``
+    #: (geometric mean with values floored at 1e-5, as trec_eval's gm_map)
+    aggregate: ClassVar[str] = "mean"
     #: spell every parameter in the name, defaults included (``RBP(p=0.8)``)
     show_defaults: ClassVar[bool] = False
 
@@ -149,3 +157,37 @@ class Measure:
     def params(cls) -> list[dataclasses.Field]:
         """The parameter fields, in declaration order."""
         return list(dataclasses.fields(cls))
+
+    @classmethod
+    def summary(cls) -> str:
+        """The first line of the class docstring."""
+        doc = (cls.__doc__ or "").strip()
+        return doc.splitlines()[0].strip() if doc else ""
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        """The registry entry as data: family, summary, parameters, aggregation, aliases."""
+        params = []
+        for f in dataclasses.fields(cls):
+            meta = f.metadata or {}
+            default = None if f.default is dataclasses.MISSING else f.default
+            dom = _domain(meta) if meta and meta.get("choices") is None else None
+            if meta.get("choices") is not None:
+                dom = "{" + ", ".join(map(str, meta["choices"])) + "}"
+            params.append(
+                {
+                    "name": f.name,
+                    "type": str(f.type),
+                    "default": default,
+                    "domain": dom,
+                    "doc": meta.get("doc", ""),
+                }
+            )
+        return {
+            "name": cls.family,
+            "summary": cls.summary(),
+            "params": params,
+            "aggregate": cls.aggregate,
+            "aliases": list(cls.aliases),
+            "anchors": {k: list(v) for k, v in cls.anchors.items()},
+        }

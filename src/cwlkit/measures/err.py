@@ -9,9 +9,9 @@ ERR is *not* a C/W/L metric (Azzopardi, Mackenzie, Moffat, ICTIR 2021): on a ran
 every r_i = alpha every C/W/L metric scores alpha (its weights sum to one), while ERR scores
 alpha + sum_{i>=2} (alpha/i)(1 - alpha)^(i-1) > alpha. See ``docs/err.md``.
 
-``gdeval_nDCG@k`` is the nDCG of the TREC Web Track's gdeval.pl: gain 2^g - 1, discount
-log2(i + 1), ideal ranking from the qrels cut at k. It is named apart from trec_eval's
-``nDCG`` (gain = label).
+gdeval.pl's nDCG (gain 2^g - 1, discount log2(i + 1), ideal ranking from the qrels cut at k)
+is :func:`gdeval_ndcg`, reached as ``nDCG(dcg='exp-log2')@k`` (ir_measures' spelling; the
+default ``nDCG`` is trec_eval's, gain = label).
 """
 
 from __future__ import annotations
@@ -30,6 +30,13 @@ TAIL_TOL = 1e-18
 
 
 def _labels_max(batch) -> float | None:
+    """The largest label of the whole qrels file (every topic, evaluated or not)."""
+    top = getattr(batch, "qrels_max_label", None)
+    return top if top is not None else _evaluated_max(batch)
+
+
+def _evaluated_max(batch) -> float | None:
+    """The largest label in the qrels of the evaluated topics."""
     ql = batch.qrel_labels
     finite = ql[np.isfinite(ql)]
     return float(finite.max()) if finite.size else None
@@ -79,9 +86,10 @@ class ERR(Measure):
     Parameters
     ----------
     max_grade : float, optional
-        ``g_max`` of the gain mapping. By default the largest label in the qrels of the
-        evaluated topics (1 if that is not positive). A label above a given ``max_grade`` is
-        an error. gdeval.pl uses 4 (``ERR(max_grade=4)@20``).
+        ``g_max`` of the gain mapping. By default the largest label in the whole qrels file,
+        every topic included, so that a topic's score does not depend on which other topics
+        are evaluated (1 if that is not positive). A label of an evaluated topic above a given
+        ``max_grade`` is an error. gdeval.pl uses 4 (``ERR(max_grade=4)@20``).
     gain : {"err", "exp", "linear"}
         Label -> probability: ``err`` (default) ``r = (2^g - 1) / 2^g_max``, the ERR paper's
         Equation 2 (never 1, so some users read on forever); ``exp``
@@ -105,7 +113,7 @@ class ERR(Measure):
     aliases = ("expected_reciprocal_rank",)
 
     max_grade: float | None = param(
-        None, gt=0.0, doc="g_max of the gain mapping (default: largest label)"
+        None, gt=0.0, doc="g_max of the gain mapping (default: largest label in the qrels)"
     )
     gain: str = param(
         "err", choices=("err", "exp", "linear"), doc="label -> satisfaction probability"
@@ -116,6 +124,7 @@ class ERR(Measure):
         """The label -> probability mapping for ``batch`` (checks labels against max_grade)."""
         top = _labels_max(batch)
         if self.max_grade is not None:
+            top = _evaluated_max(batch)  # only the labels that are mapped must fit
             if top is not None and top > self.max_grade:
                 raise ParamError(
                     f"qrels label {top:g} is above the max_grade {self.max_grade:g} of {self.name}; "
@@ -162,10 +171,8 @@ class ERR(Measure):
         return np.maximum(self.upper(batch) - self.compute(batch), 0.0)
 
 
-@register
-@dataclass(frozen=True)
-class GdevalNDCG(Measure):
-    """nDCG@k as gdeval.pl computes it: ``DCG@k / IDCG@k``.
+def gdeval_ndcg(batch, k: int) -> np.ndarray:
+    """nDCG@k as gdeval.pl computes it (``nDCG(dcg='exp-log2')@k``), float64[T].
 
     ``DCG@k = sum_{i=1..min(k, n)} (2^{g_i} - 1) / log2(i + 1)``; negative labels and
     unjudged documents have gain 0; ``IDCG@k`` is the same sum over the topic's qrels labels
@@ -174,21 +181,12 @@ class GdevalNDCG(Measure):
     Unlike trec_eval's ``nDCG`` (gain = label), the gain is exponential; with binary labels
     the two coincide.
     """
-
-    family = "gdeval_nDCG"
-    aliases = ("nDCG_gdeval",)
-
-    k: int = param(20, ge=1, integer=True, doc="cutoff")
-
-    def compute(self, batch) -> np.ndarray:
-        """gdeval's nDCG@k for every topic, float64[T]."""
-        k = int(self.k)
-        lab = np.where(batch.judged & batch.valid, batch.labels, 0.0)[:, :k]
-        ideal = np.nan_to_num(batch.qrel_labels, nan=0.0)[:, :k]
-        dcg = _dcg(lab)
-        idcg = _dcg(ideal)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
+    lab = np.where(batch.judged & batch.valid, batch.labels, 0.0)[:, :k]
+    ideal = np.nan_to_num(batch.qrel_labels, nan=0.0)[:, :k]
+    dcg = _dcg(lab)
+    idcg = _dcg(ideal)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), 0.0)
 
 
 def _dcg(labels: np.ndarray) -> np.ndarray:

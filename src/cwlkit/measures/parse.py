@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import ParamError, UnknownMeasureError
@@ -64,6 +65,14 @@ def parse_value(text: str) -> Any:
 def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
     """Convert a parsed value to the field's declared type, or raise ParamError."""
     typ = str(field.type)
+    if typ == "bool":
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        if isinstance(value, float) and value in (0.0, 1.0):
+            return bool(value)
+        raise ParamError(
+            f"The {field.name!r} parameter of {cls.family} must be True or False; got {value!r}."
+        )
     if isinstance(value, str) and ("float" in typ or "int" in typ) and "str" not in typ:
         raise ParamError(
             f"The {field.name!r} parameter of {cls.family} must be a number; got {value!r}."
@@ -80,48 +89,84 @@ def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
     return value
 
 
-def build(cls: type[Measure], args: list[str], cutoff: str | None, text: str) -> Measure:
-    """Instantiate ``cls`` from textual arguments."""
-    fields = [f for f in dataclasses.fields(cls)]
+def split_head(text: str) -> tuple[str, list[str], str | None] | None:
+    """``NAME(args)@cutoff`` -> (NAME, [arg texts], cutoff text or None); None if not that shape."""
+    m = _HEAD.match(text)
+    if not m:
+        return None
+    args = m.group(2)
+    return m.group(1), split_args(args) if args is not None else [], m.group(3)
+
+
+def _field_named(fields: list[dataclasses.Field], key: str) -> dataclasses.Field | None:
+    return next((f for f in fields if f.name == key), None) or next(
+        (f for f in fields if f.name.lower() == key.lower()), None
+    )
+
+
+def build(
+    cls: type[Measure],
+    args: list[str],
+    cutoff: str | None,
+    text: str,
+    *,
+    positional: list[str] | None = None,
+    keyword: Callable[[str], str | None] | None = None,
+    label: str | None = None,
+) -> tuple[Measure, dict[str, str]]:
+    """Instantiate ``cls`` from textual arguments; also return each parameter as written.
+
+    Positional arguments fill ``positional`` (default: the parameters in declaration order,
+    the cutoff ``k`` last); ``keyword`` maps a written keyword to a field name (default: the
+    field of that name, case-insensitive). ``label`` names the measure in messages.
+    """
+    fields = list(dataclasses.fields(cls))
     by_name = {f.name: f for f in fields}
+    label = label or cls.family
+    if positional is None:
+        positional = [f.name for f in fields if f.name != "k"] + [
+            f.name for f in fields if f.name == "k"
+        ]
     kwargs: dict[str, Any] = {}
-    positional = [f for f in fields if f.name != "k"] + [f for f in fields if f.name == "k"]
+    written: dict[str, str] = {}
     pos_i = 0
     for a in args:
         if a == "":
             continue
         m = re.match(r"^([A-Za-z_]\w*)\s*=\s*(.+)$", a, re.S)
         if m:
-            key, val = m.group(1), m.group(2)
-            f = by_name.get(key) or next((x for x in fields if x.name.lower() == key.lower()), None)
-            if f is None:
-                names = ", ".join(x.name for x in fields) or "none"
+            key, val = m.group(1), m.group(2).strip()
+            fname = keyword(key) if keyword else getattr(_field_named(fields, key), "name", None)
+            if fname is None:
+                names = ", ".join(positional) or "none"
                 raise ParamError(
-                    f"{cls.family} has no parameter {key!r} (parameters: {names}) in {text!r}"
+                    f"{label} has no parameter {key!r} (parameters: {names}) in {text!r}"
                 )
         else:
             if pos_i >= len(positional):
-                raise ParamError(f"too many arguments for {cls.family} in {text!r}")
-            f, val = positional[pos_i], a
+                raise ParamError(f"too many arguments for {label} in {text!r}")
+            fname, val = positional[pos_i], a.strip()
             pos_i += 1
-        if f.name in kwargs:
-            raise ParamError(f"parameter {f.name!r} given twice in {text!r}")
-        kwargs[f.name] = coerce(cls, f, parse_value(val))
+        if fname in kwargs:
+            raise ParamError(f"parameter {fname!r} given twice in {text!r}")
+        kwargs[fname] = coerce(cls, by_name[fname], parse_value(val))
+        written[fname] = val
     if cutoff is not None:
         if "k" not in by_name:
-            raise ParamError(f"{cls.family} takes no cutoff, but {text!r} has '@{cutoff}'")
+            raise ParamError(f"{label} takes no cutoff, but {text!r} has '@{cutoff}'")
         if "k" in kwargs:
             raise ParamError(f"cutoff given twice in {text!r}")
         kwargs["k"] = coerce(cls, by_name["k"], parse_value(cutoff))
+        written["k"] = cutoff
     try:
-        return cls(**kwargs)
+        return cls(**kwargs), written
     except TypeError as exc:
         missing = [
             f.name for f in fields if f.name not in kwargs and f.default is dataclasses.MISSING
         ]
         if missing:
             raise ParamError(
-                f"{cls.family} needs a value for {', '.join(missing)} in {text!r}"
+                f"{label} needs a value for {', '.join(missing)} in {text!r}"
             ) from None
         raise ParamError(f"bad parameters in {text!r}: {exc}") from None
 
@@ -132,19 +177,24 @@ def parse_measures(text: str) -> list[Measure]:
         got = syntax(text)
         if got is not None:
             return got
-    m = _HEAD.match(text)
-    if not m:
+    head = split_head(text)
+    if head is None:
         raise UnknownMeasureError(text.strip(), [])
-    name, args, cutoff = m.group(1), m.group(2), m.group(3)
+    name, args, cutoff = head
     cls = registry.lookup(name)
-    return [build(cls, split_args(args) if args is not None else [], cutoff, text.strip())]
+    return [build(cls, args, cutoff, text.strip())[0]]
 
 
 def parse_measure(text: str | Measure) -> Measure:
     """Parse a single measure, e.g. ``"RBP(p=0.8)"``, ``"P@10"``, ``"INST(T=2)"``."""
     if isinstance(text, Measure):
         return text
-    got = parse_measures(text)
+    if not isinstance(text, str) and type(text).__module__.startswith("ir_measures"):
+        from .ir_measures_bridge import from_ir_measures
+
+        got = from_ir_measures(text)
+    else:
+        got = parse_measures(text)
     if len(got) != 1:
         raise ParamError(f"{text!r} names {len(got)} measures; expected one")
     return got[0]

@@ -1,9 +1,15 @@
-"""One table of every measure family.
+"""The one table of measures.
 
-Modules listed in ``_MEASURE_MODULES`` register their classes with :func:`register` when
-imported; lookups import them on first use (never at ``import cwlkit``). Families are looked
-up case-insensitively. Extra syntaxes (trec_eval's ``P.5,10``) are added with
-:func:`register_syntax`.
+Every measure is a :class:`~cwlkit.measures.base.Measure` subclass registered here with
+:func:`register`: its canonical family name (``P``, ``AP``, ``INST``), its aliases, and the
+names each anchor tool gives it (``anchors``: trec_eval's ``map``, cwl_eval's
+``APCWLMetric``, LETOR's ``MAP``). A name (case-insensitive) reaches exactly one class:
+registering a name twice is an error, so no import order can change what a name means.
+
+Anchors spell measures in their own grammars (trec_eval's ``P.5,10``, cwl_eval's
+``RBPCWLMetric(0.8)``); those syntaxes are registered with :func:`register_syntax` and map
+every spelling onto a registered class. The modules in ``_MEASURE_MODULES`` are imported on
+first lookup (never at ``import cwlkit``).
 """
 
 from __future__ import annotations
@@ -22,37 +28,49 @@ _MEASURE_MODULES: list[str] = [
     "cwlkit.measures.classic",
     "cwlkit.measures.err",
     "cwlkit.measures.cwl",
+    "cwlkit.measures.judged",
+    "cwlkit.measures.compat",
+    "cwlkit.measures.cwl_scaled",
 ]
 
+#: the anchors whose names the table records
+ANCHORS = ("trec_eval", "cwl_eval", "gdeval", "letor", "ir_measures")
+
 _FAMILIES: dict[str, type[Measure]] = {}
+_ANCHOR_NAMES: dict[tuple[str, str], type[Measure]] = {}
 _SYNTAXES: list[Callable[[str], list[Measure] | None]] = []
 _loaded = False
 
 
-def register(cls: type[Measure] | None = None, *, override: bool = False):
+def register(cls: type[Measure]) -> type[Measure]:
     """Class decorator: make ``cls`` reachable under its family name and aliases.
 
-    The first registration of a name wins, so the order of ``_MEASURE_MODULES`` decides
-    which family owns a name claimed by two modules; ``@register(override=True)`` takes the
-    names over whatever was registered before (the trec_eval measures own ``P``, ``AP``...,
-    whichever module was imported first).
+    Raises
+    ------
+    ValueError
+        When a name (case-insensitive) already belongs to another class: one name, one
+        measure.
     """
-
-    def add(c: type[Measure]) -> type[Measure]:
-        for name in (c.family, *c.aliases):
-            if override:
-                _FAMILIES[name.lower()] = c
-            else:
-                _FAMILIES.setdefault(name.lower(), c)
-        return c
-
-    return add if cls is None else add(cls)
+    for name in (cls.family, *cls.aliases):
+        key = name.lower()
+        other = _FAMILIES.get(key)
+        if other is not None and other is not cls:
+            raise ValueError(
+                f"measure name {name!r} of {cls.__name__} is taken by {other.__name__}"
+            )
+        _FAMILIES[key] = cls
+    for anchor, names in cls.anchors.items():
+        if anchor not in ANCHORS:
+            raise ValueError(f"{cls.__name__}: unknown anchor {anchor!r}")
+        for name in names:
+            _ANCHOR_NAMES.setdefault((anchor, name.lower()), cls)
+    return cls
 
 
 def register_syntax(
     fn: Callable[[str], list[Measure] | None],
 ) -> Callable[[str], list[Measure] | None]:
-    """Add a parser for another spelling; it returns measures, or None if not its syntax."""
+    """Add a parser for an anchor's spelling; it returns measures, or None if not its syntax."""
     _SYNTAXES.append(fn)
     return fn
 
@@ -63,15 +81,11 @@ def _load() -> None:
         return
     _loaded = True
     for mod in _MEASURE_MODULES:
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:  # a module still being written
-            if exc.name != mod:
-                raise
+        importlib.import_module(mod)
 
 
 def lookup(family: str) -> type[Measure]:
-    """The class registered under ``family`` (case-insensitive)."""
+    """The class registered under ``family`` or an alias (case-insensitive)."""
     _load()
     cls = _FAMILIES.get(family.lower())
     if cls is None:
@@ -79,10 +93,29 @@ def lookup(family: str) -> type[Measure]:
     return cls
 
 
+def lookup_anchor(anchor: str, name: str) -> type[Measure] | None:
+    """The class an anchor calls ``name`` (``lookup_anchor("cwl_eval", "RBPCWLMetric")``)."""
+    _load()
+    return _ANCHOR_NAMES.get((anchor, name.lower()))
+
+
+def anchor_names(anchor: str) -> list[str]:
+    """Every name recorded for ``anchor`` (for suggestions)."""
+    _load()
+    seen = {c for (a, _), c in _ANCHOR_NAMES.items() if a == anchor}
+    return sorted({n for c in seen for n in c.anchors.get(anchor, ())})
+
+
 def families() -> dict[str, type[Measure]]:
     """Every registered name (lower case) and its class."""
     _load()
     return dict(_FAMILIES)
+
+
+def entries() -> list[type[Measure]]:
+    """Every registered class once, sorted by family name (case-insensitive)."""
+    _load()
+    return sorted(set(_FAMILIES.values()), key=lambda c: (c.family.lower(), c.family))
 
 
 def syntaxes() -> list[Callable[[str], list[Measure] | None]]:

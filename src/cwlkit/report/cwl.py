@@ -20,7 +20,9 @@ def _columns(res: Results, residuals: bool) -> list[str]:
 
 
 def _matrix(res: Results, col: str) -> np.ndarray:
-    return res.values if col == "EU" else res.columns[col]
+    if col == "EU":
+        return res.values
+    return res.columns.get(col, np.full(res.values.shape, np.nan))
 
 
 def format_cwl(

@@ -7,7 +7,7 @@ What gdeval.pl prints for ``gdeval.pl [-c] -k K qrels run``::
     RUNID,amean,%.5f,%.5f
 
 * nDCG@K: gain 2^g - 1, discount log2(i + 1), ideal from the qrels cut at K
-  (:class:`~cwlkit.measures.err.GdevalNDCG`); ERR@K with r = (2^g - 1)/2^4
+  (:func:`~cwlkit.measures.err.gdeval_ndcg`); ERR@K with r = (2^g - 1)/2^4
   (:class:`~cwlkit.measures.err.ERR` with ``max_grade=4``).
 * A topic is evaluated when it is in the run and has a label > 0 in the qrels. The mean
   divides by the number of evaluated topics, or with ``-c`` by the number of qrels topics
@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow.compute as pc
 
-from ..core.batch import build_batch
 from ..errors import FormatError, ParamError
 from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
@@ -92,6 +91,10 @@ def _topic_order(topics: np.ndarray) -> np.ndarray:
     return np.lexsort((byte_rank, num_key, num_len, ~digits))
 
 
+#: the largest grade whose gain 2^g - 1 is a finite double
+MAX_EXP_GRADE = 1023
+
+
 def _grade_check(qrels: Qrels, max_grade: float | None) -> tuple[float, list[str]]:
     labels = qrels.labels
     if labels.size == 0:
@@ -99,6 +102,13 @@ def _grade_check(qrels: Qrels, max_grade: float | None) -> tuple[float, list[str
     i = int(np.argmax(labels))
     top = float(labels[i])
     line = int(qrels.lines[i])
+    if top > MAX_EXP_GRADE:
+        raise FormatError(
+            qrels.path,
+            line,
+            f"grade {top:g} is too large: gdeval's gains are 2^grade - 1, which overflows "
+            f"above grade {MAX_EXP_GRADE} (expected a small integer grade such as 0..4)",
+        )
     if max_grade is not None:
         if top > max_grade:
             raise FormatError(qrels.path, line, f"grade {top:g} is above --max-grade {max_grade:g}")
@@ -206,19 +216,23 @@ def _seen_topics(qrels: Qrels) -> np.ndarray:
 def _evaluate(
     qrels: Qrels, run: Run, k: int, gmax: float
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """gdeval's evaluated topics of ``run`` (in its order) with their nDCG@k and ERR@k."""
-    from ..measures.err import ERR, GdevalNDCG
+    """gdeval's evaluated topics of ``run`` (in its order) with their nDCG@k and ERR@k: the
+    run's topics with a grade > 0 in the qrels, scored by the API (ranked by the double score,
+    ties by docno descending, as gdeval.pl sorts)."""
+    from ..api import Evaluator
+    from ..measures.err import ERR
+    from ..measures.trec.api import NDCG
 
-    batch = build_batch(qrels, run, order="score", topics="run")
-    with np.errstate(invalid="ignore"):
-        seen = (batch.qrel_labels > 0).any(axis=1)
-    batch = batch.select(seen)
-    if batch.n_topics == 0:
+    measures = [NDCG(dcg="exp-log2", k=k), ERR(max_grade=gmax, k=k)]
+    res = Evaluator(qrels, measures, topics="both", trec_version=10).evaluate(run)
+    seen = set(_seen_topics(qrels).tolist())
+    keep = np.asarray([t in seen for t in res.topics], dtype=bool)
+    topics = np.asarray(res.topics, dtype=object)[keep]
+    if topics.size == 0:
         return [], np.zeros(0), np.zeros(0)
-    order = _topic_order(batch.topics)
-    ndcg = GdevalNDCG(k=k).compute(batch)[order]
-    err = ERR(max_grade=gmax, k=k).compute(batch)[order]
-    return [str(t) for t in batch.topics[order]], ndcg, err
+    order = _topic_order(topics)
+    ndcg, err = res.values[:, keep][:, order]
+    return [str(t) for t in topics[order]], ndcg, err
 
 
 def _lookup(topics: list[str], keys: list[str], values: np.ndarray) -> np.ndarray:

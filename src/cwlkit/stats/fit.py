@@ -286,7 +286,7 @@ def fit_runs(
     max_residual: float | None = None,
     gain: str = "identity",
     order: str = "score",
-    topics: str = "run",
+    topics: str = "both",
 ) -> FitResult:
     """Evaluate ``runs`` with ``target`` and the grid ``metric`` and fit (see :func:`fit_parameter`).
 
@@ -296,31 +296,24 @@ def fit_runs(
     ``cwlkit cwl --gain``); other measures use their own gains. The residual of a C/W/L
     target is its ``ResEU``; other measures need a ``residual(batch)`` method.
     """
-    from ..api import _as_qrels, _as_run, cwl_results
-    from ..core.batch import build_batch
-    from ..core.gains import GainMap
-    from ..measures.cwl.evaluate import prepare
+    from ..api import Evaluator
     from ..measures.parse import parse_measure
 
     tm = parse_measure(target)
     grid_ms, param, grid = parse_grid(metric)
-    gm = GainMap(gain)
-    q = _as_qrels(qrels)
     if not runs:
         raise ParamError("fit needs at least one run")
+    opts = {"gain": gain, "order": order, "topics": topics}
+    target_ev = Evaluator(qrels, [tm], residuals=max_residual is not None, **opts)
+    grid_ev = Evaluator(target_ev.qrels, grid_ms, **opts)
     tv, tr, mv = [], [], []
     for run in runs:
-        r = _as_run(run)
-        batch = build_batch(q, r, order=order, topics=topics)  # type: ignore[arg-type]
-        inp = prepare(batch, gain=gm)
-        tres = cwl_results([tm], batch, inp, residuals=max_residual is not None, max_depth=None)
+        batch = target_ev.batch(run)  # one join per run, shared by target and grid
+        tres = target_ev.score(batch)
         tv.append(tres.values[0])
-        tr.append(
-            tres.columns["ResEU"][0]
-            if max_residual is not None
-            else np.full(batch.n_topics, np.nan)
-        )
-        mv.append(cwl_results(grid_ms, batch, inp, residuals=False, max_depth=None).values)
+        nan = np.full(batch.n_topics, np.nan)
+        tr.append(tres.columns["ResEU"][0] if max_residual is not None else nan)
+        mv.append(grid_ev.score(batch).values)
     t = np.concatenate(tv)
     res = np.concatenate(tr)
     vals = np.concatenate(mv, axis=1)

@@ -159,12 +159,12 @@ def test_inst_paper_table1():
 def test_inst_paper_residuals_of_ten_documents(gain, residual, tmp_path):
     # "a ranking of ten r_i = 0 values with T = 2 gives a residual of 0.150 ...
     #  ten r_i = 1 values ... a residual of just 0.006"
-    from cwlkit import evaluate_cwl
+    from cwlkit import evaluate
     from cwlkit.io.trec import Qrels, Run
 
     q = Qrels.from_records([("q", f"d{i}", gain) for i in range(10)])
     r = Run.from_records([("q", f"d{i}", 10 - i) for i in range(10)])
-    res = evaluate_cwl(q, r, ["INST(T=2)"], residuals=True)
+    res = evaluate(q, r, ["INST(T=2)"], residuals=True)
     assert round(res.columns["ResEU"][0, 0], 3) == residual
 
 
@@ -217,10 +217,10 @@ def test_rr_without_relevant_is_infinite(cli, tmp_path):
     q.write_text("1 0 a 0\n1 0 b 0\n")
     r = tmp_path / "r"
     r.write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n")
-    rc, out, _ = cli("cwl", q, r, "-M", "RR")
-    assert out == "1\tRR\t0.0000\t0.0000\t1.0000\tinf\tinf\n"
-    rc, out, _ = cli("cwl", q, r, "-M", "RR", "--max-depth", "1000")
-    assert out == "1\tRR\t0.0000\t0.0000\t1.0000\t0.0000\t1000.0000\n"  # cwl_eval's number
+    rc, out, _ = cli("cwl", q, r, "-M", "RR_cwl")
+    assert out == "1\tRR_cwl\t0.0000\t0.0000\t1.0000\tinf\tinf\n"
+    rc, out, _ = cli("cwl", q, r, "-M", "RR_cwl", "--max-depth", "1000")
+    assert out == "1\tRR_cwl\t0.0000\t0.0000\t1.0000\t0.0000\t1000.0000\n"  # cwl_eval's number
 
 
 def test_precision_beyond_run_length(cli, tmp_path):
@@ -228,7 +228,7 @@ def test_precision_beyond_run_length(cli, tmp_path):
     q.write_text("1 0 a 1\n1 0 b 1\n")
     r = tmp_path / "r"
     r.write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n")
-    rc, out, _ = cli("cwl", q, r, "-M", "P@2000")
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2000")
     assert out.split("\t")[2] == f"{2 / 2000:.4f}"
 
 
@@ -238,9 +238,9 @@ def test_ties_average(cli, tmp_path):
     q.write_text("1 0 d1 1\n1 0 d2 0\n")
     r = tmp_path / "r"
     r.write_text("1 Q0 d1 1 5 x\n1 Q0 d2 2 5 x\n")
-    rc, out, _ = cli("cwl", q, r, "-M", "P@1", "--ties", "average")
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@1", "--ties", "average")
     assert out.split("\t")[2] == "0.5000"
-    rc, out, _ = cli("cwl", q, r, "-M", "P@1")  # trec_eval order: docno descending, d2 first
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@1")  # trec_eval order: docno descending, d2 first
     assert out.split("\t")[2] == "0.0000"
 
 
@@ -252,11 +252,11 @@ def test_gain_mappings(cli, tmp_path):
     rc, out, err = cli("cwl", q, r, "-M", "INST(T=1)")
     assert rc == 2 and out == ""
     assert "label 3" in err and "INST" in err and "--gain" in err
-    rc, out, _ = cli("cwl", q, r, "-M", "P@2", "--gain", "exp")
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2", "--gain", "exp")
     assert out.split("\t")[2] == "0.5000"  # (2^3-1)/(2^3-1) = 1 and the spam label -> 0
-    rc, out, _ = cli("cwl", q, r, "-M", "P@2", "--gain", "err")
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2", "--gain", "err")
     assert float(out.split("\t")[2]) == pytest.approx(7 / 8 / 2, abs=1e-4)
-    rc, out, _ = cli("cwl", q, r, "-M", "P@2", "--gain", "3:0.5")
+    rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2", "--gain", "3:0.5")
     assert out.split("\t")[2] == "0.2500"
 
 

@@ -28,11 +28,11 @@ from hypothesis import strategies as st
 from scipy.special import polygamma
 
 import cwlkit
-from cwlkit.api import evaluate_cwl
+from cwlkit.api import evaluate
 from cwlkit.io.costs import Costs
 from cwlkit.io.trec import Qrels, Run
-from cwlkit.measures.cwl import CWL_TABLE, CWLMetric, measure
-from cwlkit.measures.registry import families
+from cwlkit.measures.cwl import CWLMetric, measure
+from cwlkit.measures.registry import entries
 
 # non-default parameter sets for each registered class ({} = the defaults)
 INSTANCES: dict[str, list[dict]] = {
@@ -69,16 +69,16 @@ TRIGAMMA = {"INST", "INSQ", "C_E11"}
 # C decreasing past the run (the rate of gain falls): 0 <= mass <= V(H+1) / (1 - C(H))
 DECREASING = {"IFT-C2", "IFT"}
 # the user model can go on forever on a ranking without (enough) gain
-DIVERGENT = {"RR", "C_E5", "C_E6"}
+DIVERGENT = {"RR_cwl", "C_E5", "C_E6"}
 # not monotone in the gains (nDCG: its upper bound's ideal ranking grows with the gains)
-NOT_MONOTONE = {"AP", "nDCG"}
+NOT_MONOTONE = {"AP_cwl", "nDCG_cwl"}
 
 
 def cwl_classes() -> list[type[CWLMetric]]:
     """Every C/W/L class of the measure registry, and of the C/W/L table (which also holds the
     classes whose general names another family claimed first, e.g. trec_eval's ``AP``)."""
-    seen = {c for c in families().values() if isinstance(c, type) and issubclass(c, CWLMetric)}
-    return sorted(seen | set(CWL_TABLE.values()), key=lambda c: c.__name__)
+    seen = {c for c in entries() if issubclass(c, CWLMetric)}
+    return sorted(seen, key=lambda c: c.__name__)
 
 
 def metric_instances() -> list[CWLMetric]:
@@ -152,7 +152,9 @@ def grids(draw):
 
 
 def _evaluate(metric, qrels, run, **kw):
-    return evaluate_cwl(Qrels.from_records(qrels), Run.from_records(run), [metric], **kw)
+    return evaluate(
+        Qrels.from_records(qrels), Run.from_records(run), [metric], topics="run", trec_version=10, **kw
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -338,9 +340,9 @@ def test_values_stay_within_bounds(metric, data, c):
     fin = np.isfinite(ed)
     assert np.all(etu[fin] >= 0) and np.all(etu[fin] <= ed[fin] + 1e-9)
     assert np.all(etc[fin] >= lo_c * ed[fin] - 1e-9)
-    if metric.family in ("P", "SDCG", "nDCG", "SET", "C_E8", "C_E9"):
+    if metric.family in ("P_cwl", "SDCG", "nDCG_cwl", "SET", "C_E8", "C_E9"):
         assert np.all(ed <= metric.k + 1e-9)
-    if metric.family == "RR":
+    if metric.family == "RR_cwl":
         assert np.all(eu[fin] <= 1.0 / ed[fin] + 1e-12)  # g_r / r with g <= 1
     res_eu = res.columns["ResEU"][0]
     assert np.all((res_eu >= 0) & (eu + res_eu <= 1 + 1e-9))
@@ -421,13 +423,13 @@ def test_extension_past_the_run_matches_a_direct_sum():
 def test_ndcg_upper_bound_is_an_ndcg():
     qrels = [("t", "d1", 1.0), ("t", "d2", 0.5), ("t", "d9", 1.0)]
     run = [("t", "d2", 3.0), ("t", "d3", 2.0), ("t", "d1", 1.0)]
-    res = _evaluate("nDCG@2", qrels, run, residuals=True)
+    res = _evaluate("nDCG_cwl@2", qrels, run, residuals=True)
     d2 = 1 + 1 / math.log2(3)
     assert res.values[0, 0] == pytest.approx(0.5 / d2, rel=1e-12)
     assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx(
         (0.5 + 1 / math.log2(3)) / d2, rel=1e-12
     )
-    res = _evaluate("nDCG@10", qrels, run, residuals=True)
+    res = _evaluate("nDCG_cwl@10", qrels, run, residuals=True)
     s10 = sum(1 / math.log2(i + 1) for i in range(1, 11))
     assert res.values[0, 0] == pytest.approx(1.0 / (d2 + 0.25), rel=1e-12)
     assert res.values[0, 0] + res.columns["ResEU"][0, 0] == pytest.approx(
@@ -435,7 +437,7 @@ def test_ndcg_upper_bound_is_an_ndcg():
     )
     # nothing judged relevant in the run, one relevant document judged: the upper bound is 1
     res = _evaluate(
-        "nDCG@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True
+        "nDCG_cwl@10", [("t", "d1", 1.0)], [("t", "d2", 2.0), ("t", "d3", 1.0)], residuals=True
     )
     assert res.values[0, 0] == 0 and res.columns["ResEU"][0, 0] == pytest.approx(1.0, rel=1e-12)
 
@@ -459,7 +461,7 @@ def test_line_and_topic_order_in_the_files_do_not_matter(tmp_path):
         q.write_text("\n".join(qrels[i] for i in order(len(qrels))) + "\n")
         r.write_text("\n".join(run[i] for i in order(len(run))) + "\n")
         paths.append((q, r))
-    results = [evaluate_cwl(q, r, METRICS, residuals=True) for q, r in paths]
+    results = [evaluate(q, r, METRICS, residuals=True, topics="run", trec_version=10) for q, r in paths]
     for res in results[1:]:
         assert res.topics == results[0].topics == ["q1", "q10", "q2", "zz"]
         np.testing.assert_array_equal(res.values, results[0].values)

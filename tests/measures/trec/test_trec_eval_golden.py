@@ -84,7 +84,7 @@ def test_python_api_gives_trec_eval_numbers():
         "nDCG": "ndcg",
         "R@100": "recall_100",
         "Rprec": "Rprec",
-        "bpref": "bpref",
+        "Bpref": "bpref",
         "RR": "recip_rank",
         "Success@5": "success_5",
         "infAP": "infAP",
@@ -95,25 +95,35 @@ def test_python_api_gives_trec_eval_numbers():
         "ndcg_cut.15": None,
         "Rprec_mult.0.6": None,
     }
-    res = cwlkit.evaluate(
-        d / "qrels.test", d / "results.test", list(names), topics="both", score_precision="single"
-    )
-    assert "P_5" in res.measures and "ndcg_cut_15" in res.measures
+    printed_of = {"P@5": "P_5", "P@200": "P_200", "nDCG@15": "ndcg_cut_15"}
+    printed_of["Rprec_mult@0.6"] = "Rprec_mult_0.60"
+    # the API's defaults are trec_eval 9.0.8's: topics in both files, float32 scores
+    res = cwlkit.evaluate(d / "qrels.test", d / "results.test", list(names))
+    assert "P@5" in res.measures and "nDCG@15" in res.measures
     checked = 0
     for i, m in enumerate(res.measures):
-        printed = names.get(m) or m
+        printed = names.get(m) or printed_of[m]
         for j, t in enumerate(res.topics):
             assert f"{res.values[i, j]:6.4f}" == want[(printed, t)], (m, t)
             checked += 1
     assert checked == 3 * (len(names) + 1)
 
 
-def test_cwl_keeps_its_own_precision(cli):
-    """``cwlkit cwl -M P@10`` still resolves to the C/W/L precision (EU, ED... columns)."""
+def test_one_name_one_measure_in_cwl(cli):
+    """``cwlkit cwl -M P@10`` is trec_eval's P@10 (what out.test.aq prints), with no C/W/L
+    columns; cwl_eval's graded precision is ``P_cwl@10`` (or ``PrecisionCWLMetric(10)``)."""
     d = ROOT / "9.0.8"
-    rc, out, err = cli("cwl", "-M", "P@10", d / "qrels.test", d / "results.test")
+    want = _per_topic(d / "out.test.aq")
+    rc, out, err = cli("cwl", "-M", "P@10", "-M", "P_cwl@10", d / "qrels.test", d / "results.test")
     assert rc == 0, err
-    assert len(out.splitlines()[0].split()) == 7
+    rows = [line.split("\t") for line in out.splitlines()]
+    binary = {r[0]: r for r in rows if r[1] == "P@10"}
+    assert {t: r[2] for t, r in binary.items()} == {
+        t: want[("P_10", t)] for t in binary
+    }
+    assert all(r[3:] == ["nan"] * 4 for r in binary.values())
+    graded = [r for r in rows if r[1] == "P_cwl@10"]
+    assert graded and all(r[6] == "10.0000" for r in graded)  # ED of P@10
 
 
 def test_measures_outside_all_trec_by_hand(cli, tmp_path):

@@ -37,17 +37,14 @@ MAX_HORIZON = 1 << 22
 #: topics x ranks per block when the grid is extended past the runs (bounds the memory)
 BLOCK_CELLS = 1 << 20
 
-#: every C/W/L family, by lower-cased canonical name, alias and cwl_eval class name
-CWL_TABLE: dict[str, type] = {}
-
 
 def register_cwl(cls: type) -> type:
-    """Register a C/W/L metric in the C/W/L table and in the general registry."""
+    """Register a C/W/L metric in the registry, with its cwl_eval class name as the
+    ``cwl_eval`` anchor name (what cwl_eval's metrics files and ``-M`` spell)."""
     from ..registry import register
 
-    for key in (cls.family, *cls.aliases, cls.cwl_class):
-        if key:
-            CWL_TABLE.setdefault(key.lower(), cls)
+    if cls.cwl_class:
+        cls.anchors = {**cls.anchors, "cwl_eval": (cls.cwl_class,)}
     return register(cls)
 
 
@@ -137,8 +134,9 @@ class CWLMetric(Measure):
         raise NotImplementedError  # pragma: no cover
 
     def min_horizon(self) -> int:
-        """Ranks the grid must cover (e.g. k for P@k) beyond which the tail is simple."""
-        return 1
+        """Ranks the grid must cover beyond which the tail is simple: the cutoff ``k`` of a
+        metric that has one (P@k, SDCG@k...), else 1."""
+        return int(getattr(self, "k", None) or 1)
 
     def tail(self, x: CWLContext) -> np.ndarray | None:
         """Remaining expected depth from rank H+1, per topic.

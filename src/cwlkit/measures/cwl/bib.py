@@ -137,6 +137,7 @@ _BIB = {
 
 def entry_for(family: str) -> str | None:
     """A BibTeX entry for a metric family (None if unknown)."""
+    family = family.removesuffix("_cwl")
     key = (
         family
         if family in _BIB

@@ -32,9 +32,6 @@ class SDCG(CWLMetric):
         c = np.log2(r + 1.0) / np.log2(r + 2.0)
         return np.broadcast_to(np.where(r < self.k, c, 0.0), x.gain.shape)
 
-    def min_horizon(self) -> int:
-        return int(self.k)
-
 
 @register_cwl
 @dataclass(frozen=True)
@@ -52,8 +49,7 @@ class NDCG(SDCG):
     bound, so the EU residual is max(0, upper - lower), as for AP.
     """
 
-    family = "nDCG"
-    aliases = ("NDCG",)
+    family = "nDCG_cwl"
     cwl_class = ""
     cwl_params = ()
     cwl_format = ""

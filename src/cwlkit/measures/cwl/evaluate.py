@@ -60,12 +60,18 @@ def prepare(
     max_gain, min_gain : float, optional
         When given, every qrels gain must lie in [min_gain, max_gain] (cwl_eval's check).
         ``max_gain`` is also the gain of unjudged documents in the upper bound; by default it
-        is max(1, largest gain in the qrels).
+        is max(1, largest gain in the qrels). "The qrels" is the whole file (every topic, as
+        recorded by :func:`~cwlkit.core.batch.build_batch`), also for the largest label that
+        ``linear``, ``exp`` and ``err`` gains divide by.
     """
     gm = gain if isinstance(gain, GainMap) else GainMap(gain)
     ql = batch.qrel_labels
-    finite = ql[np.isfinite(ql)]
-    data_max = float(finite.max()) if finite.size else None
+    # the top label and gain are those of the whole qrels file, not of the evaluated topics:
+    # a topic's score must not depend on which other topics the run holds
+    data_max = batch.qrels_max_label
+    if data_max is None:  # a batch built without the qrels-wide labels
+        finite = ql[np.isfinite(ql)]
+        data_max = float(finite.max()) if finite.size else None
     judged_gain = gm(ql, data_max)
     judged = np.isfinite(ql)
     jg = judged_gain[judged]
@@ -79,7 +85,12 @@ def prepare(
                 f"[{lo:g}, {hi:g}]; map labels with --gain linear or --gain exp, or widen --min-gain/--max-gain"
             )
     if max_gain is None:
-        max_gain = max(1.0, float(jg.max()) if jg.size else 1.0)
+        top = None
+        if batch.qrels_label_values is not None:
+            top = gm.top_gain(batch.qrels_label_values, data_max)
+        elif jg.size:
+            top = float(jg.max())
+        max_gain = max(1.0, top if top is not None else 1.0)
     g = gm(batch.labels, data_max)
     g_lo = np.where(batch.judged & batch.valid, g, 0.0)
     g_hi = np.where(batch.valid, np.where(batch.judged, g, max_gain), 0.0)
@@ -190,6 +201,11 @@ def score(
     at ``max_gain`` (the INST paper's Algorithm 1); metrics with ``upper_tail = False`` (AP)
     fill only the run. With ``max_depth`` (cwl_eval's mode) the padding to ``max_depth``
     counts as unjudged, as cwl_eval does.
+
+    The EU residual is clamped at 0 (AP and nDCG are not monotone in the gains, so their
+    upper bound can fall below the lower one), except in cwl_eval's mode, where it is
+    cwl_eval's upper minus lower, possibly negative (nDCG, not a cwl_eval metric, is still
+    clamped).
     """
     check_domain(metric, inp, residuals)
     lo = measure(
@@ -227,8 +243,11 @@ def score(
             )
         )
     # the EU residual is a bound, never negative: for monotone metrics this only removes
-    # rounding noise; for AP (not monotone in the gains) it is max(0, upper - lower)
-    res.EU = np.maximum(res.EU, 0.0)
+    # rounding noise; for AP (not monotone in the gains) it is max(0, upper - lower). In
+    # cwl_eval's mode (max_depth) it is printed as cwl_eval computes it, upper - lower, which
+    # can be negative for AP; nDCG, which cwl_eval does not have, keeps the clamp
+    if max_depth is None or metric.normalise_by_ideal:
+        res.EU = np.maximum(res.EU, 0.0)
     return lo, res
 
 

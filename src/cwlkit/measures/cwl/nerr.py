@@ -74,9 +74,6 @@ class CE8(CWLMetric):
     def continuation(self, x: CWLContext) -> np.ndarray:
         return np.where(x.rank < self.k, 1.0 - x.gain, 0.0)
 
-    def min_horizon(self) -> int:
-        return int(self.k)
-
 
 @register_cwl
 @dataclass(frozen=True)
@@ -93,9 +90,6 @@ class CE9(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return np.where(x.rank < self.k, x.rank / (x.rank + 1.0) * (1.0 - x.gain), 0.0)
-
-    def min_horizon(self) -> int:
-        return int(self.k)
 
 
 @register_cwl

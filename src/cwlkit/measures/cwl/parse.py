@@ -5,109 +5,67 @@ Accepted, one per line in a metrics file (blank lines and ``#`` comments skipped
 * cwl_eval's lines: ``RBPCWLMetric(0.8)``, ``PrecisionCWLMetric(k=5)``, ``INSTCWLMetric(T=2.5)``,
   any float notation (``8e-1``), keyword or positional arguments; these print cwl_eval's names
   (``RBP@0.8``, ``P@5``, ``INST-T=2.5``).
-* cwlkit's canonical names: ``RBP(p=0.8)``, ``P@10``, ``INST(T=2)``, ``SDCG@10``, ``nDCG@10``,
-  ``C_E10(phi=0.62)``, and non-C/W/L measures such as ``ERR@20``; these print as written in
-  canonical form.
+* any name of the registry: ``RBP(p=0.8)``, ``P_cwl@10``, ``INST(T=2)``, ``SDCG@10``,
+  ``C_E10(phi=0.62)``, and non-C/W/L measures such as ``P@10`` (trec_eval's binary
+  precision) or ``ERR@20``; these print their canonical name, and a measure that is not
+  C/W/L has only EU (its other columns are NaN).
 
 Parsing never evaluates text.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from pathlib import Path
 
 from ...errors import FormatError, ParamError, UnknownMeasureError
+from .. import registry
 from ..base import Measure
-from ..parse import coerce, parse_measure, parse_value, split_args
-from . import CWL_TABLE, CWLMetric
-
-_LINE = re.compile(
-    r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S
-)
+from ..parse import build, parse_measure, split_head
+from .base import CWLMetric
 
 
 def _cwl_class(name: str) -> type[CWLMetric] | None:
-    key = name.lower()
-    cls = CWL_TABLE.get(key)
-    if cls is None and key.endswith("cwlmetrics"):
-        cls = CWL_TABLE.get(key[:-1])  # the cwl_eval paper writes PrecisionCWLMetrics(k=10)
-    return cls
+    """The metric cwl_eval calls ``name`` (also the paper's plural ``...CWLMetrics``)."""
+    cls = registry.lookup_anchor("cwl_eval", name)
+    if cls is None and name.lower().endswith("cwlmetrics"):
+        cls = registry.lookup_anchor("cwl_eval", name[:-1])
+    return cls  # type: ignore[return-value]
 
 
 def parse_cwl_metric(text: str) -> tuple[Measure, str]:
-    """Parse one metric; return it and the name to print."""
-    m = _LINE.match(text)
-    if not m:
+    """Parse one metric; return it and the name ``cwlkit cwl`` prints for it.
+
+    A cwl_eval class spelling prints cwl_eval's name; any other spelling goes through the
+    registry (:func:`cwlkit.measures.parse.parse_measure`) and prints its canonical name.
+    """
+    head = split_head(text)
+    if head is None:
         raise ParamError(
             f"cannot read metric {text.strip()!r}: expected e.g. RBPCWLMetric(0.8) or RBP(p=0.8)"
         )
-    name, args, cutoff = m.group(1), m.group(2), m.group(3)
+    name, args, cutoff = head
     cls = _cwl_class(name)
-    if cls is not None and cls.cwl_class and name.lower().startswith(cls.cwl_class.lower()):
-        metric, written = _build_cwl(cls, split_args(args) if args else [], text.strip())
+    if cls is not None:
         if cutoff is not None:
             raise ParamError(f"{cls.cwl_class} takes its cutoff as an argument, not '@{cutoff}'")
-        return metric, metric.cwl_name(written)
-    if cls is not None:
-        from ..parse import build
-
-        metric = build(cls, split_args(args) if args is not None else [], cutoff, text.strip())
-        return metric, metric.name
+        metric, written = build(
+            cls,
+            args,
+            None,
+            text.strip(),
+            positional=[fld for _, fld, _ in cls.cwl_params],
+            keyword=lambda key: _keyword(cls, key),
+            label=cls.cwl_class,
+        )
+        return metric, metric.cwl_name(written)  # type: ignore[attr-defined]
     if name == "CWLMetric":
         raise ParamError("CWLMetric() is cwl_eval's abstract base class, not a metric")
     try:
         metric = parse_measure(text)
     except UnknownMeasureError:
-        known = sorted(
-            {c.family for c in CWL_TABLE.values()}
-            | {c.cwl_class for c in CWL_TABLE.values() if c.cwl_class}
-        )
+        known = [c.family for c in registry.entries()] + registry.anchor_names("cwl_eval")
         raise UnknownMeasureError(name, known) from None
     return metric, metric.name
-
-
-def _build_cwl(
-    cls: type[CWLMetric], args: list[str], text: str
-) -> tuple[CWLMetric, dict[str, str]]:
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    order = [(kw, fld) for kw, fld, _ in cls.cwl_params]
-    kwargs: dict[str, object] = {}
-    written: dict[str, str] = {}
-    pos = 0
-    for a in args:
-        if a == "":
-            continue
-        km = re.match(r"^([A-Za-z_]\w*)\s*=\s*(.+)$", a, re.S)
-        if km:
-            key, val = km.group(1), km.group(2).strip()
-            fld = _keyword(cls, key)
-            if fld is None:
-                names = ", ".join(kw for kw, _ in order) or "none"
-                raise ParamError(
-                    f"{cls.cwl_class} has no parameter {key!r} (parameters: {names}) in {text!r}"
-                )
-        else:
-            if pos >= len(order):
-                raise ParamError(f"too many arguments for {cls.cwl_class} in {text!r}")
-            fld, val = order[pos][1], a.strip()
-            pos += 1
-        if fld in kwargs:
-            raise ParamError(f"parameter {fld!r} given twice in {text!r}")
-        kwargs[fld] = coerce(cls, fields[fld], parse_value(val))
-        written[fld] = val
-    try:
-        return cls(**kwargs), written
-    except TypeError:
-        missing = [
-            kw
-            for kw, fld in order
-            if fld not in kwargs and fields[fld].default is dataclasses.MISSING
-        ]
-        raise ParamError(
-            f"{cls.cwl_class} needs a value for {', '.join(missing)} in {text!r}"
-        ) from None
 
 
 def _keyword(cls: type[CWLMetric], key: str) -> str | None:

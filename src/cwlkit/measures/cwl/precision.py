@@ -13,14 +13,17 @@ from .base import CWLContext, CWLMetric, register_cwl
 @register_cwl
 @dataclass(frozen=True)
 class Precision(CWLMetric):
-    """P@k: C(i) = 1 for i < k, 0 from k on, so W(i) = 1/k for i <= k.
+    """cwl_eval's graded precision ``P_cwl@k``: C(i) = 1 for i < k, 0 from k on, W(i) = 1/k.
+
+    cwl_eval prints it ``P@k``; it averages the *gains* of the top k, so with graded labels it
+    is not trec_eval's (binary) ``P@k``. With binary gains the two coincide.
 
     EU = (sum of the gains of the first k documents) / k. A run shorter than k is padded with
     the padding gain (0: unretrieved documents are not relevant), so P@k is defined for every k.
     """
 
-    family = "P"
-    aliases = ("P_cwl", "Precision")
+    family = "P_cwl"
+    aliases = ("Precision_cwl",)
     cwl_class = "PrecisionCWLMetric"
     cwl_params = (("k", "k", "10"),)
     cwl_format = "P@{k}"
@@ -28,6 +31,3 @@ class Precision(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return np.broadcast_to((x.rank < self.k).astype(np.float64), x.gain.shape)
-
-    def min_horizon(self) -> int:
-        return int(self.k)

@@ -12,14 +12,15 @@ from .base import CWLContext, CWLMetric, register_cwl
 @register_cwl
 @dataclass(frozen=True)
 class RR(CWLMetric):
-    """RR: C(i) = 1 until the first document with positive gain (rank r), 0 from r on.
+    """cwl_eval's graded reciprocal rank ``RR_cwl``: C(i) = 1 until the first document with
+    positive gain (rank r), 0 from r on. cwl_eval prints it ``RR``; trec_eval's binary
+    reciprocal rank is ``RR``.
 
     EU = g_r / r (graded), ETU = g_r, ED = r. With no gain anywhere the user never stops: ED is
     infinite, and EU = ETU = 0 (cwl_eval reports ED = its depth cut, 1000).
     """
 
-    family = "RR"
-    aliases = ("RR_cwl",)
+    family = "RR_cwl"
     cwl_class = "RRCWLMetric"
     cwl_format = "RR"
 

@@ -34,6 +34,3 @@ class SET(CWLMetric):
         with np.errstate(invalid="ignore", divide="ignore"):
             c = np.where((i < self.k) & (w > 0), w1 / w, 0.0)
         return np.broadcast_to(c, x.gain.shape)
-
-    def min_horizon(self) -> int:
-        return int(self.k)

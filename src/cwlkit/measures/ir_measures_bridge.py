@@ -1,0 +1,342 @@
+"""Between ir_measures and cwlkit: measure objects both ways.
+
+* :func:`from_ir_measures` turns an ir_measures measure object (``ir_measures.P@10``,
+  ``nDCG(dcg='exp-log2')@20``, ``INST(T=2.0,max_rel=4)``) into the cwlkit measure that
+  computes the numbers ir_measures' default provider for it computes. ``cwlkit.evaluate``,
+  :class:`cwlkit.Evaluator` and :meth:`cwlkit.Results.per_topic` accept ir_measures objects
+  through it.
+* :func:`to_ir_measures` exposes any cwlkit measure as an ir_measures measure (through
+  ``ir_measures.define``, ir_measures' runtime provider), computed by cwlkit's
+  :class:`~cwlkit.Evaluator` with the options given, so that ``ir_measures.calc_aggregate``
+  and ``ir_measures.iter_calc`` accept it on any qrels and run form ir_measures does.
+
+Where ir_measures' providers decide a convention, the cwlkit measure follows it:
+
+================================  =========================================================
+ir_measures                       cwlkit
+================================  =========================================================
+``NumRet(rel=r)``, ``NumRelRet``  ``NumRelRet(rel=r)``
+``ERR@k`` (gdeval.pl)             ``ERR(max_grade=4)@k`` (gdeval.pl's fixed top grade 4)
+``nDCG(dcg='exp-log2')@k``        ``nDCG(dcg='exp-log2')@k`` (gdeval.pl's nDCG)
+``nDCG(gains={...})``             ``nDCG(gains='l=g,...')`` (trec_eval's gain table)
+``IPrec@x``                       ``IPrec@x``
+``INST(T,min_rel,max_rel)`` and   ``CWL_scaled(metric='INST(T=...)',max_rel=...)``: the
+the other cwl_eval measures       C/W/L metric on labels scaled to [0, 1], over cwl_eval's
+(``INSQ``, ``BPM``, ``SDCG``,     fixed depth 1000 (``BPM(T)@K`` is ``BPM(T,K)``,
+``NERR8``..``NERR11``)            ``NERR8@k`` ``C_E8@k``, ``NERR10(p)`` ``C_E10(phi=p)``)
+``Judged@k``, ``Compat(p)``       ``Judged@k``, ``Compat(p)``
+================================  =========================================================
+
+Scores: ir_measures' pytrec_eval provider (P, R, AP, RR, nDCG, Rprec, Bpref, infAP, the set
+measures, the counts, Success, IPrec) ranks as trec_eval 9.0.8 does, cwlkit's default. Its
+other providers (gdeval, cwl_eval, judged, msmarco, compat) rank by the double-precision
+score (cwlkit's ``trec_version=10``) and break ties in their own ways: see each measure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import CwlkitError, ParamError
+from .base import Measure, format_value
+
+#: ir_measures families cwlkit has no equivalent of, and why
+_NO_EQUIVALENT = {
+    "Accuracy": "its pairwise accuracy (a retrieved relevant document ranked above a retrieved "
+    "non-relevant one) has no cwlkit measure",
+    "ERR_IA": "diversity measures need intent-aware qrels",
+    "nERR_IA": "diversity measures need intent-aware qrels",
+    "alpha_DCG": "diversity measures need intent-aware qrels",
+    "alpha_nDCG": "diversity measures need intent-aware qrels",
+    "NRBP": "diversity measures need intent-aware qrels",
+    "nNRBP": "diversity measures need intent-aware qrels",
+    "AP_IA": "diversity measures need intent-aware qrels",
+    "P_IA": "diversity measures need intent-aware qrels",
+    "StRecall": "diversity measures need intent-aware qrels",
+}
+
+#: the top grade gdeval.pl's ERR divides by (its ``$MAX_JUDGMENT``)
+GDEVAL_MAX_GRADE = 4.0
+#: the fixed depth ir_measures' cwl_eval provider scores (``RankingMaker(max_n=1000)``)
+CWL_EVAL_DEPTH = 1000
+
+
+def is_ir_measure(obj: Any) -> bool:
+    """Whether ``obj`` is an ir_measures measure object (without importing ir_measures)."""
+    return not isinstance(obj, (str, Measure)) and type(obj).__module__.startswith("ir_measures")
+
+
+def from_ir_measures(obj: Any) -> list[Measure]:
+    """The cwlkit measure computing what ir_measures computes for ``obj``.
+
+    Parameters
+    ----------
+    obj : ir_measures.Measure
+        A measure object such as ``ir_measures.P@10``, ``ir_measures.nDCG(dcg='exp-log2')@20``
+        or ``ir_measures.parse_measure("INST(T=2.0,max_rel=4)")``; also a measure made by
+        :func:`to_ir_measures` (which gives back its cwlkit measure).
+
+    Returns
+    -------
+    list of Measure
+        One cwlkit measure (a list, like :func:`~cwlkit.measures.parse.parse_measures`).
+
+    Raises
+    ------
+    ParamError
+        When cwlkit has no equivalent: ``judged_only=True`` (in cwlkit trec_eval's ``-J`` is
+        the evaluation option ``judged_only=True``, not a measure parameter),
+        ``nDCG(gains=...)`` with a cutoff, the diversity measures, ``Accuracy``, or invalid
+        parameters.
+
+    Examples
+    --------
+    >>> import ir_measures
+    >>> [m.name for m in from_ir_measures(ir_measures.NumRet(rel=2))]
+    ['NumRelRet(rel=2)']
+    >>> [m.name for m in from_ir_measures(ir_measures.ERR@20)]
+    ['ERR(max_grade=4)@20']
+    """
+    if not is_ir_measure(obj):
+        raise ParamError(f"not an ir_measures measure: {obj!r}")
+    own = getattr(obj, "cwlkit_measure", None)
+    if isinstance(own, Measure):
+        return [own]
+    name = getattr(obj, "NAME", None)
+    params = getattr(obj, "params", {})
+    for key, info in getattr(obj, "SUPPORTED_PARAMS", {}).items():
+        if getattr(info, "required", False) and key not in params:
+            raise ParamError(f"ir_measures' {name} needs {key}; got {obj!r}")
+    try:
+        obj.validate_params()
+    except AssertionError as exc:
+        raise ParamError(f"ir_measures measure {obj!r}: {exc}") from None
+    if name in _NO_EQUIVALENT:
+        raise ParamError(f"cwlkit has no equivalent of ir_measures' {name}: {_NO_EQUIVALENT[name]}")
+    p = _params(obj)
+    if p.get("judged_only"):
+        raise ParamError(
+            f"cwlkit has no {name} measure with judged_only=True ({obj!r}): trec_eval's -J is "
+            "an evaluation option in cwlkit; evaluate the measure without judged_only and pass "
+            "judged_only=True to cwlkit.evaluate or cwlkit.Evaluator"
+        )
+    build = _BUILDERS.get(name)  # type: ignore[arg-type]
+    if build is None:
+        from .parse import parse_measures
+
+        return parse_measures(str(obj))
+    return [build(p, obj)]
+
+
+def _params(obj: Any) -> dict[str, Any]:
+    """Every supported parameter of ``obj`` with its value or default (None: not provided)."""
+    from ir_measures.measures.base import _NOT_PROVIDED
+
+    out = {}
+    for key in getattr(obj, "SUPPORTED_PARAMS", {}):
+        v = obj[key]
+        out[key] = None if v is _NOT_PROVIDED else v
+    return out
+
+
+def _make(family: str, **kwargs: Any) -> Measure:
+    from .registry import lookup
+
+    return lookup(family)(**{k: v for k, v in kwargs.items() if v is not None})
+
+
+def _rel(p: dict[str, Any]) -> float | None:
+    return None if p.get("rel") is None else float(p["rel"])
+
+
+def _ndcg(p: dict[str, Any], obj: Any) -> Measure:
+    gains, k, dcg = p.get("gains"), p.get("cutoff"), p.get("dcg") or "log2"
+    if gains is not None:
+        if k is not None or dcg != "log2":
+            raise ParamError(
+                f"cwlkit's nDCG takes a gain table only without a cutoff and with dcg='log2'; "
+                f"got {obj!r}"
+            )
+        table = ",".join(
+            f"{format_value(lv)}={format_value(gv)}" for lv, gv in sorted(gains.items())
+        )
+        return _make("nDCG", gains=table)
+    return _make("nDCG", dcg=dcg, k=k)
+
+
+def _numret(p: dict[str, Any], obj: Any) -> Measure:
+    if p.get("rel") is None:
+        return _make("NumRet")
+    return _make("NumRelRet", rel=_rel(p))
+
+
+def _scaled(inner: Callable[[dict[str, Any]], Measure]) -> Callable[[dict[str, Any], Any], Measure]:
+    """A builder for a cwl_eval-provider measure: the C/W/L metric on scaled labels."""
+
+    def build(p: dict[str, Any], obj: Any) -> Measure:
+        if p.get("max_rel") is None:
+            raise ParamError(f"ir_measures' {obj.NAME} needs max_rel (the top label); got {obj!r}")
+        if p.get("dcg", "log2") != "log2":
+            raise ParamError(f"ir_measures' {obj.NAME} has only dcg='log2'; got {obj!r}")
+        min_rel = 0.0 if p.get("min_rel") is None else float(p["min_rel"])
+        return _make(
+            "CWL_scaled",
+            metric=inner(p).name,
+            max_rel=float(p["max_rel"]),
+            min_rel=min_rel,
+            depth=CWL_EVAL_DEPTH,
+        )
+
+    return build
+
+
+def _cut(p: dict[str, Any]) -> int | None:
+    return None if p.get("cutoff") is None else int(p["cutoff"])
+
+
+_BUILDERS: dict[str, Callable[[dict[str, Any], Any], Measure]] = {
+    "P": lambda p, o: _make("P", rel=_rel(p), k=_cut(p)),
+    "R": lambda p, o: _make("R", rel=_rel(p), k=_cut(p)),
+    "AP": lambda p, o: _make("AP", rel=_rel(p), k=_cut(p)),
+    "RR": lambda p, o: _make("RR", rel=_rel(p), k=_cut(p)),
+    "nDCG": _ndcg,
+    "Rprec": lambda p, o: _make("Rprec", rel=_rel(p)),
+    "Bpref": lambda p, o: _make("Bpref", rel=_rel(p)),
+    "infAP": lambda p, o: _make("infAP", rel=_rel(p)),
+    "SetP": lambda p, o: _make("SetP", rel=_rel(p), relative=bool(p.get("relative"))),
+    "SetR": lambda p, o: _make("SetR", rel=_rel(p)),
+    "SetF": lambda p, o: _make("SetF", rel=_rel(p), beta=float(p["beta"])),
+    "SetAP": lambda p, o: _make("SetAP", rel=_rel(p)),
+    "NumRet": _numret,
+    "NumRel": lambda p, o: _make("NumRel", rel=_rel(p)),
+    "NumQ": lambda p, o: _make("NumQ"),
+    "Success": lambda p, o: _make("Success", rel=_rel(p), k=_cut(p)),
+    "IPrec": lambda p, o: _make("IPrec", rel=_rel(p), k=float(p["recall"])),
+    "Judged": lambda p, o: _make("Judged", k=_cut(p)),
+    "Compat": lambda p, o: _make("Compat", p=float(p["p"]), normalize=bool(p["normalize"])),
+    "ERR": lambda p, o: _make("ERR", max_grade=GDEVAL_MAX_GRADE, k=_cut(p)),
+    "INST": _scaled(lambda p: _make("INST", T=float(p["T"]))),
+    "INSQ": _scaled(lambda p: _make("INSQ", T=float(p["T"]))),
+    "BPM": _scaled(lambda p: _make("BPM", T=float(p["T"]), K=float(p["cutoff"]))),
+    "SDCG": _scaled(lambda p: _make("SDCG", k=_cut(p))),
+    "NERR8": _scaled(lambda p: _make("C_E8", k=_cut(p))),
+    "NERR9": _scaled(lambda p: _make("C_E9", k=_cut(p))),
+    "NERR10": _scaled(lambda p: _make("C_E10", phi=float(p["p"]))),
+    "NERR11": _scaled(lambda p: _make("C_E11", T=float(p["T"]))),
+}
+
+
+# --------------------------------------------------------------------------------------------
+# cwlkit measures as ir_measures measures
+
+
+def to_ir_measures(measure: Any, **options: Any) -> Any:
+    """A cwlkit measure as an ir_measures measure object, computed by cwlkit.
+
+    Parameters
+    ----------
+    measure : str, Measure or ir_measures measure
+        One cwlkit measure: a name (``"INST(T=2)"``, ``"P@10"``, ``"RBP(p=0.8)"``) or object.
+    **options
+        :class:`cwlkit.Evaluator` options (``gain="linear"``, ``topics="qrels"``,
+        ``trec_version=10``...), applied whenever ir_measures evaluates the measure.
+
+    Returns
+    -------
+    ir_measures.Measure
+        A measure of ir_measures' runtime provider (``ir_measures.define``), named
+        ``cwlkit:<name>`` (plus ``[option=value,...]`` when options are given), so it never
+        equals one of ir_measures' own measures in a results dict. Its per-topic values are
+        the measure's (EU for a C/W/L metric); it aggregates as the cwlkit measure does (mean,
+        sum for counts, geometric mean for ``GMAP``). ``cwlkit_measure`` and
+        ``cwlkit_options`` hold what it computes.
+
+    Notes
+    -----
+    ir_measures hands the runtime provider its qrels and run as pandas DataFrames, whatever
+    form they were given in (dict of dicts, DataFrame, iterable of ``Qrel``/``ScoredDoc``),
+    and reports every qrels topic the measure gives no value for (a topic the run lacks,
+    under cwlkit's default ``topics="both"``) as 0.
+
+    Examples
+    --------
+    >>> import ir_measures, cwlkit
+    >>> m = cwlkit.to_ir_measures("INST(T=2)", gain="linear")
+    >>> str(m)
+    "cwlkit:INST(T=2)[gain='linear']"
+    """
+    import ir_measures
+
+    from ..api import Options
+    from .parse import parse_measure
+
+    m = parse_measure(measure)
+    try:
+        Options(**options)
+    except TypeError as exc:
+        raise ParamError(f"to_ir_measures: {exc}") from None
+    name = f"cwlkit:{m.name}"
+    if options:
+        name += "[" + ",".join(f"{k}={v!r}" for k, v in sorted(options.items())) + "]"
+
+    def impl(qrels: Any, run: Any) -> list[tuple[Any, float]]:
+        return _evaluate_frames(m, options, qrels, run)
+
+    out = ir_measures.define(impl, name=name, support_cutoff=False)
+    out.cwlkit_measure = m
+    out.cwlkit_options = dict(options)
+    if m.aggregate == "sum":
+        out.aggregator = ir_measures.SumAgg
+    elif m.aggregate == "gmean":
+        out.aggregator = _GMeanAgg
+    return out
+
+
+def _evaluate_frames(m: Measure, options: dict, qrels: Any, run: Any) -> list[tuple[Any, float]]:
+    """``(query_id, value)`` of measure ``m`` for ir_measures' qrels and run DataFrames."""
+    from ..api import Evaluator
+
+    if len(run) == 0 or len(qrels) == 0:
+        return []
+    ids = {str(q): q for q in qrels["query_id"].unique()}
+    ids.update({str(q): q for q in run["query_id"].unique()})
+    q, r = _qrels_from_frame(qrels), _run_from_frame(run)
+    try:
+        res = Evaluator(q, [m], **options).evaluate(r)
+    except CwlkitError:
+        if set(map(str, qrels["query_id"].unique())) & set(map(str, run["query_id"].unique())):
+            raise
+        return []  # no topic in common: ir_measures reports its default for each
+    return [(ids.get(t, t), float(v)) for t, v in zip(res.topics, res.values[0], strict=True)]
+
+
+def _qrels_from_frame(df: Any):
+    """cwlkit Qrels from ir_measures' qrels DataFrame (``query_id``, ``doc_id``, ``relevance``)."""
+    from ..io.inputs import as_qrels
+
+    return as_qrels(df[["query_id", "doc_id", "relevance"]], name="<ir_measures qrels>")
+
+
+def _run_from_frame(df: Any):
+    """cwlkit Run from ir_measures' run DataFrame (``query_id``, ``doc_id``, ``score``)."""
+    from ..io.inputs import as_run
+
+    return as_run(df[["query_id", "doc_id", "score"]], name="<ir_measures run>")
+
+
+class _GMeanAgg:
+    """Geometric mean with values floored at 1e-5 (trec_eval's gm_map), as ir_measures' Agg."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    def add(self, value: float) -> None:
+        self.values.append(float(value))
+
+    def result(self) -> float:
+        import numpy as np
+
+        from ..results import aggregate_values
+
+        return aggregate_values(np.asarray(self.values, dtype=np.float64), "gmean")

@@ -1,0 +1,80 @@
+"""``cwlkit evaluate`` and ``cwlkit measures``: thin commands over the API and the registry."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from conftest import DATA
+
+import cwlkit
+
+WEB = DATA / "web2012"
+QRELS = WEB / "qrels.web.151-200.txt"
+RUNS = [WEB / "runs" / "web2012.ql.cata.run", WEB / "runs" / "web2012.rm.cata.run"]
+
+
+def test_one_row_per_run_equals_the_api(cli):
+    rc, out, err = cli("evaluate", QRELS, *RUNS, "-m", "P@10 AP", "-m", "NumRet", "--format", "csv")
+    assert rc == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["run"] for r in rows] == [p.name for p in RUNS]
+    for r, path in zip(rows, RUNS, strict=True):
+        api = cwlkit.evaluate(QRELS, path, ["P@10", "AP", "NumRet"]).mean()
+        assert {k: float(v) for k, v in r.items() if k != "run"} == api
+    assert float(rows[0]["NumRet"]) == 50000  # a count is summed, not averaged
+
+
+def test_per_topic_and_formats(cli):
+    rc, out, _ = cli("evaluate", QRELS, RUNS[0], "-m", "P@10", "--per-topic", "--format", "json")
+    recs = json.loads(out)
+    assert len(recs) == 50 and set(recs[0]) == {"run", "topic", "P@10"}
+    api = cwlkit.evaluate(QRELS, RUNS[0], ["P@10"]).per_topic("P@10")
+    assert {r["topic"]: r["P@10"] for r in recs} == api
+    rc, out, _ = cli("evaluate", QRELS, RUNS[0], "-m", "P@10", "--format", "markdown")
+    assert out.splitlines()[0] == "| run | P@10 |" and out.splitlines()[1] == "|---|---|"
+    rc, out, _ = cli("evaluate", QRELS, RUNS[0], "-m", "P@10")
+    assert out.split()[:2] == ["run", "P@10"]
+    assert out.splitlines()[1].split()[1] == f"{api and sum(api.values()) / len(api):.4f}"
+
+
+def test_trec_eval_rules_are_options(cli, tmp_path):
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n2 0 b 1\n")
+    r = tmp_path / "r"
+    r.write_text("1 Q0 a 1 1.0 x\n")
+    assert cli("evaluate", q, r, "-m", "AP")[1].splitlines()[1].split()[1] == "1.0000"
+    assert (
+        cli("evaluate", q, r, "-m", "AP", "--topics", "qrels")[1].splitlines()[1].split()[1]
+        == "0.5000"
+    )
+
+
+def test_errors_are_one_line(cli, tmp_path):
+    rc, out, err = cli("evaluate", QRELS, RUNS[0], "-m", "Foo@10")
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "unknown measure 'Foo'" in err
+    bad = tmp_path / "bad.run"
+    bad.write_text("151 Q0 a 1 1.0 x\n151 Q0 b 2\n")
+    rc, out, err = cli("evaluate", QRELS, RUNS[0], bad, "-m", "AP")
+    assert rc == 2 and out == "" and f"{bad}:2:" in err
+
+
+def test_measures_lists_the_registry(cli):
+    rc, out, _ = cli("measures")
+    assert rc == 0 and "INST  (mean)" in out and "trec_eval: map, map_cut" in out
+    rc, out, _ = cli("measures", "ndcg_cut.10", "--json")
+    (entry,) = json.loads(out)
+    assert entry["name"] == "nDCG" and {p["name"] for p in entry["params"]} == {"dcg", "gains", "k"}
+    rc, out, err = cli("measures", "nope")
+    assert rc == 2 and "unknown measure" in err
+
+
+@pytest.mark.parametrize("name", ["evaluate", "measures"])
+def test_help(name, capsys):
+    from cwlkit.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    assert capsys.readouterr().out.startswith(f"usage: cwlkit {name}")

@@ -1,0 +1,180 @@
+"""The one table of measures: every entry is well formed, every spelling reaches one measure."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from cwlkit.errors import ParamError, UnknownMeasureError
+from cwlkit.io.trec import Qrels, Run
+from cwlkit.measures import registry
+from cwlkit.measures.base import Measure
+from cwlkit.measures.parse import parse_measure, parse_measures
+
+# spelling -> canonical name(s): ir_measures' syntax, trec_eval's, cwl_eval's, aliases
+VALID = {
+    "P@10": ["P@10"],
+    "P(rel=2)@10": ["P(rel=2)@10"],
+    "AP@100": ["AP@100"],
+    "RR@10": ["RR@10"],
+    "nDCG@10": ["nDCG@10"],
+    "nDCG(dcg='exp-log2')@10": ["nDCG(dcg='exp-log2')@10"],
+    'nDCG(dcg="exp-log2")@10': ["nDCG(dcg='exp-log2')@10"],
+    "R@100": ["R@100"],
+    "Rprec": ["Rprec"],
+    "Bpref": ["Bpref"],
+    "bpref": ["Bpref"],
+    "NumRet": ["NumRet"],
+    "NumRel": ["NumRel"],
+    "NumRelRet": ["NumRelRet"],
+    "SetP": ["SetP"],
+    "SetR": ["SetR"],
+    "SetF(beta=1)": ["SetF"],
+    "SetF(beta=0.5)": ["SetF(beta=0.5)"],
+    "SetAP": ["SetAP"],
+    "infAP": ["infAP"],
+    "ERR@20": ["ERR@20"],
+    "RBP(p=0.8)": ["RBP(p=0.8)"],
+    "RBP(0.5)": ["RBP(p=0.5)"],
+    "IPrec@0.5": ["IPrec@0.5"],
+    "Success@10": ["Success@10"],
+    "MAP": ["AP"],
+    "map": ["AP"],
+    "MRR": ["RR"],
+    "P.5,10": ["P@5", "P@10"],
+    "P.10,5": ["P@5", "P@10"],
+    "ndcg_cut.10": ["nDCG@10"],
+    "map_cut.100": ["AP@100"],
+    "recall.100": ["R@100"],
+    "recip_rank": ["RR"],
+    "gm_map": ["GMAP"],
+    "set_relative_P": ["SetP(relative=True)"],
+    "set_map": ["SetAP"],
+    "iprec_at_recall.0.1": ["IPrec@0.1"],
+    "utility.2,-1,0,0": ["Utility(a=2)"],
+    "rbp": ["RBP_trec"],
+    "rbp.p=0.5": ["RBP_trec(p=0.5)"],
+    "ndcg.1=3,2=9": ["nDCG(gains='1=3,2=9')"],
+    "P_cwl@5": ["P_cwl@5"],
+    "AP_cwl": ["AP_cwl"],
+    "RR_cwl": ["RR_cwl"],
+    "INST(T=2)": ["INST(T=2)"],
+    "inst(t=2)": ["INST(T=2)"],
+    "SDCG@10": ["SDCG@10"],
+    "C_E10(phi=0.62)": ["C_E10(phi=0.62)"],
+    "F(beta=0.5)@10": ["F(beta=0.5)@10"],
+    "IAP11": ["IAP11"],
+    " P @ 10 ": ["P@10"],
+    "P(k=5)": ["P@5"],
+}
+
+# spelling -> (error type, fragment of the message)
+INVALID = {
+    "Foo@10": (UnknownMeasureError, "unknown measure 'Foo'"),
+    "Prec@10": (UnknownMeasureError, "did you mean"),
+    "P@ten": (ParamError, "must be a number"),
+    "P@0": (ParamError, "must be in [1, inf)"),
+    "P@1.5": (ParamError, "must be an integer"),
+    "RBP(p=1.5)": (ParamError, "must be in (0.0, 1.0)"),
+    "RBP(q=0.5)": (ParamError, "has no parameter 'q'"),
+    "RBP(p=0.5, p=0.6)": (ParamError, "given twice"),
+    "Rprec@10": (ParamError, "takes no cutoff"),
+    "nDCG(dcg='exp')@10": (ParamError, "must be one of"),
+    "nDCG(dcg='exp-log2')": (ParamError, "needs a cutoff"),
+    "P(@10": (UnknownMeasureError, "unknown measure"),
+    "P.": (ParamError, "improper measure"),
+    "P.0": (ParamError, "positive"),
+    "SetP(relative=maybe)": (ParamError, "True or False"),
+    "RBP(p='0.5)": (ParamError, "unterminated quote"),
+}
+
+
+@pytest.mark.parametrize("text", list(VALID))
+def test_valid_spellings(text):
+    got = [m.name for m in parse_measures(text)]
+    assert got == VALID[text]
+    for m in parse_measures(text):
+        assert parse_measure(m.name) == m  # the canonical name reads back as the same measure
+
+
+@pytest.mark.parametrize("text", list(INVALID))
+def test_invalid_spellings(text):
+    kind, fragment = INVALID[text]
+    with pytest.raises(kind) as exc:
+        parse_measures(text)
+    assert fragment in str(exc.value)
+    assert "\n" not in str(exc.value)
+
+
+def _tiny():
+    q = Qrels.from_records([("1", "a", 2), ("1", "b", 0), ("1", "c", 1), ("2", "d", 1)])
+    r = Run.from_records([("1", "a", 3.0), ("1", "x", 2.0), ("1", "c", 1.0), ("2", "e", 1.0)])
+    return q, r
+
+
+def _instance(cls: type[Measure]) -> Measure:
+    fields = dataclasses.fields(cls)
+    kw = {f.name: 10 for f in fields if f.default is dataclasses.MISSING}
+    if cls.family == "nDCG":
+        return cls()
+    return cls(**kw)
+
+
+ENTRIES = registry.entries()
+
+
+@pytest.mark.parametrize("cls", ENTRIES, ids=[c.family for c in ENTRIES])
+def test_every_entry_is_declared_once_and_computes(cls):
+    from cwlkit.api import Evaluator
+
+    e = cls.describe()
+    assert e["summary"], f"{cls.family} has no docstring"
+    assert cls.aggregate in ("mean", "sum", "gmean")
+    for p in e["params"]:
+        assert p["doc"], f"{cls.family}.{p['name']} has no one-line doc"
+    # every name of the entry reaches this class and no other
+    for name in (cls.family, *cls.aliases):
+        assert registry.lookup(name) is cls
+    m = _instance(cls)
+    assert type(parse_measure(m.name)) is cls
+    q, r = _tiny()
+    opts = {"gain": "linear"} if getattr(cls, "gain_domain", None) else {}
+    res = Evaluator(q, [m], topics="either", **opts).evaluate(r)
+    assert res.values.shape == (1, 2)
+    assert np.isfinite(res.values).all() or cls.family in ("yaap",)
+
+
+def test_names_are_unique_across_the_table():
+    seen: dict[str, type] = {}
+    for cls in ENTRIES:
+        for name in (cls.family, *cls.aliases):
+            assert seen.setdefault(name.lower(), cls) is cls, name
+
+
+def test_registering_a_taken_name_fails():
+    @dataclasses.dataclass(frozen=True)
+    class Clash(Measure):
+        family = "ap"
+
+    with pytest.raises(ValueError, match="taken"):
+        registry.register(Clash)
+
+
+def test_anchor_lookups():
+    assert registry.lookup_anchor("cwl_eval", "RBPCWLMetric").family == "RBP"
+    assert registry.lookup_anchor("cwl_eval", "PrecisionCWLMetric").family == "P_cwl"
+    assert registry.lookup_anchor("trec_eval", "map").family == "AP"
+    assert registry.lookup_anchor("trec_eval", "ndcg_cut").family == "nDCG"
+
+
+def test_docs_measures_md_is_current():
+    from conftest import REPO
+
+    from cwlkit.measures.catalogue import markdown
+
+    path = REPO / "docs" / "measures.md"
+    assert path.read_text() == markdown(), (
+        "regenerate: cwlkit measures --markdown > docs/measures.md"
+    )

@@ -1,0 +1,203 @@
+"""The one evaluation API: trec_eval's rules by default, every family, many runs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import DATA
+
+import cwlkit
+from cwlkit.errors import CwlkitError, ParamError
+from cwlkit.io.trec import Qrels, Run
+
+WEB = DATA / "web2012"
+QRELS = WEB / "qrels.web.151-200.txt"
+RUNS = sorted((WEB / "runs").glob("*.run"))
+
+
+def _toy():
+    # topic 1 judged and retrieved; topic 2 judged, not retrieved; topic 3 retrieved, unjudged
+    q = Qrels.from_records([("1", "a", 1), ("1", "b", 1), ("2", "c", 1)])
+    r = Run.from_records([("1", "a", 2.0), ("1", "x", 1.5), ("1", "b", 1.0), ("3", "y", 1.0)])
+    return q, r
+
+
+def test_topics_default_is_trec_evals_both():
+    q, r = _toy()
+    # AP of topic 1 = (1/1 + 2/3) / 2 = 5/6 (hand computation); trec_eval averages topic 1 only
+    res = cwlkit.evaluate(q, r, ["AP"])
+    assert res.topics == ["1"] and res.mean()["AP"] == pytest.approx(5 / 6, abs=1e-15)
+    # -c: every qrels topic, the missing topic 2 scores 0
+    res = cwlkit.evaluate(q, r, ["AP"], topics="qrels")
+    assert res.topics == ["1", "2"] and res.mean()["AP"] == pytest.approx(5 / 12, abs=1e-15)
+    # every run topic: the unjudged topic 3 scores 0
+    res = cwlkit.evaluate(q, r, ["AP"], topics="run")
+    assert res.topics == ["1", "3"] and res.mean()["AP"] == pytest.approx(5 / 12, abs=1e-15)
+    res = cwlkit.evaluate(q, r, ["AP"], topics="either")
+    assert res.topics == ["1", "2", "3"]
+
+
+def test_defaults_match_pytrec_eval_on_web2012():
+    """P@10, AP, RR, nDCG@10... of the API equal trec_eval's (via pytrec_eval) per topic."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    q = cwlkit.io.trec.read_qrels(QRELS)
+    qd: dict = {}
+    for t, d, lab in zip(
+        q.table.column("topic").to_pylist(),
+        q.table.column("doc").to_pylist(),
+        q.labels.tolist(),
+        strict=True,
+    ):
+        qd.setdefault(t, {})[d] = int(lab)
+    names = {
+        "P@10": "P_10",
+        "AP": "map",
+        "RR": "recip_rank",
+        "nDCG@10": "ndcg_cut_10",
+        "R@100": "recall_100",
+        "Bpref": "bpref",
+    }
+    ev = cwlkit.Evaluator(QRELS, list(names))
+    for path in RUNS[:2]:
+        r = cwlkit.io.trec.read_run(path)
+        rd: dict = {}
+        for t, d, s in zip(
+            r.table.column("topic").to_pylist(),
+            r.table.column("doc").to_pylist(),
+            r.table.column("score").to_pylist(),
+            strict=True,
+        ):
+            rd.setdefault(t, {})[d] = s
+        ref = pytrec_eval.RelevanceEvaluator(
+            qd, {"P.10", "map", "recip_rank", "ndcg_cut.10", "recall.100", "bpref"}
+        ).evaluate(rd)
+        res = ev.evaluate(path)
+        assert sorted(ref) == res.topics
+        for m, trec in names.items():
+            got = res.per_topic(m)
+            for t in res.topics:
+                assert got[t] == pytest.approx(ref[t][trec], abs=1e-12), (path.name, m, t)
+
+
+def test_one_name_one_measure_on_web2012():
+    """The issue's case: the shared names are trec_eval's on every path; cwl_eval's graded
+    forms have their own names and differ on graded qrels."""
+    run = WEB / "runs" / "web2012.ql.cata.run"
+    a = cwlkit.evaluate(QRELS, run, ["P@10", "AP", "RR"]).mean()
+    b = cwlkit.evaluate(QRELS, run, ["P@10", "AP", "RR"], residuals=True, gain="linear").mean()
+    assert a == b
+    c = cwlkit.evaluate(QRELS, run, ["P_cwl@10", "AP_cwl", "RR_cwl"]).mean()
+    assert all(a[k] != c[k2] for k, k2 in zip(a, c, strict=True))
+    # with binary gains (rel >= 1 -> 1) cwl_eval's precision is trec_eval's
+    binary = "-2:0,-1:0,0:0,1:1,2:1,3:1,4:1"
+    d = cwlkit.evaluate(QRELS, run, ["P_cwl@10"], gain=binary).mean()
+    assert d["P_cwl@10"] == pytest.approx(a["P@10"], abs=1e-15)
+
+
+def test_float32_ties_follow_trec_eval_9_by_default():
+    # scores 1.0 and 1.0 + 1e-9 are one float32: 9.0.8 ties them and orders by docno
+    # descending (b before a); 10.0 orders by the double score (a first)
+    q = Qrels.from_records([("1", "a", 1), ("1", "b", 0)])
+    r = Run.from_records([("1", "a", 1.0 + 1e-9), ("1", "b", 1.0)])
+    assert cwlkit.evaluate(q, r, ["P@1"]).mean()["P@1"] == 0.0
+    assert cwlkit.evaluate(q, r, ["P@1"], trec_version=10).mean()["P@1"] == 1.0
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    ref = pytrec_eval.RelevanceEvaluator({"1": {"a": 1, "b": 0}}, {"P.1"}).evaluate(
+        {"1": {"a": 1.0 + 1e-9, "b": 1.0}}
+    )
+    assert ref["1"]["P_1"] == 0.0
+
+
+def test_every_family_in_one_call_with_cwl_columns():
+    res = cwlkit.evaluate(
+        cwlkit.example("qrels"),
+        cwlkit.example("run"),
+        ["P@5", "P_cwl@5", "INST(T=2)", "ERR@5", "NumRet", "GMAP"],
+        residuals=True,
+        topics="run",
+    )
+    assert set(res.columns) == {
+        "ETU",
+        "EC",
+        "ETC",
+        "ED",
+        "ResEU",
+        "ResETU",
+        "ResEC",
+        "ResETC",
+        "ResED",
+    }
+    ed = res.per_topic("INST(T=2)", "ED")
+    assert ed["T1"] == pytest.approx(3.9363, abs=1e-4)  # the cwl_eval paper's Table 2
+    assert np.isnan(res.columns["ED"][0]).all()  # P@5 is trec_eval's: no C/W/L columns
+    assert not np.isnan(res.columns["ResEU"][3]).any()  # ERR defines a residual
+    assert np.isnan(res.columns["ResEU"][0]).all()
+    agg = res.mean()
+    assert agg["NumRet"] == sum(res.per_topic("NumRet").values())
+
+
+def test_aggregations_are_the_measures_own():
+    q, r = _toy()
+    r2 = Run.from_records([("1", "x", 2.0), ("1", "a", 1.0), ("2", "c", 1.0), ("2", "z", 0.5)])
+    res = cwlkit.evaluate(q, r2, ["AP", "GMAP", "NumRet", "NumRelRet"])
+    ap = res.values[0]
+    assert res.mean()["AP"] == ap.mean()
+    assert res.mean()["GMAP"] == pytest.approx(
+        np.exp(np.log(np.maximum(ap, 1e-5)).mean()), rel=1e-15
+    )
+    assert res.mean()["NumRet"] == 4 and res.mean()["NumRelRet"] == 2
+
+
+def test_lookups_accept_any_alias_and_views(tmp_path):
+    res = cwlkit.evaluate(
+        cwlkit.example("qrels"), cwlkit.example("run"), ["AP", "P.2,5"], topics="run"
+    )
+    assert res.per_topic("map") == res.per_topic("AP") == res["MAP"]
+    assert "map" in res and "ndcg" not in res
+    d = res.to_dict()
+    assert set(d) == {"T1", "T2"} and set(d["T1"]) == {"AP", "P@2", "P@5"}
+    wide = res.to_frame(wide=True)
+    assert list(wide.columns) == ["run", "topic", "AP", "P@2", "P@5"] and len(wide) == 2
+    long = res.to_frame()
+    assert len(long) == 6 and set(long.columns) >= {"run", "topic", "measure", "value"}
+    pl = res.to_polars(wide=True)
+    assert pl.shape == (2, 5)
+    doc = json.loads(res.to_json())
+    assert doc["aggregate"]["AP"] == res.mean()["AP"]
+    assert doc["per_topic"]["T1"]["P@2"] == res.per_topic("P@2")["T1"]
+    assert "AP" in repr(res) and "2 topics" in repr(res)
+    with pytest.raises(KeyError, match="no measure"):
+        res.per_topic("nDCG@10")
+
+
+def test_evaluate_many_shares_the_qrels():
+    ev = cwlkit.Evaluator(QRELS, ["P@10", "AP"])
+    many = ev.evaluate_many([str(p) for p in RUNS[:3]])
+    assert list(many) == [p.name for p in RUNS[:3]]
+    one = cwlkit.evaluate(QRELS, RUNS[1], ["P@10", "AP"])
+    np.testing.assert_array_equal(many[RUNS[1].name].values, one.values)
+    named = cwlkit.evaluate(QRELS, {"x": RUNS[0], "y": RUNS[1]}, ["AP"])
+    assert list(named) == ["x", "y"]
+
+
+def test_bad_options_are_cwlkit_errors():
+    q, r = _toy()
+    with pytest.raises(ParamError, match="topics must be one of"):
+        cwlkit.evaluate(q, r, ["AP"], topics="all")
+    with pytest.raises(ParamError, match="trec_version"):
+        cwlkit.evaluate(q, r, ["AP"], trec_version=8)
+    with pytest.raises(ParamError, match="unexpected keyword"):
+        cwlkit.evaluate(q, r, ["AP"], max_depht=3)
+    with pytest.raises(ParamError, match="a measure must be"):
+        cwlkit.evaluate(q, r, [3])
+    with pytest.raises(CwlkitError):
+        cwlkit.evaluate(Qrels.from_records([("9", "a", 1)]), r, ["AP"])
+
+
+def test_cwl_vectors_through_the_api():
+    v = cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "INST(T=2)", "T1")
+    assert v["W"].sum() <= 1 + 1e-12 and len(v["gain"]) == len(v["C"][: len(v["gain"])])
+    with pytest.raises(CwlkitError, match="not a C/W/L metric"):
+        cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "AP", "T1")
