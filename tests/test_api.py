@@ -201,3 +201,25 @@ def test_cwl_vectors_through_the_api():
     assert v["W"].sum() <= 1 + 1e-12 and len(v["gain"]) == len(v["C"][: len(v["gain"])])
     with pytest.raises(CwlkitError, match="not a C/W/L metric"):
         cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "AP", "T1")
+
+
+def test_binary_measures_have_their_cwl_form():
+    """P@k and RR are C/W/L metrics on binary gains: asked for C/W/L columns they get those of
+    P_cwl@k / RR_cwl with gain binary:rel, whose EU is their own value (checked on Web 2012)."""
+    run = WEB / "runs" / "web2012.rm.cata.run"
+    ms = ["P@10", "P(rel=2)@10", "RR"]
+    res = cwlkit.evaluate(QRELS, run, ms, cwl_columns=True)
+    for m, form, spec in [
+        ("P@10", "P_cwl@10", "binary:1"),
+        ("P(rel=2)@10", "P_cwl@10", "binary:2"),
+        ("RR", "RR_cwl", "binary"),
+    ]:
+        ref = cwlkit.evaluate(QRELS, run, [form], gain=spec)
+        np.testing.assert_allclose(res.per_topic(m).values(), ref.values[0], rtol=0, atol=1e-12)
+        for c in ("ETU", "EC", "ETC", "ED"):
+            assert res.per_topic(m, c) == ref.per_topic(form, c)
+    assert "ED" not in cwlkit.evaluate(QRELS, run, ms).columns  # only when asked for
+    # RBP(rel=R) is RBP on the same binary gains
+    a = cwlkit.evaluate(QRELS, run, ["RBP(p=0.8,rel=2)"]).values
+    b = cwlkit.evaluate(QRELS, run, ["RBP(p=0.8)"], gain="binary:2").values
+    np.testing.assert_array_equal(a, b)

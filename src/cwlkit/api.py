@@ -84,6 +84,7 @@ class Options:
     residuals: bool = False
     ties: str = "none"
     compat_depth: int | None = None
+    cwl_columns: bool | None = None
     max_gain: float | None = None
     min_gain: float | None = None
     max_cost: float = 1.0
@@ -156,6 +157,10 @@ class Evaluator:
         ``average``: tied documents share their group's mean gain (C/W/L metrics).
     compat_depth : int, optional
         cwl_eval 1.0.12's fixed depth for C/W/L metrics (no tail past it).
+    cwl_columns : bool, optional
+        Compute the C/W/L columns (ETU, EC, ETC, ED) of measures that have a C/W/L form
+        (``P@k``, ``RR``: their binary-gain C/W/L metric). Default: when a C/W/L metric is
+        asked for, or residuals.
     max_gain, min_gain, max_cost, min_cost : float, optional
         C/W/L bounds, as ``cwlkit cwl``'s options of the same names.
     """
@@ -210,25 +215,40 @@ class Evaluator:
         return batch
 
     def score(self, batch, *, run: str = "") -> Results:
-        """Every measure on a prepared batch."""
+        """Every measure on a prepared batch.
+
+        A C/W/L metric gives EU as its value and ETU, EC, ETC, ED (and residuals) as columns.
+        A binary measure with a C/W/L form (``P@k`` is ``P_cwl@k`` on binary gains, ``RR``
+        is ``RR_cwl``) keeps its own value and gets the columns of its form when columns are
+        asked for (``cwl_columns``, or any C/W/L metric in the list, or ``residuals``).
+        Other measures have NaN columns (ERR has ``ResEU``).
+        """
         from .measures.cwl import CWLMetric
 
         ms = self.measures
         T = batch.n_topics
         values = np.full((len(ms), T), np.nan)
-        cwl = any(isinstance(m, CWLMetric) for m in ms)
-        names = CWL_COLUMNS if cwl else ()
-        if self.options.residuals:
+        o = self.options
+        want = o.cwl_columns
+        if want is None:
+            want = o.residuals or any(isinstance(m, CWLMetric) for m in ms)
+        names: tuple[str, ...] = CWL_COLUMNS if want else ()
+        if o.residuals:
             names = (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
         cols = {c: np.full((len(ms), T), np.nan) for c in names}
-        inp = self._cwl_input(batch) if cwl else None
+        inputs: dict[str, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
         for i, m in enumerate(ms):
-            if isinstance(m, CWLMetric):
-                self._score_cwl(m, inp, i, values, cols)
-            else:
+            form = m.cwl_form() if (want or isinstance(m, CWLMetric)) else None
+            if form is None or form[0] is not m:
                 values[i] = np.asarray(m.compute(batch), dtype=np.float64)
-                if self.options.residuals and hasattr(m, "residual"):
-                    cols["ResEU"][i] = m.residual(batch)
+            if form is not None:
+                metric, spec = form
+                spec = spec or o.gain
+                if spec not in inputs:
+                    inputs[spec] = self._cwl_input(batch, spec)
+                self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
+            elif o.residuals and hasattr(m, "residual"):
+                cols["ResEU"][i] = m.residual(batch)
         return Results(
             values,
             [m.name for m in ms],
@@ -238,14 +258,14 @@ class Evaluator:
             aggregates=[m.aggregate for m in ms],
         )
 
-    def _cwl_input(self, batch):
+    def _cwl_input(self, batch, gain: str | None = None):
         from .measures.cwl.evaluate import prepare
 
         o = self.options
         costs, doc_costs = self._costs
         return prepare(
             batch,
-            gain=o.gain,
+            gain=gain or o.gain,
             costs=costs,
             doc_costs=doc_costs,
             max_gain=o.max_gain,
@@ -255,14 +275,16 @@ class Evaluator:
             ties=o.ties,
         )
 
-    def _score_cwl(self, m, inp, i: int, values: np.ndarray, cols: dict) -> None:
+    def _score_cwl(
+        self, m, inp, i: int, values: np.ndarray, cols: dict, *, own_value: bool
+    ) -> None:
         from .measures.cwl.evaluate import score
 
-        lo, res = score(
-            m, inp, residuals=self.options.residuals, max_depth=self.options.compat_depth
-        )
+        o = self.options
+        lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
         arr = lo.as_array()
-        values[i] = arr[0]
+        if own_value:
+            values[i] = arr[0]
         for j, c in enumerate(CWL_COLUMNS, 1):
             cols[c][i] = arr[j]
         if res is not None:

@@ -177,6 +177,7 @@ def main(argv: list[str]) -> int:
         residuals=args.residuals,
         ties=args.ties,
         compat_depth=args.max_depth,
+        cwl_columns=True,
         max_gain=args.max_gain,
         min_gain=args.min_gain,
         max_cost=args.max_cost,

@@ -4,6 +4,9 @@
 * ``linear``: g = label / max_label.
 * ``exp``: g = (2^label - 1) / (2^max_label - 1).
 * ``err``: g = (2^label - 1) / 2^max_label (the ERR paper's Equation 2; never reaches 1).
+* ``binary`` or ``binary:R``: g = 1 if the label truncated to an integer is >= R (default 1),
+  else 0: trec_eval's binary relevance (it reads labels with ``atol``), the gains of the
+  C/W/L form of a binary measure (``P@k`` is ``P_cwl@k`` on these gains).
 * a table ``"0:0,1:0.5,2:1"``: labels not in the table are an error.
 
 Negative labels (spam, "pooled but unjudged") always map to gain 0. ``max_label`` is the
@@ -30,8 +33,27 @@ class GainMap:
     max_label: float | None = None
 
     def __post_init__(self) -> None:
-        if self.spec not in _NAMED:
+        if self.is_table:
             self.table  # validates  # noqa: B018
+
+    @property
+    def is_table(self) -> bool:
+        """Whether the spec is an explicit table ``"0:0,1:0.5"``."""
+        return self.spec not in _NAMED and self.threshold is None
+
+    @property
+    def threshold(self) -> float | None:
+        """R of a ``binary:R`` spec (None for the other mappings)."""
+        if self.spec == "binary":
+            return 1.0
+        if not self.spec.startswith("binary:"):
+            return None
+        try:
+            return float(self.spec[len("binary:") :])
+        except ValueError:
+            raise ParamError(
+                f"binary gains take a number, e.g. binary:2; got {self.spec!r}"
+            ) from None
 
     @property
     def table(self) -> dict[float, float]:
@@ -41,7 +63,8 @@ class GainMap:
             m = re.match(r"^\s*([-+]?[\d.eE+-]+)\s*:\s*([-+]?[\d.eE+-]+)\s*$", part)
             if not m:
                 raise ParamError(
-                    f"--gain must be identity, linear, exp, err or a table like '0:0,1:0.5,2:1'; got {self.spec!r}"
+                    "--gain must be identity, linear, exp, err, binary[:R] or a table like "
+                    f"'0:0,1:0.5,2:1'; got {self.spec!r}"
                 )
             try:
                 out[float(m.group(1))] = float(m.group(2))
@@ -57,6 +80,11 @@ class GainMap:
             pos = np.where(lab < 0, 0.0, lab)
             if self.spec == "identity":
                 return pos
+            if self.threshold is not None:
+                rel = (np.trunc(lab) >= self.threshold).astype(np.float64)
+                return np.where(np.isnan(lab), np.nan, rel)
+            if self.spec in ("exp", "err"):
+                _check_exponent(pos, top)
             if self.spec in ("linear", "exp", "err"):
                 if top is None or not np.isfinite(top) or top <= 0:
                     top = 1.0
@@ -74,7 +102,8 @@ class GainMap:
             bad = ~hit & ~np.isnan(lab) & (lab >= 0)
             if bad.any():
                 raise ParamError(
-                    f"label {format(float(lab[bad][0]), 'g')} is not in the gain table {self.spec!r}"
+                    f"label {format(float(lab[bad][0]), 'g')} is not in the gain table "
+                    f"{self.spec!r}"
                 )
             return np.where(hit, vals[idx_c], np.where(np.isnan(lab), np.nan, 0.0))
 
@@ -85,6 +114,20 @@ class GainMap:
         """
         lab = np.asarray(labels, dtype=np.float64)
         lab = lab[np.isfinite(lab)]
-        if self.spec not in _NAMED:
+        if self.is_table:
             lab = lab[(lab < 0) | np.isin(lab, list(self.table))]
         return float(self(lab, data_max).max()) if lab.size else None
+
+
+#: the largest exponent whose 2^x is a finite double
+MAX_EXPONENT = 1023
+
+
+def _check_exponent(pos: np.ndarray, top: float | None) -> None:
+    """Exponential gains overflow past 2^1023: a label that large is an error, not inf."""
+    big = max(float(np.nanmax(pos, initial=0.0)), float(top or 0.0))
+    if big > MAX_EXPONENT:
+        raise ParamError(
+            f"label {big:g} is too large for exponential gains (2^{big:g} overflows); "
+            f"labels must be at most {MAX_EXPONENT}"
+        )

@@ -138,7 +138,9 @@ class Measure:
             if f.name == "k":
                 cutoff = v
                 continue
-            if not self.show_defaults and f.default is not dataclasses.MISSING and v == f.default:
+            if v is None or (
+                not self.show_defaults and f.default is not dataclasses.MISSING and v == f.default
+            ):
                 continue
             parts.append(f"{f.name}={format_value(v)}")
         s = self.family + (f"({','.join(parts)})" if parts else "")
@@ -152,6 +154,12 @@ class Measure:
     def compute(self, batch: RankingBatch) -> np.ndarray:
         """Per-topic values, float64[T], in the batch's topic order."""
         raise NotImplementedError  # pragma: no cover
+
+    def cwl_form(self) -> tuple[Measure, str | None] | None:
+        """The C/W/L metric that computes this measure and its gain mapping (None: the
+        evaluation's), or None when the measure is not C/W/L. A C/W/L metric is its own form;
+        trec_eval's ``P@k`` is ``P_cwl@k`` on binary gains."""
+        return None
 
     @classmethod
     def params(cls) -> list[dataclasses.Field]:

@@ -127,8 +127,8 @@ class ERR(Measure):
             top = _evaluated_max(batch)  # only the labels that are mapped must fit
             if top is not None and top > self.max_grade:
                 raise ParamError(
-                    f"qrels label {top:g} is above the max_grade {self.max_grade:g} of {self.name}; "
-                    "raise max_grade (or omit it to use the largest label)"
+                    f"qrels label {top:g} is above the max_grade {self.max_grade:g} of "
+                    f"{self.name}; raise max_grade (or omit it to use the largest label)"
                 )
             top = self.max_grade
         if top is None or top <= 0:

@@ -133,6 +133,14 @@ class CWLMetric(Measure):
         """C(i) for every topic and rank, float64[T, H] in [0, 1]."""
         raise NotImplementedError  # pragma: no cover
 
+    def cwl_form(self) -> tuple[CWLMetric, str | None]:
+        return self, self.gain_spec()
+
+    def gain_spec(self) -> str | None:
+        """The gain mapping this metric fixes for itself (``RBP(rel=1)``: ``binary:1``), or None
+        to use the evaluation's ``gain`` option."""
+        return None
+
     def min_horizon(self) -> int:
         """Ranks the grid must cover beyond which the tail is simple: the cutoff ``k`` of a
         metric that has one (P@k, SDCG@k...), else 1."""

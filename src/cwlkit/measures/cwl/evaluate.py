@@ -82,7 +82,8 @@ def prepare(
         if bad.any():
             raise ParamError(
                 f"qrels gain {jg[bad][0]:g} (label {ql[judged][bad][0]:g}) is outside "
-                f"[{lo:g}, {hi:g}]; map labels with --gain linear or --gain exp, or widen --min-gain/--max-gain"
+                f"[{lo:g}, {hi:g}]; map labels with --gain linear or --gain exp, "
+                "or widen --min-gain/--max-gain"
             )
     if max_gain is None:
         top = None
@@ -183,8 +184,8 @@ def check_domain(metric: CWLMetric, inp: CWLInput, residuals: bool) -> None:
         )
     if residuals and not (lo <= inp.max_gain <= hi):
         raise ParamError(
-            f"--max-gain {inp.max_gain:g} is outside [{lo:g}, {hi:g}], which {metric.name} requires "
-            "for its residuals"
+            f"--max-gain {inp.max_gain:g} is outside [{lo:g}, {hi:g}], which {metric.name} "
+            "requires for its residuals"
         )
 
 
@@ -287,7 +288,8 @@ def _normalise(
 
 
 def cwl_scores(metric: CWLMetric, batch: RankingBatch, **options) -> CWLScores:
-    """Lower-bound measurements of ``metric`` on ``batch`` (identity gains, unit costs by default)."""
+    """Lower-bound measurements of ``metric`` on ``batch`` (identity gains and unit costs by
+    default)."""
     residuals = options.pop("residuals", False)
     max_depth = options.pop("max_depth", None)
     inp = prepare(batch, **options)

@@ -20,6 +20,7 @@ from pathlib import Path
 from ...errors import FormatError, ParamError, UnknownMeasureError
 from .. import registry
 from ..base import Measure
+from ..registry import register_syntax
 from ..parse import build, parse_measure, split_head
 from .base import CWLMetric
 
@@ -66,6 +67,15 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
         known = [c.family for c in registry.entries()] + registry.anchor_names("cwl_eval")
         raise UnknownMeasureError(name, known) from None
     return metric, metric.name
+
+
+@register_syntax
+def _cwl_syntax(text: str) -> list[Measure] | None:
+    """cwl_eval's class spellings (``RBPCWLMetric(0.8)``) wherever a measure name is read."""
+    head = split_head(text)
+    if head is None or _cwl_class(head[0]) is None:
+        return None
+    return [parse_cwl_metric(text)[0]]
 
 
 def _keyword(cls: type[CWLMetric], key: str) -> str | None:

@@ -15,6 +15,9 @@ from .base import CWLContext, CWLMetric, geometric_tail, register_cwl
 class RBP(CWLMetric):
     """RBP (Moffat and Zobel 2008): C(i) = p, W(i) = (1 - p) p^(i-1).
 
+    On the evaluation's gains (``gain=`` option, the labels by default), or with ``rel`` on
+    binary gains (ir_measures' ``RBP(rel=1)``: labels >= rel count 1).
+
     The tail past the run is the geometric series, summed exactly: ED = 1 / (1 - p) and
     EU = (1 - p) sum g_i p^(i-1). (cwl_eval renormalises W over its depth cut.)
     """
@@ -24,6 +27,10 @@ class RBP(CWLMetric):
     cwl_params = (("theta", "p", "0.9"),)
     cwl_format = "RBP@{theta}"
     p: float = param(0.8, gt=0.0, lt=1.0, doc="persistence")
+    rel: float | None = param(None, doc="binary gains: 1 for labels >= rel (None: the gains)")
+
+    def gain_spec(self) -> str | None:
+        return None if self.rel is None else f"binary:{self.rel:g}"
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return np.full(x.gain.shape, self.p)

@@ -104,6 +104,11 @@ class P(_Cut):
     rel: float = _rel_param()
     k: int = param(10, ge=1, integer=True, doc="cutoff")
 
+    def cwl_form(self):
+        from ..cwl.precision import Precision
+
+        return Precision(k=self.k), f"binary:{self.rel:g}"
+
 
 @_trec("recall")
 @dataclass(frozen=True)
@@ -297,6 +302,11 @@ class RR(_Trec):
     row = "recip_rank"
     rel: float = _rel_param()
     k: int | None = param(None, ge=1, integer=True, doc="cutoff (None: whole ranking)")
+
+    def cwl_form(self):
+        from ..cwl.rr import RR as RRcwl
+
+        return None if self.k is not None else (RRcwl(), f"binary:{self.rel:g}")
 
     def compute(self, batch) -> np.ndarray:
         rr = super().compute(batch)
