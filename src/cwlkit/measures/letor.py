@@ -433,7 +433,8 @@ def check_labels(features, version: LetorVersion) -> None:
             raise FormatError(
                 features.path,
                 int(features.lines[i]),
-                f"label {lab} is negative; LETOR labels are 0, 1, 2, ... (map it with --gain, e.g. --gain={lab}:0)",
+                f"label {lab} is negative; LETOR labels are 0, 1, 2, ... "
+                f"(map it with --gain, e.g. --gain={lab}:0)",
             )
         example = f"--gain {lab}:{2**lab - 1}" if lab <= 30 else f"--gain {lab}:1"
         mslr = " or --version mslr (labels 0..4)" if version.name != "mslr" and lab <= 4 else ""
@@ -446,18 +447,23 @@ def check_labels(features, version: LetorVersion) -> None:
         )
 
 
-def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
-    """P@n, AP, NDCG@n and MeanNDCG of every query, with ``version``'s conventions.
+def letor_gain_rel(labels: np.ndarray, version: LetorVersion) -> tuple[np.ndarray, np.ndarray]:
+    """NDCG gain and relevance (1.0 or 0.0, for P@n and MAP) of each label under ``version``.
 
-    See the module docstring for the formulas. Labels outside the gain table get gain 0 and
-    are not relevant (as in the scripts; :func:`check_labels` refuses them first in the CLI).
+    Parameters
+    ----------
+    labels : numpy.ndarray
+        int64, any shape.
+    version : LetorVersion
+
+    Returns
+    -------
+    gain, rel : numpy.ndarray
+        float64, the shape of ``labels``. A label outside the gain table gets gain 0 and is not
+        relevant (as in the scripts; :func:`check_labels` and the registry measures refuse such
+        labels first).
     """
-    lab = ranking.labels
-    Q, D = lab.shape
-    K = version.positions
-    depth = ranking.depth
-    j = np.arange(1, max(D, K) + 1, dtype=np.int64)
-    inside = j[None, :D] <= depth[:, None]  # [Q, D]
+    lab = labels
     if version.custom == "exp":
         gain = np.where(lab >= 0, np.exp2(np.maximum(lab, 0).astype(np.float64)) - 1.0, 0.0)
         keys = np.array(sorted(version.relevant | {k for k, _ in version.gains}), dtype=np.int64)
@@ -475,8 +481,55 @@ def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
             rel, _ = _lookup(lab, rkeys, np.ones(rkeys.size))
         else:
             rel = np.zeros(lab.shape)
-    gain = np.where(inside, gain, 0.0)
-    rel = np.where(inside, rel, 0.0)
+    return gain, rel
+
+
+def letor_measures(
+    gain: np.ndarray,
+    rel: np.ndarray,
+    depth: np.ndarray,
+    version: LetorVersion,
+    *,
+    positions: int | None = None,
+    ideal: np.ndarray | None = None,
+    n_relevant: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """P@1..P@K, AP, NDCG@1..NDCG@K and MeanNDCG of ranked gains: the scripts' arithmetic.
+
+    The one implementation of the formulas of the module docstring, shared by
+    :func:`evaluate_letor` (the ``cwlkit letor`` subcommand) and the registry measures of
+    :mod:`cwlkit.measures.letor_measures`. Sums run in rank order (``cumsum``) and the
+    logarithms come from the C library, so the values are the scripts' to the last bit.
+
+    Parameters
+    ----------
+    gain, rel : numpy.ndarray
+        float64[Q, D]: NDCG gain and relevance (0/1) at each rank (:func:`letor_gain_rel`),
+        0 past each query's depth.
+    depth : numpy.ndarray
+        int64[Q]: ranked documents of each query (may be 0).
+    version : LetorVersion
+        ``pad`` (holes past the end) and ``mean_ndcg`` are read from it.
+    positions : int, optional
+        ``K``, how many positions to compute (default ``version.positions``).
+    ideal : numpy.ndarray, optional
+        float64[Q, W]: the gains of each query's candidate documents (any order, >= 0, zero
+        padded) from which IDCG is built. Default: the ranked gains themselves (LETOR: every
+        document of a query is ranked and judged).
+    n_relevant : numpy.ndarray, optional
+        float64[Q]: AP's denominator. Default: the relevant documents in the ranking.
+
+    Returns
+    -------
+    precision : float64[Q, K], NaN where undefined (``not version.pad``, past the end)
+    ap : float64[Q], 0 without relevant documents
+    ndcg : float64[Q, K], NaN past the query's end
+    mean_ndcg : float64[Q], NaN unless ``version.mean_ndcg``; 0 for a query of depth 0
+    """
+    Q, D = gain.shape
+    K = version.positions if positions is None else int(positions)
+    j = np.arange(1, max(D, K) + 1, dtype=np.int64)
+    inside = j[None, :D] <= depth[:, None]  # [Q, D]
 
     # precision at every rank; P@k past the end: holes are non-relevant
     W = max(D, K)
@@ -489,7 +542,10 @@ def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
         precision[j[None, :K] > depth[:, None]] = np.nan
 
     # AP: sum of P@j at relevant ranks, in rank order, over the number of relevant documents
-    nrel = cumrel[:, D - 1] if D else np.zeros(Q)
+    if n_relevant is None:
+        nrel = cumrel[:, D - 1] if D else np.zeros(Q)
+    else:
+        nrel = np.asarray(n_relevant, dtype=np.float64)
     ap_sum = np.cumsum(relw[:, :D] * prec_all[:, :D], axis=1)[:, -1] if D else np.zeros(Q)
     with np.errstate(invalid="ignore", divide="ignore"):
         ap = np.where(nrel > 0, ap_sum / np.where(nrel > 0, nrel, 1.0), 0.0)
@@ -506,18 +562,44 @@ def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
         return np.cumsum(terms, axis=1)
 
     d = dcg(gain)
-    ideal = dcg(-np.sort(-gain, axis=1))  # gains >= 0: the padding (0) sorts last
+    if ideal is None:
+        best = -np.sort(-gain, axis=1)  # gains >= 0: the padding (0) sorts last
+    else:
+        best = np.zeros((Q, D))
+        top = -np.sort(-np.asarray(ideal, dtype=np.float64), axis=1)[:, :D]
+        best[:, : top.shape[1]] = top
+    ideal_dcg = dcg(best)
     with np.errstate(invalid="ignore", divide="ignore"):
-        nd_all = np.where(ideal != 0, d / np.where(ideal != 0, ideal, 1.0), 0.0)
+        nd_all = np.where(ideal_dcg != 0, d / np.where(ideal_dcg != 0, ideal_dcg, 1.0), 0.0)
     nd_all = np.where(inside, nd_all, np.nan)
     ndcg = np.full((Q, K), np.nan)
     ndcg[:, : min(K, D)] = nd_all[:, :K]
     if version.mean_ndcg and D:
-        mean_ndcg = (
-            np.cumsum(np.nan_to_num(nd_all, nan=0.0), axis=1)[np.arange(Q), depth - 1] / depth
-        )
+        last = np.maximum(depth - 1, 0)
+        total = np.cumsum(np.nan_to_num(nd_all, nan=0.0), axis=1)[np.arange(Q), last]
+        mean_ndcg = np.where(depth > 0, total / np.maximum(depth, 1), 0.0)
+    elif version.mean_ndcg:
+        mean_ndcg = np.zeros(Q)
     else:
         mean_ndcg = np.full(Q, np.nan)
+    return precision, ap, ndcg, mean_ndcg
+
+
+def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
+    """P@n, AP, NDCG@n and MeanNDCG of every query, with ``version``'s conventions.
+
+    See the module docstring for the formulas (computed by :func:`letor_measures`). Labels
+    outside the gain table get gain 0 and are not relevant (as in the scripts;
+    :func:`check_labels` refuses them first in the CLI).
+    """
+    lab = ranking.labels
+    D = lab.shape[1]
+    depth = ranking.depth
+    inside = np.arange(1, D + 1, dtype=np.int64)[None, :] <= depth[:, None]
+    gain, rel = letor_gain_rel(lab, version)
+    gain = np.where(inside, gain, 0.0)
+    rel = np.where(inside, rel, 0.0)
+    precision, ap, ndcg, mean_ndcg = letor_measures(gain, rel, depth, version)
     return LetorScores(
         version=version,
         qids=ranking.qids,
@@ -647,7 +729,8 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
         m = only[0]
         where, other = (a.path, b.path) if m in a.measures else (b.path, a.path)
         raise CwlkitError(
-            f"measure {m} is in {where} but not in {other}: the t-test pairs every measure of the two files"
+            f"measure {m} is in {where} but not in {other}: "
+            "the t-test pairs every measure of the two files"
         )
     rows: list[LetorTTestRow] = []
     for name in sorted(a.measures, key=_measure_rank):
@@ -658,13 +741,15 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
         if (pos_f < 0).any():
             q = qa[int(np.flatnonzero(pos_f < 0)[0])]
             raise CwlkitError(
-                f"{name}: query {q} is in {a.path} but not in {b.path}; the t-test needs the same queries in both files"
+                f"{name}: query {q} is in {a.path} but not in {b.path}; "
+                "the t-test needs the same queries in both files"
             )
         back = np.asarray(pc.fill_null(pc.index_in(arr_b, value_set=arr_a), -1))
         if (back < 0).any():
             q = qb[int(np.flatnonzero(back < 0)[0])]
             raise CwlkitError(
-                f"{name}: query {q} is in {b.path} but not in {a.path}; the t-test needs the same queries in both files"
+                f"{name}: query {q} is in {b.path} but not in {a.path}; "
+                "the t-test needs the same queries in both files"
             )
         for arr, path in ((arr_a, a.path), (arr_b, b.path)):
             if pc.count_distinct(arr).as_py() != len(arr):

@@ -31,6 +31,7 @@ _MEASURE_MODULES: list[str] = [
     "cwlkit.measures.judged",
     "cwlkit.measures.compat",
     "cwlkit.measures.cwl_scaled",
+    "cwlkit.measures.letor_measures",
 ]
 
 #: the anchors whose names the table records

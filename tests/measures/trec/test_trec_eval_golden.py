@@ -110,18 +110,17 @@ def test_python_api_gives_trec_eval_numbers():
 
 
 def test_one_name_one_measure_in_cwl(cli):
-    """``cwlkit cwl -M P@10`` is trec_eval's P@10 (what out.test.aq prints), with no C/W/L
-    columns; cwl_eval's graded precision is ``P_cwl@10`` (or ``PrecisionCWLMetric(10)``)."""
+    """``cwlkit cwl -M P@10`` is trec_eval's P@10 (what out.test.aq prints), with the C/W/L
+    columns of its form (P_cwl@10 on binary gains: ED = 10); cwl_eval's graded precision is
+    ``P_cwl@10`` (or ``PrecisionCWLMetric(10)``)."""
     d = ROOT / "9.0.8"
     want = _per_topic(d / "out.test.aq")
     rc, out, err = cli("cwl", "-M", "P@10", "-M", "P_cwl@10", d / "qrels.test", d / "results.test")
     assert rc == 0, err
     rows = [line.split("\t") for line in out.splitlines()]
     binary = {r[0]: r for r in rows if r[1] == "P@10"}
-    assert {t: r[2] for t, r in binary.items()} == {
-        t: want[("P_10", t)] for t in binary
-    }
-    assert all(r[3:] == ["nan"] * 4 for r in binary.values())
+    assert {t: r[2] for t, r in binary.items()} == {t: want[("P_10", t)] for t in binary}
+    assert all(r[6] == "10.0000" and float(r[3]) == 10 * float(r[2]) for r in binary.values())
     graded = [r for r in rows if r[1] == "P_cwl@10"]
     assert graded and all(r[6] == "10.0000" for r in graded)  # ED of P@10
 
