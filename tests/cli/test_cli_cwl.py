@@ -77,7 +77,8 @@ def test_python_dash_m():
         [
             sys.executable,
             "-c",
-            "import cwlkit, sys; print(sorted(m for m in sys.modules if m.startswith(('scipy', 'pyarrow', 'matplotlib'))))",
+            "import cwlkit, sys; print(sorted(m for m in sys.modules "
+            "if m.startswith(('scipy', 'pyarrow', 'matplotlib'))))",
         ],
         capture_output=True,
         text=True,

@@ -165,7 +165,8 @@ def _cwl_classes():
 
 def test_constant_gain_every_cwl_metric_scores_alpha_err_scores_more():
     """The ERR paper's Section 2 argument: on r = <alpha, alpha, ...> the C/W/L weights sum to
-    one, so every C/W/L metric scores alpha; ERR scores alpha + sum_{i>=2} (alpha/i)(1-alpha)^(i-1)."""
+    one, so every C/W/L metric scores alpha; ERR scores
+    alpha + sum_{i>=2} (alpha/i)(1-alpha)^(i-1)."""
     classes = _cwl_classes()
     assert len(classes) >= 20  # the whole cwl_eval family is registered
     for alpha in (0.125, 0.5, 0.875):

@@ -51,7 +51,8 @@ def test_hand_computed_holm_and_bh():
     # Holm: sorted 0.005, 0.01, 0.03, 0.04 -> x4, x3, x2, x1 = 0.02, 0.03, 0.06, 0.04 -> running max
     _, adj = correct(p, "holm")
     np.testing.assert_allclose(adj, [0.03, 0.06, 0.06, 0.02])
-    # BH: 0.005*4/1, 0.01*4/2, 0.03*4/3, 0.04*4/4 = 0.02, 0.02, 0.04, 0.04 -> running min from the top
+    # BH: 0.005*4/1, 0.01*4/2, 0.03*4/3, 0.04*4/4 = 0.02, 0.02, 0.04, 0.04
+    # -> running min from the top
     rej, adj = correct(p, "bh")
     np.testing.assert_allclose(adj, [0.02, 0.04, 0.04, 0.02])
     assert rej.all()

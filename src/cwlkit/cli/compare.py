@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 DESCRIPTION = """\
 Evaluate every run with every measure, print the mean scores, and compare each run with the
 first (or every pair of runs with --all-pairs) with a paired two-sided test over topics: the

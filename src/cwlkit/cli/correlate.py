@@ -7,7 +7,6 @@ import sys
 
 import numpy as np
 
-
 DESCRIPTION = """\
 Evaluate every run with measures A and B and report how they agree:
 

@@ -6,7 +6,6 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-
 DESCRIPTION = """\
 C/W/L evaluation: for each topic and metric print EU, ETU, EC, ETC and ED (and with -r
 their residuals). Output is cwl_eval's: topic<TAB>metric<TAB>EU<TAB>ETU<TAB>EC<TAB>ETC<TAB>ED.
@@ -70,7 +69,10 @@ def build_parser():
         "--max_gain",
         dest="max_gain",
         type=float,
-        help="check qrels gains against this bound; gain of unjudged documents in the upper bound (default max(1, largest gain))",
+        help=(
+            "check qrels gains against this bound; gain of unjudged documents in the upper bound "
+            "(default max(1, largest gain))"
+        ),
     )
     p.add_argument(
         "--min-gain",
@@ -106,7 +108,10 @@ def build_parser():
         "--order",
         choices=("score", "rank", "file"),
         default="score",
-        help="ranking order: score (default; ties by docno descending), rank column, or file order (cwl_eval)",
+        help=(
+            "ranking order: score (default; ties by docno descending), rank column, "
+            "or file order (cwl_eval)"
+        ),
     )
     p.add_argument(
         "--ties",
@@ -117,7 +122,10 @@ def build_parser():
     p.add_argument(
         "--gain",
         default="identity",
-        help="label -> gain: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'; negative labels give 0",
+        help=(
+            "label -> gain: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'; "
+            "negative labels give 0"
+        ),
     )
     p.add_argument(
         "--mean", action="store_true", help="add an 'all' row per metric (mean over topics)"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 DESCRIPTION = """\
 The procedure of Azzopardi, Mackenzie and Moffat (ICTIR 2021, "ERR is not C/W/L"): score
 every (run, topic) pair with the target measure and with the metric at every value of a

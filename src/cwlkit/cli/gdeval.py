@@ -1,10 +1,10 @@
-"""``cwlkit gdeval [-k K] [-c] [-baseline RUN -riskAlpha A] QRELS RUN``: the TREC Web Track's gdeval.pl, byte for byte."""
+"""``cwlkit gdeval [-k K] [-c] [-baseline RUN -riskAlpha A] QRELS RUN``: the TREC Web Track's
+gdeval.pl, byte for byte."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-
 
 DESCRIPTION = """\
 Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per topic that is
@@ -40,14 +40,20 @@ def build_parser():
         "--max_grade",
         dest="max_grade",
         type=float,
-        help="ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; a larger qrels grade is then an error)",
+        help=(
+            "ERR's maximum grade g_max in r = (2^g-1)/2^g_max (default 4, gdeval's; "
+            "a larger qrels grade is then an error)"
+        ),
     )
     p.add_argument(
         "-baseline",
         "--baseline",
         dest="baseline",
         metavar="BASELINE_RUN",
-        help="risk-sensitive evaluation: print run - baseline per topic, losses weighted by 1 + riskAlpha",
+        help=(
+            "risk-sensitive evaluation: print run - baseline per topic, "
+            "losses weighted by 1 + riskAlpha"
+        ),
     )
     p.add_argument(
         "-riskAlpha",

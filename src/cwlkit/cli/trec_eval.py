@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 HELP = """\
 usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]...
                         [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z FILE]
@@ -96,7 +95,8 @@ def _measure_help(specs: list[str], version: int) -> str:
             out.append(f"{n}\n    preference / judgment-group measure (see docs/trec_eval.md)")
     if len(out) == 2:
         out.append(
-            "-- No measures indicated.\n   Request measure documentation using <-m measure> on command line"
+            "-- No measures indicated.\n"
+            "   Request measure documentation using <-m measure> on command line"
         )
     return "\n".join(out) + "\n"
 
@@ -110,7 +110,8 @@ def main(argv: list[str]) -> int:
         from .. import __version__
 
         sys.stdout.write(
-            f"cwlkit trec_eval {__version__} (trec_eval {'10.0' if version == 10 else '9.0.8'} semantics)\n"
+            f"cwlkit trec_eval {__version__} "
+            f"(trec_eval {'10.0' if version == 10 else '9.0.8'} semantics)\n"
         )
         return 0
     if args.help:
@@ -124,7 +125,8 @@ def main(argv: list[str]) -> int:
         )
     if args.R not in ("qrels", "prefs", "qrels_prefs", "qrels_jg"):
         raise CwlkitError(
-            f"cwlkit trec_eval: illegal rel_format {args.R!r} (qrels, prefs, qrels_prefs or qrels_jg)"
+            f"cwlkit trec_eval: illegal rel_format {args.R!r} "
+            "(qrels, prefs, qrels_prefs or qrels_jg)"
         )
     qrels_path, run_path = args.files
     level = float(_int_opt("-l", args.l))
@@ -148,7 +150,8 @@ def main(argv: list[str]) -> int:
             if exc.name != "cwlkit.measures.trec.prefs":
                 raise
             raise CwlkitError(
-                f"cwlkit trec_eval: -R {args.R} / preference measures are not available in this build"
+                f"cwlkit trec_eval: -R {args.R} / preference measures "
+                "are not available in this build"
             ) from None
         run = read_run(run_path, comments=comments, extra=True)
         nick = None

@@ -139,14 +139,16 @@ def read_qrels_jg(path: str | Path, *, comments: bool = False) -> Judgments:
             path,
             int(lines[second]),
             f"document {table.column('doc')[second].as_py()!r} appears twice in judgment group "
-            f"{table.column('jg')[second].as_py()!r} of topic {table.column('topic')[second].as_py()!r} "
+            f"{table.column('jg')[second].as_py()!r} "
+            f"of topic {table.column('topic')[second].as_py()!r} "
             f"(first at line {int(lines[first])})",
         )
     return Judgments(table, lines, str(path), "qrels_jg")
 
 
 def read_judgments(kind: str, path: str | Path, *, comments: bool = False) -> Judgments:
-    """Read ``path`` in trec_eval's ``-R kind`` format (``prefs``, ``qrels_prefs``, ``qrels_jg``)."""
+    """Read ``path`` in trec_eval's ``-R kind`` format (``prefs``, ``qrels_prefs``,
+    ``qrels_jg``)."""
     readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
     try:
         reader = readers[kind]

@@ -212,8 +212,8 @@ def read_run(
     Raises
     ------
     FormatError
-        Empty file, a line without exactly 6 fields (at least 6 with ``extra``), a non-numeric score, or a document
-        retrieved twice for one topic.
+        Empty file, a line without exactly 6 fields (at least 6 with ``extra``), a non-numeric
+        score, or a document retrieved twice for one topic.
     """
     data = read_bytes(path)
     table, lines = split_columns(

@@ -256,7 +256,8 @@ class PRCurve:
         return interpolated_precision(self._batch, levels, self.rel)
 
     def at_recall(self, levels: object) -> np.ndarray:
-        """Uninterpolated precision at recall levels, float64[T, L] (:func:`precision_at_recall`)."""
+        """Uninterpolated precision at recall levels, float64[T, L]
+        (:func:`precision_at_recall`)."""
         if self._batch is None:  # pragma: no cover - always set by pr_curve
             raise ParamError("this curve was not built by pr_curve()")
         return precision_at_recall(self._batch, levels, self.rel)

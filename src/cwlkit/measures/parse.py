@@ -81,7 +81,8 @@ def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
         if "int" in typ and "float" not in typ:
             if value != int(value):
                 raise ParamError(
-                    f"The {field.name!r} parameter of {cls.family} must be an integer; got {value!r}."
+                    f"The {field.name!r} parameter of {cls.family} must be an integer; "
+                    f"got {value!r}."
                 )
             return int(value)
         if "float" not in typ and "str" in typ:

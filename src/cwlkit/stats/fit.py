@@ -74,7 +74,8 @@ def parse_grid(text: str) -> tuple[list[Measure], str, np.ndarray]:
     found = list(_RANGE.finditer(text))
     if len(found) != 1:
         raise ParamError(
-            f"{text!r} must contain exactly one range start:stop:step (e.g. 'RBP(p=0.05:0.95:0.01)'); found {len(found)}"
+            f"{text!r} must contain exactly one range start:stop:step "
+            f"(e.g. 'RBP(p=0.05:0.95:0.01)'); found {len(found)}"
         )
     m = found[0]
     values = grid_values(*m.groups())
@@ -288,7 +289,8 @@ def fit_runs(
     order: str = "score",
     topics: str = "both",
 ) -> FitResult:
-    """Evaluate ``runs`` with ``target`` and the grid ``metric`` and fit (see :func:`fit_parameter`).
+    """Evaluate ``runs`` with ``target`` and the grid ``metric`` and fit
+    (see :func:`fit_parameter`).
 
     Every run is joined with the qrels once; the target (with its residual when
     ``max_residual`` is given) and every grid measure are computed on that batch. C/W/L

@@ -153,7 +153,12 @@ def grids(draw):
 
 def _evaluate(metric, qrels, run, **kw):
     return evaluate(
-        Qrels.from_records(qrels), Run.from_records(run), [metric], topics="run", trec_version=10, **kw
+        Qrels.from_records(qrels),
+        Run.from_records(run),
+        [metric],
+        topics="run",
+        trec_version=10,
+        **kw,
     )
 
 
@@ -461,7 +466,9 @@ def test_line_and_topic_order_in_the_files_do_not_matter(tmp_path):
         q.write_text("\n".join(qrels[i] for i in order(len(qrels))) + "\n")
         r.write_text("\n".join(run[i] for i in order(len(run))) + "\n")
         paths.append((q, r))
-    results = [evaluate(q, r, METRICS, residuals=True, topics="run", trec_version=10) for q, r in paths]
+    results = [
+        evaluate(q, r, METRICS, residuals=True, topics="run", trec_version=10) for q, r in paths
+    ]
     for res in results[1:]:
         assert res.topics == results[0].topics == ["q1", "q10", "q2", "zz"]
         np.testing.assert_array_equal(res.values, results[0].values)

@@ -218,7 +218,8 @@ def test_hand_qrels_jg(tmp_path):
 
 
 def test_ties_prefs_ascending_jg_descending(tmp_path):
-    """Equal scores: form_prefs_counts breaks ties by docno ascending, form_res_rels_jg descending."""
+    """Equal scores: form_prefs_counts breaks ties by docno ascending, form_res_rels_jg
+    descending."""
     prefs = _write(tmp_path, "p", "T u s A 1\nT u s B 0\n")
     qrels = _write(tmp_path, "q", "T u A 1\nT u B 0\n")
     run = _run([("T", "A", 1.0), ("T", "B", 1.0)])
@@ -601,7 +602,8 @@ def test_single_group_equals_plain_measures(version):
 
 
 def test_missing_topic_qrels_jg(tmp_path):
-    """qrels_jg with -c: 9.0.8 divides by all judged topics; 10.0 prints the empty ranking's zeros."""
+    """qrels_jg with -c: 9.0.8 divides by all judged topics; 10.0 prints the empty ranking's
+    zeros."""
     q = _write(tmp_path, "q", "A u d1 1\nA v d2 1\nB u d1 1\n")
     run = _run([("A", "d1", 2.0), ("A", "d2", 1.0)])
     t9 = _evaluate("qrels_jg", q, run, ["num_q", "map_avgjg"], version=9, all_topics=True)

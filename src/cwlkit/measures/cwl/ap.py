@@ -12,7 +12,7 @@ from .base import CWLContext, CWLMetric, register_cwl
 @register_cwl
 @dataclass(frozen=True)
 class AP(CWLMetric):
-    """cwl_eval's AP, ``AP_cwl`` (cwl_eval prints ``AP``): with rho(i) = g_i / i, C(i) = sum_{j>i} rho_j / sum_{j>=i} rho_j.
+    """cwl_eval's AP (printed ``AP``): C(i) = sum_{j>i} rho_j / sum_{j>=i} rho_j, rho = g/i.
 
     So L(i) = rho_i / sum rho and EU = sum_i (g_i / i) CG_i / sum_i g_i: the denominator is
     the gain *retrieved*, not R from the qrels (use trec_eval's ``AP`` for that). A ranking

@@ -363,7 +363,8 @@ def measure(
                 # no closed form: stop where the remaining mass is negligible, else extend
                 if H >= MAX_HORIZON:
                     raise CwlkitError(
-                        f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
+                        f"{metric.name}: the user model does not converge "
+                        f"within {MAX_HORIZON} ranks"
                     )
                 # remaining mass, estimated as a geometric series at the last C
                 with np.errstate(divide="ignore"):

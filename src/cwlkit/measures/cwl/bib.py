@@ -86,7 +86,8 @@ _BIB = {
     "U": (
         "sakai2013umeasure",
         "Sakai, Tetsuya and Dou, Zhicheng",
-        "Summaries, Ranked Retrieval and Sessions: A Unified Framework for Information Access Evaluation",
+        "Summaries, Ranked Retrieval and Sessions: "
+        "A Unified Framework for Information Access Evaluation",
         "Proc. SIGIR",
         "2013",
     ),
@@ -121,7 +122,8 @@ _BIB = {
     "C_E": (
         "azzopardi2021err",
         "Azzopardi, Leif and Mackenzie, Joel and Moffat, Alistair",
-        "ERR is not C/W/L: Exploring the Relationship Between Expected Reciprocal Rank and Other Metrics",
+        "ERR is not C/W/L: "
+        "Exploring the Relationship Between Expected Reciprocal Rank and Other Metrics",
         "Proc. ICTIR",
         "2021",
     ),
@@ -146,7 +148,14 @@ def entry_for(family: str) -> str | None:
     if key is None:
         return None
     cite, author, title, venue, year = _BIB[key]
-    return f"@misc{{{cite},\n  author = {{{author}}},\n  title = {{{title}}},\n  howpublished = {{{venue}}},\n  year = {{{year}}}\n}}\n"
+    return (
+        f"@misc{{{cite},\n"
+        f"  author = {{{author}}},\n"
+        f"  title = {{{title}}},\n"
+        f"  howpublished = {{{venue}}},\n"
+        f"  year = {{{year}}}\n"
+        "}\n"
+    )
 
 
 def bibliography(families: list[str]) -> str:

@@ -60,7 +60,10 @@ class IFTGoal(CWLMetric):
 @register_cwl
 @dataclass(frozen=True)
 class IFTRate(CWLMetric):
-    """IFT-C2: C(i) = 1 / (1 + b2 exp((A - CG(i)/CC(i)) R2)): the user stops when the rate of gain falls below A."""
+    """IFT-C2: C(i) = 1 / (1 + b2 exp((A - CG(i)/CC(i)) R2)), rate of gain against A.
+
+    The user stops when the rate of gain falls below A.
+    """
 
     family = "IFT-C2"
     aliases = ("IFTRate",)

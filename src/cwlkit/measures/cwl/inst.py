@@ -20,8 +20,9 @@ class INST(CWLMetric):
     depth telescopes to (H + b)^2 psi_1(H + b) (psi_1: trigamma). With gain 1 per rank past
     the run (the upper bound), i + T + T_i is constant and the tail is geometric. With a gain
     a in (0, 1) past the run (the upper bound with ``--max-gain a``) the tail is a sum of
-    squared Gamma-function ratios (see ``_power_tail``). All are summed exactly, so INST-T=2 on the cwl_eval paper's topic T1 gives ED = ETC = 3.9363
-    (cwl_eval, cut at 1000, prints 3.9220 and 3.9292).
+    squared Gamma-function ratios (see ``_power_tail``). All are summed exactly, so INST-T=2
+    on the cwl_eval paper's topic T1 gives ED = ETC = 3.9363 (cwl_eval, cut at 1000, prints
+    3.9220 and 3.9292).
     """
 
     family = "INST"

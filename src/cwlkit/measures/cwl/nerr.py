@@ -40,7 +40,10 @@ class CE5(CWLMetric):
 @register_cwl
 @dataclass(frozen=True)
 class CE6(CWLMetric):
-    """C_E6: C(i) = i/(i+1) (1 - r_i) (Equation 6). Diverges (harmonically) when r = 0 past the run."""
+    """C_E6: C(i) = i/(i+1) (1 - r_i) (Equation 6).
+
+    Diverges (harmonically) when r = 0 past the run.
+    """
 
     family = "C_E6"
     aliases = ("CE6",)

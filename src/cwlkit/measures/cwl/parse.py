@@ -20,8 +20,8 @@ from pathlib import Path
 from ...errors import FormatError, ParamError, UnknownMeasureError
 from .. import registry
 from ..base import Measure
-from ..registry import register_syntax
 from ..parse import build, parse_measure, split_head
+from ..registry import register_syntax
 from .base import CWLMetric
 
 

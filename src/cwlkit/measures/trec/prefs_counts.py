@@ -443,7 +443,8 @@ def _check_ec_levels(jg, r, lv, label, what) -> None:
 
 
 def _higher_ranked_higher_level(jg, lv, r, ret) -> np.ndarray:
-    """For each retrieved row b: rows a of the same JG, retrieved, ranked above b with a higher level."""
+    """For each retrieved row b: rows a of the same JG, retrieved, ranked above b with a higher
+    level."""
     out = np.zeros(jg.size)
     idx = np.flatnonzero(ret)
     if idx.size < 2:
