@@ -37,7 +37,9 @@ def test_examples_run(path, tmp_path, monkeypatch):
         pytest.skip(f"{path.name} has no code examples")
     monkeypatch.chdir(REPO)
     ns: dict = {"__name__": "__docs__"}
-    env = dict(os.environ, MPLBACKEND="Agg", CWLKIT_DOCS_TMP=str(tmp_path))
+    monkeypatch.setenv("CWLKIT_DOCS_TMP", str(tmp_path))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+    env = dict(os.environ)
     bindir = os.path.dirname(sys.executable)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
     for lang, code in found:

@@ -84,3 +84,16 @@ def test_python_dash_m():
         text=True,
     )
     assert p.stdout.strip() == "[]"  # import cwlkit stays light
+
+
+def test_repeated_and_colliding_metrics(cli):
+    rc, out, err = cli("cwl", "--example", "-M", "P@10", "-M", "P@10", "-M", "AP", "-M", "map")
+    assert rc == 0, err
+    assert [line.split("\t")[1] for line in out.splitlines() if line.startswith("T1")] == [
+        "P@10",
+        "AP",
+    ]
+    # trec_eval's P@10 and cwl_eval's PrecisionCWLMetric(10) would both print 'P@10'
+    rc, out, err = cli("cwl", "--example", "-M", "P@10", "-M", "PrecisionCWLMetric(10)")
+    assert rc == 2 and out == "" and "two measures would print as 'P@10'" in err
+    assert err.count("\n") == 1

@@ -171,8 +171,7 @@ def main(argv: list[str]) -> int:
     specs += [parse_cwl_metric(m) for m in args.metric]
     if not specs:
         specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
-    metrics = [m for m, _ in specs]
-    names = [n for _, n in specs]
+    metrics, names = _unique(specs)
     ev = Evaluator(
         args.qrels,
         metrics,
@@ -204,3 +203,25 @@ def main(argv: list[str]) -> int:
             raise CwlkitError(f"{args.bib_file}: cannot write ({exc.strerror})") from None
     sys.stdout.write(text)
     return 0
+
+
+def _unique(specs: list) -> tuple[list, list[str]]:
+    """The metrics once each (the first spelling's printed name), and no printed name shared by
+    two different measures (``-M P@10`` is trec_eval's P@10, while cwl_eval prints its
+    ``PrecisionCWLMetric(10)`` as ``P@10`` too)."""
+    from ..errors import ParamError
+
+    metrics: list = []
+    names: list[str] = []
+    for m, name in specs:
+        if m in metrics:
+            continue
+        if name in names:
+            other = metrics[names.index(name)]
+            raise ParamError(
+                f"two measures would print as {name!r}: {other.name} and {m.name}; "
+                f"ask for them as {other.name} and {m.name} (their canonical names)"
+            )
+        metrics.append(m)
+        names.append(name)
+    return metrics, names

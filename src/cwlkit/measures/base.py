@@ -168,9 +168,10 @@ class Measure:
 
     @classmethod
     def summary(cls) -> str:
-        """The first line of the class docstring."""
+        """The first paragraph of the class docstring, on one line."""
         doc = (cls.__doc__ or "").strip()
-        return doc.splitlines()[0].strip() if doc else ""
+        first = doc.split("\n\n", 1)[0]
+        return " ".join(line.strip() for line in first.splitlines())
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
