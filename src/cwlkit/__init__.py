@@ -45,6 +45,10 @@ _LAZY = {
     "contingency": "cwlkit.measures.classic",
     "evaluate_letor_files": "cwlkit.measures.letor",
     "gdeval_report": "cwlkit.report.gdeval",
+    "read_diversity_qrels": "cwlkit.io.diversity",
+    "as_diversity_qrels": "cwlkit.io.diversity",
+    "DiversityQrels": "cwlkit.io.diversity",
+    "ndeval_report": "cwlkit.report.ndeval",
     "evaluate_trec": "cwlkit.measures.trec.evaluate",
 }
 
@@ -72,12 +76,17 @@ __all__ = [
     "example",
     "evaluate_trec",
     "gdeval_report",
+    "DiversityQrels",
+    "as_diversity_qrels",
+    "ndeval_report",
+    "read_diversity_qrels",
     "list_measures",
     "parse_measure",
     "pr_curve",
     "read_costs",
     "read_qrels",
     "read_run",
+    "report",
     "roc_curve",
     "to_ir_measures",
 ]
@@ -87,6 +96,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .core.batch import RankingBatch, build_batch
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
+    from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
     from .measures.catalogue import list_measures
@@ -97,10 +107,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.parse import parse_measure
     from .measures.trec.evaluate import evaluate_trec
     from .report.gdeval import gdeval_report
+    from .report.ndeval import ndeval_report
     from .results import Results
 
 
 def __getattr__(name: str) -> Any:
+    if name == "report":  # the package cwlkit.report, callable: cwlkit.report(qrels, runs, ...)
+        import importlib
+
+        return importlib.import_module("cwlkit.report")
     mod = _LAZY.get(name)
     if mod is None:
         raise AttributeError(f"module 'cwlkit' has no attribute {name!r}")

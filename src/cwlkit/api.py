@@ -89,6 +89,8 @@ class Options:
     min_gain: float | None = None
     max_cost: float = 1.0
     min_cost: float = 1.0
+    topic_params: Any = None
+    compat: str | None = None
 
     def __post_init__(self) -> None:
         if self.topics not in TOPIC_RULES:
@@ -101,9 +103,13 @@ class Options:
             raise ParamError(f"order must be 'score', 'rank' or 'file'; got {self.order!r}")
         if self.ties not in ("none", "average"):
             raise ParamError(f"ties must be 'none' or 'average'; got {self.ties!r}")
+        if self.compat not in (None, "inst_eval"):
+            raise ParamError(f"compat must be None or 'inst_eval'; got {self.compat!r}")
         for name in ("depth", "compat_depth"):
             v = getattr(self, name)
-            if v is not None and (not isinstance(v, (int, np.integer)) or v < 1):
+            # inst_eval.py's -n may be 0 (every rank then counts as past the depth)
+            least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
+            if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
                 raise ParamError(f"{name} must be a positive integer; got {v!r}")
 
     @property
@@ -163,6 +169,17 @@ class Evaluator:
         asked for, or residuals.
     max_gain, min_gain, max_cost, min_cost : float, optional
         C/W/L bounds, as ``cwlkit cwl``'s options of the same names.
+    topic_params : mapping, optional
+        Per-topic measure parameters: ``{"T": {"201": 3, "202": 1}}``, or ``{"T": path}`` with
+        a file of ``topic value`` lines (inst_eval's ``-tpq`` T file). Every measure with a
+        parameter of that name (INST's ``T``...) scores each listed topic with the topic's
+        value; other topics keep the measure's own value; measures keep their names.
+    compat : {None, "inst_eval"}, default None
+        ``"inst_eval"``: INST as the INST paper's companion tool inst_eval.py computes it (W
+        normalised over its finite N, no tail; labels / largest label with negative labels
+        kept; empty rankings score 0; see :mod:`cwlkit.measures.cwl.inst_eval_compat`), with
+        ``compat_depth`` as its ``-n`` (ranks past it count as not provided; None: each
+        topic's ranking length). Other C/W/L metrics are an error in this mode.
     """
 
     def __init__(self, qrels: Any, measures: Any, **options: Any) -> None:
@@ -173,6 +190,12 @@ class Evaluator:
         except TypeError as exc:
             raise ParamError(f"Evaluator: {exc}") from None
         self.measures = parse_list(measures)
+        self._topic_params = None
+        if self.options.topic_params is not None:
+            from ._per_topic import check_measures, resolve
+
+            self._topic_params = resolve(self.options.topic_params)
+            check_measures(self._topic_params, self.measures)
         self.qrels = as_qrels(qrels)
         self._costs = _read_costs(self.options)
 
@@ -182,7 +205,7 @@ class Evaluator:
         With ``order="file"`` the topics come in the order they first appear in the run (as
         cwl_eval prints them); otherwise in byte order.
         """
-        r = _load_run(run, name, self.options.light)
+        r = _load_run(run, name, self._light)
         batch = self.batch(r)
         first = _first_appearance(r) if self.options.order == "file" else None
         if r is not run:
@@ -203,18 +226,32 @@ class Evaluator:
         o = self.options
         batch = build_batch(
             self.qrels,
-            _load_run(run, None, o.light),
+            _load_run(run, None, self._light),
             order=o.order,  # type: ignore[arg-type]
             topics=o.topics,  # type: ignore[arg-type]
             max_depth=o.depth,
             score_precision="single" if o.trec_version == 9 else "double",
             drop_unjudged=o.judged_only,
-            light=o.light,
+            light=self._light,
         )
         batch._cache["trec_version"] = o.trec_version
+        if self._diversity:  # the intent-aware measures read the subtopics from here
+            batch._cache["diversity_qrels"] = self.qrels
         return batch
 
-    def score(self, batch, *, run: str = "") -> Results:
+    @property
+    def _diversity(self) -> bool:
+        """Whether the qrels are diversity qrels (``cwlkit.read_diversity_qrels``)."""
+        return bool(getattr(self.qrels, "is_diversity", False))
+
+    @property
+    def _light(self) -> bool:
+        # diversity qrels: the batch keeps the document ids, to look their subtopics up; a
+        # measure that reads the scores (RBP_eval's tie groups) keeps them
+        needs_scores = any(getattr(m, "needs_scores", False) for m in self.measures)
+        return self.options.light and not self._diversity and not needs_scores
+
+    def score(self, batch, *, run: str = "", measures: list[Measure] | None = None) -> Results:
         """Every measure on a prepared batch.
 
         A C/W/L metric gives EU as its value and ETU, EC, ETC, ED (and residuals) as columns.
@@ -225,7 +262,11 @@ class Evaluator:
         """
         from .measures.cwl import CWLMetric
 
-        ms = self.measures
+        if measures is None and self._topic_params:
+            from ._per_topic import score as per_topic
+
+            return per_topic(self, batch, self._topic_params, run)
+        ms = self.measures if measures is None else measures
         T = batch.n_topics
         values = np.full((len(ms), T), np.nan)
         o = self.options
@@ -263,6 +304,10 @@ class Evaluator:
 
         o = self.options
         costs, doc_costs = self._costs
+        if o.compat == "inst_eval":
+            from .measures.cwl.inst_eval_compat import InstEvalGain
+
+            gain = InstEvalGain()  # type: ignore[assignment]
         return prepare(
             batch,
             gain=gain or o.gain,
@@ -281,7 +326,12 @@ class Evaluator:
         from .measures.cwl.evaluate import score
 
         o = self.options
-        lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
+        if o.compat == "inst_eval":
+            from .measures.cwl.inst_eval_compat import score_inst_eval
+
+            lo, res = score_inst_eval(m, inp, residuals=o.residuals, depth=o.compat_depth)
+        else:
+            lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
         arr = lo.as_array()
         if own_value:
             values[i] = arr[0]

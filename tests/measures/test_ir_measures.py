@@ -332,7 +332,7 @@ def test_from_ir_measures_names(ir, ours):
     ("ir", "says"),
     [
         ("P(judged_only=True)@10", "judged_only=True"),
-        ("alpha_nDCG@10", "intent-aware"),
+        ("alpha_nDCG", "needs a cutoff"),
         ("nDCG(gains={0:0,1:1})@10", "without a cutoff"),
         ("INST(T=2.0)", "needs max_rel"),
     ],

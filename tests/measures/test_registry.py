@@ -140,6 +140,10 @@ def test_every_entry_is_declared_once_and_computes(cls):
     m = _instance(cls)
     assert type(parse_measure(m.name)) is cls
     q, r = _tiny()
+    if getattr(cls, "needs_subtopics", False):  # intent-aware: diversity qrels (iter = subtopic)
+        from cwlkit.io.diversity import as_diversity_qrels
+
+        q = as_diversity_qrels(q)
     opts = {"gain": "linear"} if getattr(cls, "gain_domain", None) else {}
     res = Evaluator(q, [m], topics="either", **opts).evaluate(r)
     assert res.values.shape == (1, 2)

@@ -18,6 +18,10 @@ are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
   sign           binomial sign test; CI for the median difference
   randomization  sign-flip permutation test, --samples draws; CI by inverting the test
   bootstrap      topics resampled with replacement; shift-method p, percentile CI
+  tukey          Tukey's HSD over all runs per measure (scipy.stats.tukey_hsd): p-values
+                 already adjusted for every pair, simultaneous CIs; --correction none
+--anova adds each measure's two-way ANOVA of topics x systems (F test of the systems).
+Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
 A '*' marks comparisons significant at alpha after the correction.
 """
 
@@ -25,7 +29,8 @@ FORMATS = ("text", "tsv", "json", "markdown")
 
 
 def build_parser():
-    from ..stats.correct import CORRECTIONS
+    from ..stats.correct import CHOICES
+    from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
     from ._options import add_evaluation_options
     from .main import ArgumentParser
@@ -48,10 +53,12 @@ def build_parser():
         metavar="MEASURE",
         help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10",
     )
-    p.add_argument("--test", choices=TESTS, default="t", help="paired test (default t)")
+    p.add_argument(
+        "--test", choices=TESTS + MULTI_TESTS, default="t", help="paired test (default t)"
+    )
     p.add_argument(
         "--correction",
-        choices=CORRECTIONS,
+        choices=CHOICES,
         default="none",
         help="multiple-testing correction across all comparisons (default none)",
     )
@@ -65,6 +72,11 @@ def build_parser():
         "--all-pairs",
         action="store_true",
         help="compare every pair of runs, not each with the first",
+    )
+    p.add_argument(
+        "--anova",
+        action="store_true",
+        help="add each measure's two-way ANOVA of topics x systems",
     )
     p.add_argument(
         "--samples",
@@ -85,7 +97,19 @@ _TEST_NAMES = {
     "sign": "sign test",
     "randomization": "randomization (sign-flip) test",
     "bootstrap": "paired bootstrap",
+    "tukey": "Tukey's HSD",
 }
+
+
+def _anova_rows(table) -> tuple[list[str], list[list]]:
+    """Header and rows of the ANOVA tables (measure, source, df, SS, MS, F, p)."""
+    head = ["measure", "source", "df", "sum_sq", "mean_sq", "F", "p_value"]
+    rows = [
+        [m, r["source"], r["df"], r["sum_sq"], r["mean_sq"], r["F"], r["p_value"]]
+        for m, res in table.anova.items()
+        for r in res.to_records()
+    ]
+    return head, rows
 
 
 def render(table, fmt: str) -> str:
@@ -108,6 +132,11 @@ def render(table, fmt: str) -> str:
                 "measures": table.measures,
                 "means": table.means_records(),
                 "comparisons": recs,
+                **(
+                    {"anova": {m: a.to_records() for m, a in table.anova.items()}}
+                    if table.anova
+                    else {}
+                ),
             }
         )
     if fmt == "tsv":
@@ -116,6 +145,8 @@ def render(table, fmt: str) -> str:
     mc = f", {table.samples} samples, seed {table.seed}" if table.samples is not None else ""
     ncmp = f"{len(recs)} comparison{'s' if len(recs) != 1 else ''}"
     corr = "no correction" if table.correction == "none" else f"{table.correction} correction"
+    if table.test == "tukey":
+        corr = "p-values adjusted for every pair of runs of a measure"
     head = (
         f"{_TEST_NAMES.get(table.test, table.test)} (two-sided{mc}); {ncmp}, {corr}; "
         f"alpha {table.alpha:g}; {len(table.topics)} topics"
@@ -148,6 +179,17 @@ def render(table, fmt: str) -> str:
     if table.correction == "none":  # the adjusted column would repeat p
         cmp_header = cmp_header[:6] + cmp_header[7:]
         cmp_rows = [row[:6] + row[7:] for row in cmp_rows]
+    anova_parts: list[str] = []
+    if table.anova:
+        a_head, a_rows = _anova_rows(table)
+        cells = [
+            [m, src, f"{df:g}", fmt_num(ss), fmt_num(ms)]
+            + (["", ""] if src == "residual" else [fmt_num(f, 3), fmt_p(p)])
+            for m, src, df, ss, ms, f, p in a_rows
+        ]
+        right_a = [False, False, True, True, True, True, True]
+        render_t = table_markdown if fmt == "markdown" else table_text
+        anova_parts = [render_t(a_head, cells, right_a)]
     right_m = [False] + [True] * len(table.measures)
     right_c = [False, False, False, True, False] + [True] * (len(cmp_header) - 6) + [False]
     if fmt == "markdown":
@@ -158,13 +200,15 @@ def render(table, fmt: str) -> str:
         ]
         if note:
             parts.append(note + "\n")
-        return "\n".join(parts)
+        return "\n".join(parts + anova_parts)
     parts = [f"# {head}\n"] + ([f"# {note}\n"] if note else [])
     parts += [
         table_text(mean_header, mean_rows, right_m),
         "\n",
         table_text(cmp_header, cmp_rows, right_c),
     ]
+    if anova_parts:
+        parts += ["\n# two-way ANOVA, topics x systems (score ~ system + topic)\n", *anova_parts]
     return "".join(parts)
 
 
@@ -192,6 +236,7 @@ def main(argv: list[str]) -> int:
         all_pairs=args.all_pairs,
         samples=args.samples,
         seed=args.seed,
+        anova=args.anova,
     )
     sys.stdout.write(render(table, args.format))
     return 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-
 DESCRIPTION = """\
 LETOR's evaluation scripts, byte for byte (see docs/letor.md):
 
@@ -13,15 +12,20 @@ LETOR's evaluation scripts, byte for byte (see docs/letor.md):
   cwlkit letor rank  FEATURES RANKS OUTPUT FLAG         Eval-Rank: one rank position per line
   cwlkit letor ttest RESULT_A RESULT_B OUTPUT           paired t-test of every measure
 
-FLAG 1 writes a row per query, 0 only the averages. OUTPUT '-' writes to standard output.
+FLAG 1 writes a row per query and the averages; any other FLAG only the averages (the LETOR
+document's rule; --strict-flag refuses a FLAG other than 0 or 1, as the Perl scripts do).
+OUTPUT '-' writes to standard output.
 --version 4.0 (default), 3.0 or mslr picks the script whose conventions (gain table, relevant
 labels, positions, short queries, output layout) are reproduced.
 """
 
-_VERSION_HELP = "which script to reproduce: 4.0 (Eval-Score-4.0.pl, default), 3.0 (Eval-Score-3.0.pl), mslr (Eval-Score-MSLR.pl)"
+_VERSION_HELP = (
+    "which script to reproduce: 4.0 (Eval-Score-4.0.pl, default), 3.0 (Eval-Score-3.0.pl), "
+    "mslr (Eval-Score-MSLR.pl)"
+)
 _GAIN_HELP = (
-    "map labels outside the version's gain table: 'exp' (gain 2^label-1 for every label) or a table "
-    "'3:7,4:15' added to the version's; added labels with gain > 0 count as relevant"
+    "map labels outside the version's gain table: 'exp' (gain 2^label-1 for every label) or a "
+    "table '3:7,4:15' added to the version's; added labels with gain > 0 count as relevant"
 )
 
 
@@ -44,9 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
             if name == "score"
             else "Eval-Rank: evaluate rank positions",
             description=(
-                "Eval-Score: rank each query's documents by score (higher first; ties keep the file's line order) and write P@n, MAP and NDCG."
+                "Eval-Score: rank each query's documents by score (higher first; ties keep the "
+                "file's line order) and write P@n, MAP and NDCG."
                 if name == "score"
-                else "Eval-Rank: the predictions are rank positions (1 = top, each query's ranks 1..n, each once); write P@n, MAP and NDCG."
+                else "Eval-Rank: the predictions are rank positions (1 = top, each query's "
+                "ranks 1..n, each once); write P@n, MAP and NDCG."
             ),
         )
         s.add_argument(
@@ -65,7 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
             "output", metavar="OUTPUT", help="result file to write ('-' for standard output)"
         )
         s.add_argument(
-            "flag", metavar="FLAG", help="1: per-query results and averages; 0: averages only"
+            "flag",
+            metavar="FLAG",
+            help="1: per-query results and averages; anything else (0): averages only",
+        )
+        s.add_argument(
+            "--strict-flag",
+            action="store_true",
+            help="the Perl scripts' check: a FLAG whose numeric value is neither 0 nor 1 is an "
+            "error ('Flag should be 0 or 1')",
         )
         s.add_argument(
             "--version",
@@ -77,13 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--gain", help=_GAIN_HELP)
         s.add_argument(
             "--relevant",
-            help="comma-separated labels that count as relevant for P@n and MAP (replaces the version's set)",
+            help="comma-separated labels that count as relevant for P@n and MAP (replaces the "
+            "version's set)",
         )
     t = sub.add_parser(
         "ttest",
         prog="cwlkit letor ttest",
         help="paired t-test of every measure between two per-query result files",
-        description="Paired two-sided t-test (scipy) of every measure between two LETOR 4.0/MSLR result files written with flag 1, in the layout of LETOR's t-test script.",
+        description="Paired two-sided t-test (scipy) of every measure between two LETOR "
+        "4.0/MSLR result files written with flag 1, in the layout of LETOR's t-test script.",
     )
     t.add_argument("result_a", metavar="RESULT_A")
     t.add_argument("result_b", metavar="RESULT_B")
@@ -93,18 +109,50 @@ def build_parser() -> argparse.ArgumentParser:
         dest="p_kind",
         choices=("two-sided", "letor"),
         default="two-sided",
-        help="two-sided (default): 2 P(T > |t|), full precision; letor: what LETOR's script prints, "
-        "the upper tail P(T > t) to 5 significant digits",
+        help="two-sided (default): 2 P(T > |t|), full precision; letor: what LETOR's script "
+        "prints, the upper tail P(T > t) to 5 significant digits",
     )
     return p
 
 
-def _flag(text: str) -> int:
+def _flag(text: str, strict: bool = False) -> int:
+    """1 (a row per query) or 0 (averages only) from the FLAG argument.
+
+    The LETOR document: "If flag is '1', the evaluation tool will output per-query evaluation
+    results; otherwise it will output the average evaluation results". So a FLAG that is the
+    number 1 (``1``, ``1.0``, ``01``) gives 1 and anything else 0. With ``strict`` the scripts'
+    own check, ``if($flag != 1 && $flag != 0)``, on Perl's numeric reading of the text
+    (``abc`` reads as 0, ``1abc`` as 1): neither 0 nor 1 is an error.
+    """
     from ..errors import ParamError
 
-    if text.strip() not in ("0", "1"):
-        raise ParamError(f"FLAG must be 1 (per-query results) or 0 (averages only); got {text!r}")
-    return int(text)
+    if strict:
+        value = _perl_numeric(text)
+        if value not in (0.0, 1.0):
+            raise ParamError(
+                f"FLAG must be 1 (per-query results) or 0 (averages only) under --strict-flag, "
+                f"as the Perl scripts require ('Flag should be 0 or 1'); got {text!r}"
+            )
+        return int(value)
+    try:
+        return 1 if float(text) == 1.0 else 0
+    except ValueError:
+        return 0
+
+
+def _perl_numeric(text: str) -> float:
+    """A string's value in Perl's numeric context: its leading decimal number after blanks
+    (``1abc`` is 1, ``abc`` and ``0x1`` are 0), or ``Inf``/``NaN`` spelled out."""
+    import re
+
+    t = text.lstrip(" \t\n\r\f\v")
+    m = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", t)
+    if m:
+        return float(m.group(0))
+    m = re.match(r"([-+]?)(inf(?:inity)?|nan)", t, re.IGNORECASE)
+    if m:
+        return float(m.group(1) + m.group(2)[:3])
+    return 0.0
 
 
 def _write(path: str, text: str) -> None:
@@ -134,7 +182,7 @@ def main(argv: list[str]) -> int:
         from ..measures.letor import evaluate_letor_files
         from ..report.letor import format_letor
 
-        flag = _flag(args.flag)
+        flag = _flag(args.flag, args.strict_flag)
         scores = evaluate_letor_files(
             args.features,
             args.predictions,

@@ -19,8 +19,15 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "cwl": ("cwlkit.cli.cwl", "C/W/L evaluation (cwl_eval's command line, exact tails, residuals)"),
     "trec_eval": ("cwlkit.cli.trec_eval", "trec_eval-compatible evaluation, byte-identical output"),
     "gdeval": ("cwlkit.cli.gdeval", "the TREC Web Track's gdeval.pl: nDCG@k and ERR@k"),
+    "ndeval": ("cwlkit.cli.ndeval", "the TREC Web Track's ndeval: diversity and intent-aware"),
+    "inst_eval": ("cwlkit.cli.inst_eval", "INST's bounds, inst_eval.py's command line and output"),
     "letor": ("cwlkit.cli.letor", "LETOR's Eval-Score / Eval-Rank / t-test scripts"),
+    "rbp_eval": ("cwlkit.cli.rbp_eval", "rbp_eval: RBP base + residual, several p and depths"),
     "compare": ("cwlkit.cli.compare", "compare runs: mean scores, paired tests, corrections"),
+    "report": (
+        "cwlkit.cli.report",
+        "comparison report: marks, W/T/L, effect sizes, plots (HTML, LaTeX, Markdown, CSV)",
+    ),
     "correlate": ("cwlkit.cli.correlate", "correlation of two measures over runs and topics"),
     "fit": (
         "cwlkit.cli.fit",

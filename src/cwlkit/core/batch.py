@@ -176,9 +176,59 @@ def build_batch(
         raise ParamError(f"topics must be 'run', 'qrels', 'both' or 'either'; got {topics!r}")
     if max_depth is not None and max_depth < 0:
         raise ParamError(f"max_depth must be >= 0; got {max_depth}")
-    rt = run.table
+    # Steps below take the per-row arrays they need and return what the next step needs;
+    # their temporaries die with them (at 10M rows each per-row array is 80 MB), so keep
+    # no other reference here to an array a step replaces or deletes.
     run_topic, rt_dict, run_doc, rd_dict = run.codes()
     qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
+    topic_dict, qrel_topic = _topic_space(rt_dict, qt_codes, qt_dict)
+    qlabels = qrels.labels
+    found, run_label = _run_labels(
+        run_topic, run_doc, rd_dict, qrel_topic, qd_codes, qd_dict, qlabels, len(topic_dict)
+    )
+    kept_codes, row_of_code = _select_topics(topic_dict, run_topic, qrel_topic, topics, qrels, run)
+    T = int(kept_codes.size)
+    idx, row, col, scores, counts = _ranked_rows(
+        run,
+        run_topic,
+        run_doc,
+        row_of_code,
+        found,
+        run_label,
+        T,
+        order=order,
+        max_depth=max_depth,
+        score_precision=score_precision,
+        drop_unjudged=drop_unjudged,
+    )
+    labels, judged, valid, score_m, q0, q0_dict = _run_matrices(
+        run, T, idx, row, col, scores, counts, found, run_label, light
+    )
+    del found, run_label, scores
+    qrel_labels, qcounts = _qrels_matrix(qlabels, qrel_topic, row_of_code, T)
+    label_values = _label_values(qrels)
+    return RankingBatch(
+        topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
+        depth=counts,
+        labels=labels,
+        judged=judged,
+        valid=valid,
+        scores=score_m,
+        qrel_labels=qrel_labels,
+        n_judged=qcounts,
+        q0=q0,
+        q0_names=[str(x) for x in q0_dict.to_pylist()],
+        runid=run.runid,
+        qrels_max_label=float(label_values[-1]) if label_values.size else None,
+        qrels_label_values=label_values,
+        _doc_source=None if light else (row, col, run.table.column("doc").take(from_numpy(idx))),
+    )
+
+
+def _topic_space(
+    rt_dict: pa.Array, qt_codes: np.ndarray, qt_dict: pa.Array
+) -> tuple[pa.Array, np.ndarray]:
+    """The topic dictionary shared by run and qrels, and the qrels rows' codes in it."""
     # qrels topics -> run topic codes; topics only in the qrels get codes after the run's
     q2r = _index_in(qt_dict, rt_dict)
     missing = q2r < 0
@@ -188,16 +238,26 @@ def build_batch(
         if missing.any()
         else rt_dict
     )
-    qrel_topic = q2r[qt_codes]
-    n_codes = len(topic_dict)
+    return topic_dict, q2r[qt_codes]
+
+
+def _run_labels(
+    run_topic: np.ndarray,
+    run_doc: np.ndarray,
+    rd_dict: pa.Array,
+    qrel_topic: np.ndarray,
+    qd_codes: np.ndarray,
+    qd_dict: pa.Array,
+    qlabels: np.ndarray,
+    n_codes: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(found, label) of every run row: is (topic, document) in the qrels, and its label."""
     # run documents -> qrels document codes (-1: never judged)
     run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[
         run_doc
     ]
-
-    # label of every run row: look (topic, qrels doc) up among the sorted qrels keys (the
-    # per-row temporaries are computed in place and dropped as soon as used: at 10M rows
-    # each is 80 MB)
+    # look (topic, qrels doc) up among the sorted qrels keys (the per-row temporaries are
+    # computed in place and dropped as soon as used: at 10M rows each is 80 MB)
     width = len(qd_dict) + 1
     qkeys = qrel_topic * width + qd_codes
     qorder = np.argsort(qkeys, kind="stable")
@@ -208,7 +268,6 @@ def build_batch(
     rkeys += run_qdoc
     del run_qdoc
     rkeys[unjudged] = -1
-    qlabels = qrels.labels
     if qkeys_sorted.size:
         pos = np.searchsorted(qkeys_sorted, rkeys)
         np.minimum(pos, qkeys_sorted.size - 1, out=pos)
@@ -222,9 +281,19 @@ def build_batch(
         found = np.zeros(rkeys.size, bool)
         run_label = np.full(rkeys.size, np.nan)
         del rkeys
-    del unjudged
+    return found, run_label
 
-    # topic selection, in strcmp order
+
+def _select_topics(
+    topic_dict: pa.Array,
+    run_topic: np.ndarray,
+    qrel_topic: np.ndarray,
+    topics: TopicSet,
+    qrels: Qrels,
+    run: Run,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kept topic codes in strcmp order, and the batch row of every code (-1: dropped)."""
+    n_codes = len(topic_dict)
     in_run = np.zeros(n_codes, bool)
     in_run[run_topic] = True
     in_qrels = np.zeros(n_codes, bool)
@@ -240,21 +309,33 @@ def build_batch(
     kept_codes = kept_codes[np.argsort(trank[kept_codes], kind="stable")]
     row_of_code = np.full(n_codes, -1, dtype=np.int64)
     row_of_code[kept_codes] = np.arange(kept_codes.size)
-    T = int(kept_codes.size)
-    if T == 0:
+    if kept_codes.size == 0:
         raise CwlkitError(
             f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
             if topics == "both"
             else "no topics to evaluate"
         )
+    return kept_codes, row_of_code
 
-    # run rows to keep
+
+def _kept_rows(
+    run: Run,
+    run_topic: np.ndarray,
+    run_doc: np.ndarray,
+    row_of_code: np.ndarray,
+    found: np.ndarray,
+    run_label: np.ndarray,
+    *,
+    score_precision: str,
+    drop_unjudged: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(run row index, batch row, score, document code) of the run rows to keep, file order."""
     row = row_of_code[run_topic]
     keep = row >= 0
     if drop_unjudged:
         with np.errstate(invalid="ignore"):
             keep &= found & (run_label >= 0)
-    scores = to_numpy(rt.column("score"))
+    scores = to_numpy(run.table.column("score"))
     if keep.all():  # the usual case: no copies of the per-row arrays
         idx = np.arange(keep.size)
         kept_doc = run_doc
@@ -266,15 +347,35 @@ def build_batch(
         scores = scores.astype(np.float32)
     elif score_precision != "double":
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
+    return idx, row, scores, kept_doc
 
-    # order within topic
-    if order == "score":
-        perm = _score_order(run, kept_doc, scores, row)
-    elif order == "rank":
-        ranks = _parse_ranks(run, idx)
-        perm = np.lexsort((idx, ranks, row))
-    else:
-        perm = np.lexsort((idx, row))
+
+def _ranked_rows(
+    run: Run,
+    run_topic: np.ndarray,
+    run_doc: np.ndarray,
+    row_of_code: np.ndarray,
+    found: np.ndarray,
+    run_label: np.ndarray,
+    T: int,
+    *,
+    order: Order,
+    max_depth: int | None,
+    score_precision: str,
+    drop_unjudged: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(run row, batch row, column, score) of the kept rows ranked and cut, and the depths."""
+    idx, row, scores, kept_doc = _kept_rows(
+        run,
+        run_topic,
+        run_doc,
+        row_of_code,
+        found,
+        run_label,
+        score_precision=score_precision,
+        drop_unjudged=drop_unjudged,
+    )
+    perm = _rank_order(run, order, idx, row, scores, kept_doc)
     idx, row, scores = idx[perm], row[perm], scores[perm]
     del perm, kept_doc
     counts = np.bincount(row, minlength=T).astype(np.int64)
@@ -284,8 +385,40 @@ def build_batch(
         sel = col < max_depth
         idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
         counts = np.minimum(counts, max_depth)
-    D = int(counts.max(initial=0))
+    return idx, row, col, scores, counts
 
+
+def _rank_order(
+    run: Run,
+    order: Order,
+    idx: np.ndarray,
+    row: np.ndarray,
+    scores: np.ndarray,
+    kept_doc: np.ndarray,
+) -> np.ndarray:
+    """Permutation of the kept rows into topic order, each topic in ``order``."""
+    if order == "score":
+        return _score_order(run, kept_doc, scores, row)
+    if order == "rank":
+        ranks = _parse_ranks(run, idx)
+        return np.lexsort((idx, ranks, row))
+    return np.lexsort((idx, row))
+
+
+def _run_matrices(
+    run: Run,
+    T: int,
+    idx: np.ndarray,
+    row: np.ndarray,
+    col: np.ndarray,
+    scores: np.ndarray,
+    counts: np.ndarray,
+    found: np.ndarray,
+    run_label: np.ndarray,
+    light: bool,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, pa.Array]:
+    """The [T, D] matrices of the ranked rows: labels, judged, valid, scores, q0 (+ names)."""
+    D = int(counts.max(initial=0))
     labels = np.full((T, D), np.nan)
     labels[row, col] = run_label[idx]
     judged = np.zeros((T, D), bool)
@@ -300,11 +433,16 @@ def build_batch(
         q0 = np.full((T, 0), -1, dtype=np.int64)
         q0_dict = from_strings([])
     else:
-        q0_codes, q0_dict = encode_runs(rt.column("q0"))  # usually one value throughout
+        q0_codes, q0_dict = encode_runs(run.table.column("q0"))  # usually one value throughout
         q0 = np.full((T, D), -1, dtype=np.int64)
         q0[row, col] = q0_codes[idx]
+    return labels, judged, valid, score_m, q0, q0_dict
 
-    # qrels labels per topic, sorted descending
+
+def _qrels_matrix(
+    qlabels: np.ndarray, qrel_topic: np.ndarray, row_of_code: np.ndarray, T: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """float64[T, Q] qrels labels of each kept topic sorted descending, and int64[T] counts."""
     qrow = row_of_code[qrel_topic]
     qsel = np.flatnonzero(qrow >= 0)
     qrow = qrow[qsel]
@@ -316,24 +454,7 @@ def build_batch(
     qcol = np.arange(qrow.size) - qstarts[qrow]
     qrel_labels = np.full((T, int(qcounts.max(initial=0))), np.nan)
     qrel_labels[qrow, qcol] = ql
-    label_values = _label_values(qrels)
-
-    return RankingBatch(
-        topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
-        depth=counts,
-        labels=labels,
-        judged=judged,
-        valid=valid,
-        scores=score_m,
-        qrel_labels=qrel_labels,
-        n_judged=qcounts,
-        q0=q0,
-        q0_names=[str(x) for x in q0_dict.to_pylist()],
-        runid=run.runid,
-        qrels_max_label=float(label_values[-1]) if label_values.size else None,
-        qrels_label_values=label_values,
-        _doc_source=None if light else (row, col, rt.column("doc").take(from_numpy(idx))),
-    )
+    return qrel_labels, qcounts
 
 
 def _label_values(qrels: Qrels) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import UnknownMeasureError
+from ..errors import ParamError, UnknownMeasureError
 from . import registry
 
 
@@ -33,6 +33,13 @@ def list_measures(name: str | None = None) -> list[dict[str, Any]]:
         classes = [type(m) for m in parse_measures(name)]
     except UnknownMeasureError:
         raise
+    except ParamError:  # a family with a required parameter, named bare ("alpha_nDCG")
+        from .parse import split_head
+
+        head = split_head(name)
+        if head is None:
+            raise
+        classes = [registry.lookup(head[0])]
     return [classes[0].describe()]
 
 

@@ -3,6 +3,7 @@
 * ``F(beta=1)`` and ``F(beta=b)@k``: the F measure of the retrieved set (or of the top k),
   weighted with ``beta**2`` as in van Rijsbergen, Manning et al. and the lecture. trec_eval's
   ``set_F`` (``SetF`` here) weights with ``beta`` itself; the two agree only at beta = 1.
+  ``F(alpha=a)`` is the lecture's other form, ``1 / (alpha/P + (1 - alpha)/R)``.
 * ``IAP11``: 11-point interpolated average precision of each topic, with the recall levels
   reached at ``ceil(r * R)`` relevant documents exactly. trec_eval's ``11pt_avg`` rounds that
   count (``(long)(r R + 0.9)`` in 9.0.8, ``lround(r R)`` in 10.0), so it differs on topics
@@ -52,7 +53,32 @@ def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.n
         return np.where(den > 0, (b2 + 1.0) * p * r / np.where(den > 0, den, 1.0), 0.0)
 
 
-def contingency(tp, fp, fn, tn=None, *, beta: float = 1.0) -> dict[str, np.ndarray]:
+def f_alpha(precision: np.ndarray, recall: np.ndarray, alpha: float = 0.5) -> np.ndarray:
+    """The lecture's F measure in its alpha form: ``1 / (alpha / P + (1 - alpha) / R)``.
+
+    The weighted harmonic mean of P and R, alpha in [0, 1]: alpha = 1 gives P and alpha = 0
+    gives R (exactly, whatever the other value); otherwise F is 0 when P or R is 0 (the limit
+    of the harmonic mean). Equal to :func:`f_beta` with ``beta^2 = (1 - alpha) / alpha``, up to
+    rounding: alpha = 0.5 is F1.
+    """
+    p = np.asarray(precision, dtype=np.float64)
+    r = np.asarray(recall, dtype=np.float64)
+    shape = np.broadcast_shapes(p.shape, r.shape)
+    a = float(alpha)
+    if a == 1.0:
+        return np.broadcast_to(p, shape).astype(np.float64, copy=True)
+    if a == 0.0:
+        return np.broadcast_to(r, shape).astype(np.float64, copy=True)
+    ok = (p > 0) & (r > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(
+            ok, 1.0 / (a / np.where(ok, p, 1.0) + (1.0 - a) / np.where(ok, r, 1.0)), 0.0
+        )
+
+
+def contingency(
+    tp, fp, fn, tn=None, *, beta: float = 1.0, alpha: float | None = None
+) -> dict[str, np.ndarray]:
     """Set measures from a 2x2 contingency table (unranked retrieval).
 
     Parameters
@@ -64,6 +90,8 @@ def contingency(tp, fp, fn, tn=None, *, beta: float = 1.0) -> dict[str, np.ndarr
         Non-relevant not retrieved (true negatives); needed only for accuracy.
     beta : float
         F weighting (``beta^2``, see :func:`f_beta`).
+    alpha : float, optional
+        F weighting in the alpha form instead (see :func:`f_alpha`); give beta or alpha.
 
     Returns
     -------
@@ -89,7 +117,12 @@ def contingency(tp, fp, fn, tn=None, *, beta: float = 1.0) -> dict[str, np.ndarr
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(tp + fp > 0, tp / (tp + fp), 0.0)
         r = np.where(tp + fn > 0, tp / (tp + fn), 0.0)
-        out = {"precision": p, "recall": r, "F": f_beta(p, r, beta)}
+        if alpha is not None and beta != 1.0:
+            from ..errors import ParamError
+
+            raise ParamError("give F's weight as beta or as alpha, not both")
+        f = f_beta(p, r, beta) if alpha is None else f_alpha(p, r, alpha)
+        out = {"precision": p, "recall": r, "F": f}
         if tn is not None:
             tn = np.asarray(tn, dtype=np.float64)
             total = tp + fp + fn + tn
@@ -118,11 +151,15 @@ def set_counts(
 @register
 @dataclass(frozen=True)
 class F(Measure):
-    """F measure of the retrieved set, the lecture's ``beta^2`` weighting.
+    """F measure of the retrieved set, the lecture's ``beta^2`` (or ``alpha``) weighting.
 
     ``F_beta = (beta^2 + 1) P R / (beta^2 P + R)`` with set precision ``P = rel_ret / ret``
     and set recall ``R = rel_ret / num_rel``, over the whole run, or over its first ``k``
     documents with ``@k`` (the lecture's "set measure of each prefix").
+
+    Or, with ``alpha``, the lecture's other form ``F = 1 / (alpha/P + (1 - alpha)/R)``: the
+    same measure with ``beta^2 = (1 - alpha) / alpha`` (``F(alpha=0.2)`` is ``F(beta=2)`` up to
+    rounding), computed in that form. Give beta or alpha, not both.
 
     Parameters
     ----------
@@ -132,6 +169,9 @@ class F(Measure):
         Relevance threshold: qrels labels ``>= rel`` are relevant.
     k : int, optional
         Cutoff: the retrieved set is the top ``k`` documents.
+    alpha : float, optional
+        Weight of precision in [0, 1], instead of beta: 1 gives P, 0 gives R, 0.5 is F1
+        (``F(alpha=0.5)`` and ``F(beta=1)`` are both spelled ``F``).
 
     Notes
     -----
@@ -145,16 +185,38 @@ class F(Measure):
 
     family = "F"
     aliases = ("Fbeta", "F_beta")
-    beta: float = param(1.0, ge=0.0, doc="weight of recall against precision (squared)")
+    beta: float | None = param(
+        None, ge=0.0, doc="weight of recall against precision (squared); default 1"
+    )
     rel: float = param(1.0, doc="relevance threshold: labels >= rel are relevant")
     k: int | None = param(None, ge=1, integer=True, doc="cutoff: F of the top k documents")
+    alpha: float | None = param(
+        None, ge=0.0, le=1.0, doc="weight of precision, 1/(alpha/P + (1-alpha)/R); not with beta"
+    )
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.alpha is not None and self.beta is not None:
+            from ..errors import ParamError
+
+            raise ParamError(
+                "F takes beta or alpha, not both (beta^2 = (1 - alpha)/alpha); "
+                f"got beta={self.beta!r}, alpha={self.alpha!r}."
+            )
+        # the balanced F1, however spelled, is F: one name, one measure
+        if self.beta is not None and float(self.beta) == 1.0:
+            object.__setattr__(self, "beta", None)
+        if self.alpha is not None and float(self.alpha) == 0.5:
+            object.__setattr__(self, "alpha", None)
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
         ret, rel_ret, R = set_counts(batch, self.rel, self.k)
         with np.errstate(invalid="ignore", divide="ignore"):
             p = np.where(ret > 0, rel_ret / np.maximum(ret, 1), 0.0)
             r = np.where(R > 0, rel_ret / np.maximum(R, 1), 0.0)
-        return f_beta(p, r, self.beta)
+        if self.alpha is not None:
+            return f_alpha(p, r, self.alpha)
+        return f_beta(p, r, 1.0 if self.beta is None else self.beta)
 
 
 @register

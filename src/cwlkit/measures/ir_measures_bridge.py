@@ -25,6 +25,8 @@ the other cwl_eval measures       C/W/L metric on labels scaled to [0, 1], over 
 (``INSQ``, ``BPM``, ``SDCG``,     fixed depth 1000 (``BPM(T)@K`` is ``BPM(T,K)``,
 ``NERR8``..``NERR11``)            ``NERR8@k`` ``C_E8@k``, ``NERR10(p)`` ``C_E10(phi=p)``)
 ``Judged@k``, ``Compat(p)``       ``Judged@k``, ``Compat(p)``
+``alpha_nDCG(alpha)@k``, the      the same name (:mod:`cwlkit.measures.diversity`), on
+other pyndeval measures           diversity qrels (``cwlkit.as_diversity_qrels``)
 ================================  =========================================================
 
 Scores: ir_measures' pytrec_eval provider (P, R, AP, RR, nDCG, Rprec, Bpref, infAP, the set
@@ -45,15 +47,6 @@ from .base import Measure, format_value
 _NO_EQUIVALENT = {
     "Accuracy": "its pairwise accuracy (a retrieved relevant document ranked above a retrieved "
     "non-relevant one) has no cwlkit measure",
-    "ERR_IA": "diversity measures need intent-aware qrels",
-    "nERR_IA": "diversity measures need intent-aware qrels",
-    "alpha_DCG": "diversity measures need intent-aware qrels",
-    "alpha_nDCG": "diversity measures need intent-aware qrels",
-    "NRBP": "diversity measures need intent-aware qrels",
-    "nNRBP": "diversity measures need intent-aware qrels",
-    "AP_IA": "diversity measures need intent-aware qrels",
-    "P_IA": "diversity measures need intent-aware qrels",
-    "StRecall": "diversity measures need intent-aware qrels",
 }
 
 #: the top grade gdeval.pl's ERR divides by (its ``$MAX_JUDGMENT``)
@@ -87,8 +80,8 @@ def from_ir_measures(obj: Any) -> list[Measure]:
     ParamError
         When cwlkit has no equivalent: ``judged_only=True`` (in cwlkit trec_eval's ``-J`` is
         the evaluation option ``judged_only=True``, not a measure parameter),
-        ``nDCG(gains=...)`` with a cutoff, the diversity measures, ``Accuracy``, or invalid
-        parameters.
+        ``nDCG(gains=...)`` with a cutoff, a diversity measure without a cutoff, ``Accuracy``,
+        or invalid parameters.
 
     Examples
     --------
@@ -225,6 +218,38 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], Any], Measure]] = {
     "NERR10": _scaled(lambda p: _make("C_E10", phi=float(p["p"]))),
     "NERR11": _scaled(lambda p: _make("C_E11", T=float(p["T"]))),
 }
+
+
+def _diversity(family: str, *keys: str) -> Callable[[dict[str, Any], Any], Measure]:
+    """A builder for a pyndeval-provider measure (cwlkit's :mod:`.diversity`, on diversity
+    qrels): its ``rel``, the parameters ``keys`` and, for a cutoff measure, the cutoff."""
+
+    def build(p: dict[str, Any], obj: Any) -> Measure:
+        kw: dict[str, Any] = {k: None if p.get(k) is None else float(p[k]) for k in keys}
+        if "cutoff" in getattr(obj, "SUPPORTED_PARAMS", {}):
+            if p.get("cutoff") is None:
+                raise ParamError(
+                    f"ir_measures' {obj.NAME} needs a cutoff (pyndeval's); got {obj!r}"
+                )
+            kw["k"] = _cut(p)
+        return _make(family, rel=_rel(p), **kw)
+
+    return build
+
+
+_BUILDERS.update(
+    {
+        "ERR_IA": _diversity("ERR_IA"),
+        "nERR_IA": _diversity("nERR_IA"),
+        "alpha_DCG": _diversity("alpha_DCG", "alpha"),
+        "alpha_nDCG": _diversity("alpha_nDCG", "alpha"),
+        "NRBP": _diversity("NRBP", "alpha", "beta"),
+        "nNRBP": _diversity("nNRBP", "alpha", "beta"),
+        "AP_IA": _diversity("AP_IA"),
+        "P_IA": _diversity("P_IA"),
+        "StRecall": _diversity("StRecall"),
+    }
+)
 
 
 # --------------------------------------------------------------------------------------------

@@ -32,10 +32,12 @@ _MEASURE_MODULES: list[str] = [
     "cwlkit.measures.compat",
     "cwlkit.measures.cwl_scaled",
     "cwlkit.measures.letor_measures",
+    "cwlkit.measures.rbp_eval",
+    "cwlkit.measures.diversity",
 ]
 
 #: the anchors whose names the table records
-ANCHORS = ("trec_eval", "cwl_eval", "gdeval", "letor", "ir_measures")
+ANCHORS = ("trec_eval", "cwl_eval", "gdeval", "letor", "ir_measures", "rbp_eval")
 
 _FAMILIES: dict[str, type[Measure]] = {}
 _ANCHOR_NAMES: dict[tuple[str, str], type[Measure]] = {}

@@ -11,8 +11,13 @@ tests
     :func:`paired_test` and one function per test (t, Wilcoxon, sign, randomization,
     bootstrap), vectorised over many comparisons at once.
 correct
-    :func:`correct`: none, Bonferroni, Holm, Benjamini-Hochberg (as statsmodels'
-    ``multipletests``).
+    :func:`correct`: every method of statsmodels' ``multipletests`` (Bonferroni, Holm,
+    Benjamini-Hochberg/-Yekutieli without statsmodels).
+multi
+    Tests over many systems: :func:`tukey_hsd` (scipy's) and :func:`two_way_anova`.
+report
+    :func:`report_table`: the numbers of ``cwlkit report`` (means, intervals, marks,
+    relative change, win/tie/loss, effect sizes).
 correlate
     Pearson, Spearman, Kendall tau-b, tau_AP, weighted tau (1/(r+1) weights), RBO.
 fit
@@ -53,15 +58,24 @@ _LAZY = {
     "parse_grid": "cwlkit.stats.fit",
     "plot_fit": "cwlkit.stats.fit",
     "FitResult": "cwlkit.stats.fit",
+    "tukey_hsd": "cwlkit.stats.multi",
+    "two_way_anova": "cwlkit.stats.multi",
+    "TukeyResult": "cwlkit.stats.multi",
+    "AnovaResult": "cwlkit.stats.multi",
+    "report_table": "cwlkit.stats.report",
+    "ReportTable": "cwlkit.stats.report",
 }
 
 __all__ = [
+    "AnovaResult",
     "CORRECTIONS",
     "ComparisonTable",
     "Correlation",
     "FitResult",
     "PairedTestResult",
+    "ReportTable",
     "TESTS",
+    "TukeyResult",
     "bootstrap_test",
     "compare",
     "correct",
@@ -75,10 +89,13 @@ __all__ = [
     "randomization_test",
     "rbo",
     "rbo_scores",
+    "report_table",
     "sign_test",
     "spearman",
     "t_test",
     "tau_ap",
+    "tukey_hsd",
+    "two_way_anova",
     "weighted_tau",
     "wilcoxon_test",
 ]

@@ -64,6 +64,11 @@ class ComparisonTable:
         Monte-Carlo settings (randomization, bootstrap).
     dropped : dict of str to int
         For each run, the number of its topics left out because another run lacks them.
+    anova : dict of str to AnovaResult
+        With ``anova=True``: each measure's two-way ANOVA of topics x systems
+        (:func:`cwlkit.stats.multi.two_way_anova`).
+    scores : numpy.ndarray
+        float64[R, M, n]: the per-topic scores tested (runs x measures x ``topics``).
     """
 
     runs: list[str]
@@ -77,6 +82,8 @@ class ComparisonTable:
     samples: int | None = None
     seed: int | None = None
     dropped: dict[str, int] = field(default_factory=dict)
+    anova: dict[str, Any] = field(default_factory=dict)
+    scores: np.ndarray | None = field(default=None, repr=False)
 
     def to_records(self) -> list[dict[str, Any]]:
         """The comparisons, one dict per (measure, pair of runs)."""
@@ -124,6 +131,7 @@ def compare(
     measures: Sequence[str] | None = None,
     samples: int = 10_000,
     seed: int | None = 0,
+    anova: bool = False,
 ) -> ComparisonTable:
     """Compare runs with a paired test on every measure.
 
@@ -133,10 +141,14 @@ def compare(
         Per-topic scores of each run (same measures), e.g. from :func:`cwlkit.evaluate`.
     test : str
         ``t``, ``wilcoxon``, ``sign``, ``randomization`` or ``bootstrap`` (see
-        :mod:`cwlkit.stats.tests`).
+        :mod:`cwlkit.stats.tests`), or ``tukey``: Tukey's HSD over all the runs of each
+        measure (:func:`cwlkit.stats.multi.tukey_hsd`), read off at the pairs compared; its
+        p-values are already adjusted for every pair of runs, so ``correction`` must be
+        ``none``.
     correction : str
-        ``none``, ``bonferroni``, ``holm`` or ``bh``, applied across *all* comparisons made
-        (every measure and every pair of runs together).
+        Any of :data:`cwlkit.stats.correct.CORRECTIONS` (``none``, ``bonferroni``, ``holm``,
+        ``bh``...), applied across *all* comparisons made (every measure and every pair of
+        runs together).
     alpha : float
         Significance level of the (adjusted) p-values; intervals are at ``1 - alpha``.
     baseline : str, optional
@@ -147,6 +159,8 @@ def compare(
         A subset of the measures (default: every measure all runs have).
     samples, seed : optional
         For the Monte-Carlo tests.
+    anova : bool
+        Also run each measure's two-way ANOVA of topics x systems (``anova`` attribute).
 
     Notes
     -----
@@ -190,9 +204,19 @@ def compare(
     pairs = _pairs(names, baseline, all_pairs)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
-    tr = paired_test(
-        vals[a], vals[b], test, confidence=1.0 - alpha, samples=samples, seed=seed
-    )  # [P, M]
+    if str(test).lower() == "tukey":
+        from .multi import pairwise_tukey
+
+        if correction != "none":
+            raise ParamError(
+                "Tukey's HSD p-values are already adjusted for every pair of runs; "
+                "use correction 'none'"
+            )
+        tr = pairwise_tukey(vals, a, b, confidence=1.0 - alpha)
+    else:
+        tr = paired_test(
+            vals[a], vals[b], test, confidence=1.0 - alpha, samples=samples, seed=seed
+        )  # [P, M]
     reject, adj = correct(tr.p_value, correction, alpha)
     records: list[dict[str, Any]] = []
     for j, m in enumerate(canon):
@@ -227,4 +251,12 @@ def compare(
         samples=tr.samples,
         seed=tr.seed,
         dropped=dropped,
+        anova=_anova(vals, canon) if anova else {},
+        scores=vals,
     )
+
+
+def _anova(vals: np.ndarray, measures: list[str]) -> dict[str, Any]:
+    from .multi import two_way_anova
+
+    return {m: two_way_anova(vals[:, j, :]) for j, m in enumerate(measures)}

@@ -1,8 +1,15 @@
 """Multiple-testing corrections of a family of p-values.
 
-The adjusted p-values and rejections are those of statsmodels'
-``statsmodels.stats.multitest.multipletests`` (methods ``bonferroni``, ``holm``,
-``fdr_bh``), reimplemented on numpy so that statsmodels is not a dependency.
+Every method of statsmodels' ``statsmodels.stats.multitest.multipletests`` is offered, with
+its adjusted p-values and rejections:
+
+- ``bonferroni`` and ``holm``: a few lines of numpy (equal to statsmodels', tested), so the
+  common corrections need no statsmodels;
+- ``bh`` and ``by`` (``fdr_bh``, ``fdr_by``): adjusted values from scipy's
+  ``false_discovery_control``, rejections by the step-up rule on the raw p-values;
+- ``sidak``, ``holm-sidak``, ``simes-hochberg``, ``hommel``, ``fdr_tsbh``, ``fdr_tsbky``,
+  ``fdr_gbs``, ``lfdr``: statsmodels' ``multipletests`` itself (statsmodels must be
+  installed).
 """
 
 from __future__ import annotations
@@ -14,7 +21,29 @@ import numpy as np
 
 from ..errors import ParamError
 
-CORRECTIONS: tuple[str, ...] = ("none", "bonferroni", "holm", "bh")
+CORRECTIONS: tuple[str, ...] = (
+    "none",
+    "bonferroni",
+    "holm",
+    "bh",
+    "by",
+    "sidak",
+    "holm-sidak",
+    "simes-hochberg",
+    "hommel",
+    "fdr_tsbh",
+    "fdr_tsbky",
+    "fdr_gbs",
+    "lfdr",
+)
+#: statsmodels' name of each correction (``multipletests(method=...)``)
+STATSMODELS_NAMES = {
+    **{c: c for c in CORRECTIONS},
+    "bh": "fdr_bh",
+    "by": "fdr_by",
+}
+#: what ``--correction`` accepts: every canonical name and statsmodels' names
+CHOICES: tuple[str, ...] = (*CORRECTIONS, "fdr_bh", "fdr_by")
 
 _ALIASES = {
     "none": "none",
@@ -27,6 +56,27 @@ _ALIASES = {
     "fdr_bh": "bh",
     "fdr": "bh",
     "benjamini-hochberg": "bh",
+    "by": "by",
+    "fdr_by": "by",
+    "benjamini-yekutieli": "by",
+    "sidak": "sidak",
+    "holm-sidak": "holm-sidak",
+    "hs": "holm-sidak",
+    "simes-hochberg": "simes-hochberg",
+    "hochberg": "simes-hochberg",
+    "sh": "simes-hochberg",
+    "hommel": "hommel",
+    "ho": "hommel",
+    "fdr_tsbh": "fdr_tsbh",
+    "fdr_2sbh": "fdr_tsbh",
+    "fdr_tsbky": "fdr_tsbky",
+    "fdr_2sbky": "fdr_tsbky",
+    "fdr_gbs": "fdr_gbs",
+    "lfdr": "lfdr",
+    # statsmodels' initials
+    "b": "bonferroni",
+    "s": "sidak",
+    "h": "holm",
 }
 
 
@@ -54,17 +104,22 @@ def correct(
     - ``bh`` (Benjamini-Hochberg, step-up, controls the false discovery rate):
       ``p~_(i) = min(1, min_{j >= i} m p_(j) / j)``; reject ``p_(1) .. p_(k)`` for the largest
       ``k`` with ``p_(k) <= k alpha / m``.
+    - ``by`` (Benjamini-Yekutieli, any dependence): as ``bh`` with ``m`` replaced by
+      ``m c_m``, ``c_m = 1 + 1/2 + ... + 1/m``.
+    - ``sidak``, ``holm-sidak``, ``simes-hochberg``, ``hommel``, ``fdr_tsbh``,
+      ``fdr_tsbky``, ``fdr_gbs``, ``lfdr``: statsmodels' ``multipletests`` (needs
+      statsmodels).
 
-    These equal statsmodels' ``multipletests(p, alpha, method)`` for ``bonferroni``, ``holm``
-    and ``fdr_bh``. NaN p-values (comparisons that could not be tested) are left out of the
-    family: their adjusted value is NaN and they are not rejected.
+    These equal statsmodels' ``multipletests(p, alpha, method)`` (``fdr_bh`` for ``bh``,
+    ``fdr_by`` for ``by``). NaN p-values (comparisons that could not be tested) are left out
+    of the family: their adjusted value is NaN and they are not rejected.
 
     Parameters
     ----------
     pvalues : array_like
         The family, any shape.
     method : str
-        ``none``, ``bonferroni``, ``holm`` or ``bh`` (aliases ``fdr_bh``, ``fdr``).
+        One of :data:`CORRECTIONS`, or statsmodels' name (``fdr_bh``, ``fdr_by``...).
     alpha : float
         Family-wise error rate (false discovery rate for ``bh``).
 
@@ -102,12 +157,17 @@ def correct(
         notrej = ps > alpha / np.arange(m, 0, -1)
         first = int(np.argmax(notrej)) if notrej.any() else m
         rej = np.arange(m) < first
-    else:  # bh
+    elif name in ("bh", "by"):
+        from scipy.stats import false_discovery_control
+
         ecdf = np.arange(1, m + 1) / float(m)
-        below = ps <= ecdf * alpha
+        cm = 1.0 if name == "bh" else float(np.sum(1.0 / np.arange(1, m + 1)))
+        below = ps <= ecdf * alpha / cm
         last = int(np.nonzero(below)[0].max()) if below.any() else -1
         rej = np.arange(m) <= last
-        adj = np.minimum.accumulate((ps / ecdf)[::-1])[::-1]
+        adj = false_discovery_control(ps, method=name)
+    else:
+        rej, adj = _statsmodels(ps, name, float(alpha))
     adj = np.minimum(adj, 1.0)
     out_adj = np.empty(m)
     out_rej = np.empty(m, dtype=bool)
@@ -116,3 +176,26 @@ def correct(
     adjusted[ok] = out_adj
     reject[ok] = out_rej
     return reject.reshape(p.shape), adjusted.reshape(p.shape)
+
+
+def _statsmodels(ps: np.ndarray, name: str, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rejections and adjusted p-values of sorted ``ps`` by statsmodels' ``multipletests``."""
+    try:
+        from statsmodels.stats.multitest import multipletests
+    except ImportError:
+        from ..errors import CwlkitError
+
+        raise CwlkitError(
+            f"the {name} correction needs statsmodels: pip install statsmodels "
+            "(none, bonferroni, holm, bh and by work without it)"
+        ) from None
+    try:
+        with np.errstate(divide="ignore"):  # Sidak's log1p(-1) for p = 1: adjusted to 1
+            rej, adj, _, _ = multipletests(
+                ps, alpha=alpha, method=STATSMODELS_NAMES[name], is_sorted=True
+            )
+    except ValueError as exc:  # e.g. lfdr on p-values of exactly 0, or an old statsmodels
+        raise ParamError(
+            f"statsmodels' {name} correction failed on these p-values: {exc}"
+        ) from None
+    return np.asarray(rej, dtype=bool), np.asarray(adj, dtype=np.float64)

@@ -166,27 +166,9 @@ def tau_ap(x: Any, y: Any, *, ties: str = "a") -> Correlation:
     return Correlation("tau_ap", float(2.0 / (n - 1) * (term1 + term2) - 1.0), math.nan, n)
 
 
-def _weighted_tau_by(
-    x: np.ndarray, y: np.ndarray, primary: np.ndarray, secondary: np.ndarray
-) -> float:
-    n = x.size
-    order = np.lexsort((secondary, primary))[::-1]  # decreasing lexicographic (primary, secondary)
-    rank = np.empty(n, dtype=np.int64)
-    rank[order] = np.arange(n)
-    w = 1.0 / (rank + 1.0)
-    W = w[:, None] + w[None, :]
-    sx = np.sign(x[:, None] - x[None, :])
-    sy = np.sign(y[:, None] - y[None, :])
-    num = (W * sx * sy).sum()
-    dx = (W * np.abs(sx)).sum()
-    dy = (W * np.abs(sy)).sum()
-    if dx == 0 or dy == 0:
-        return math.nan
-    return float(num / math.sqrt(dx * dy))
-
-
 def weighted_tau(x: Any, y: Any, *, rank: str = "both") -> Correlation:
-    """Top-weighted Kendall tau (Vigna, WWW 2015) with hyperbolic weights ``1/(r + 1)``.
+    """Top-weighted Kendall tau (Vigna, WWW 2015) with hyperbolic weights ``1/(r + 1)``:
+    ``scipy.stats.weightedtau``.
 
     As in the ERR paper (Azzopardi, Mackenzie and Moffat 2021, Table 2: "the weight of the
     system at rank s was set to 1/(s + 1)"), following Shieh (1998) and Vigna. Each element
@@ -196,21 +178,25 @@ def weighted_tau(x: Any, y: Any, *, rank: str = "both") -> Correlation:
         tau_w = sum_{i<j} w_ij sgn(x_i - x_j) sgn(y_i - y_j)
                 / sqrt(sum_{i<j} w_ij [x_i != x_j] * sum_{i<j} w_ij [y_i != y_j])
 
-    ``rank="x"`` ranks the elements by decreasing ``x`` (ties by decreasing ``y``),
-    ``rank="y"`` by ``y`` then ``x``; ``rank="both"`` (default) averages the two, which makes
-    the coefficient symmetric. These equal ``scipy.stats.weightedtau(x, y, rank=None)``
-    (``"x"``) and ``weightedtau(x, y)`` (``"both"``).
+    ``rank="x"`` ranks the elements by decreasing ``x`` (ties by decreasing ``y``):
+    ``weightedtau(x, y, rank=None)``; ``rank="y"`` by ``y`` then ``x``:
+    ``weightedtau(y, x, rank=None)``; ``rank="both"`` (default) averages the two, which makes
+    the coefficient symmetric: ``weightedtau(x, y)``. The paper's ``1/(s + 1)`` is this
+    weigher with ranks counted from 0 (the top weighs 1); counting from 1 (the top weighing
+    1/2) would be scipy's ``weigher=lambda r: 1 / (r + 2)``, a different coefficient.
     """
+    from scipy import stats
+
     xa, ya = _pair(x, y)
     if rank == "x":
-        v = _weighted_tau_by(xa, ya, xa, ya)
+        res = stats.weightedtau(xa, ya, rank=None)
     elif rank == "y":
-        v = _weighted_tau_by(xa, ya, ya, xa)
+        res = stats.weightedtau(ya, xa, rank=None)
     elif rank == "both":
-        v = (_weighted_tau_by(xa, ya, xa, ya) + _weighted_tau_by(xa, ya, ya, xa)) / 2.0
+        res = stats.weightedtau(xa, ya)
     else:
         raise ParamError(f"rank must be 'x', 'y' or 'both'; got {rank!r}")
-    return Correlation("weighted_tau", v, math.nan, int(xa.size))
+    return Correlation("weighted_tau", float(res.statistic), math.nan, int(xa.size))
 
 
 def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:

@@ -164,6 +164,13 @@ def _chunks(total: int, size: int):
         yield start, min(size, total - start)
 
 
+def _track_samples(chunks, total: int, desc: str):
+    """``chunks`` with a progress bar over the ``total`` samples (on a terminal only)."""
+    from .._progress import track
+
+    return track(chunks, total=total, desc=desc, unit="sample", size=lambda c: c[1])
+
+
 def _tolerance(d: np.ndarray) -> np.ndarray:
     """Absolute slack when comparing resampled means with the observed one (float noise)."""
     return 1e-10 * np.abs(d).mean(axis=1)
@@ -381,7 +388,7 @@ def randomization_test(
     low_best: np.ndarray | None = None  # K smallest lower bounds (of -upper for the top end)
     high_best: np.ndarray | None = None
     step = max(1, min(B, _CHUNK_CELLS // n))
-    for _, m in _chunks(B, step):
+    for _, m in _track_samples(_chunks(B, step), B, "randomization test"):
         signs = np.where(rng.random((m, n)) < 0.5, 1.0, -1.0)  # chunking does not change the draws
         sm = d @ signs.T / n  # [C, m] means of the sign-flipped differences
         count += (np.abs(sm) >= np.abs(mean)[:, None] - tol[:, None]).sum(axis=1)
@@ -451,7 +458,7 @@ def bootstrap_test(
     high_best: np.ndarray | None = None
     pvals = np.full(n, 1.0 / n)
     step = max(1, min(B, _CHUNK_CELLS // n))
-    for _, m in _chunks(B, step):
+    for _, m in _track_samples(_chunks(B, step), B, "bootstrap"):
         w = rng.multinomial(n, pvals, size=m).astype(np.float64)  # [m, n] topic counts
         bm = d @ w.T / n  # [C, m]
         count += (np.abs(bm - mean[:, None]) >= np.abs(mean)[:, None] - tol[:, None]).sum(axis=1)

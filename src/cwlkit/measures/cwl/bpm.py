@@ -38,8 +38,10 @@ class BPMD(CWLMetric):
 
     T_1 = T, K_1 = K; T_{i+1} = T_i + hb (g_i - gain_med); K_{i+1} = K_i + hc (g_i - gain_med).
     C(i) = 1 while CG(i) < T_i and CC(i) < K_i, 0 from the first failure on. cwl_eval 1.0.12
-    applies the hc update to T instead of K (``cwl_bpm.py:154``), so its K never moves and hc
-    has no effect; cwlkit updates K as the model says. With hc = 0 both agree.
+    applies the hc update to T instead of K (``cwl_bpm.py:154``), and only within its cost
+    loop, after the gain loop has read T, so its K never moves and hc has no effect. cwlkit
+    updates K as the model says; in cwl_eval's mode (``x.compat``: ``--max-depth N``,
+    ``compat_depth=N``) it keeps K fixed, as cwl_eval does. With hc = 0 both agree.
     """
 
     family = "BPMD"
@@ -60,6 +62,14 @@ class BPMD(CWLMetric):
     gain_med: float = param(0.5, doc="the gain that leaves T and K unchanged")
 
     def continuation(self, x: CWLContext) -> np.ndarray:
+        if x.compat:
+            # cwl_eval 1.0.12: T_{i+1} = T_i + hb (g_i - med) added up one rank at a time (the
+            # same floats, so CG(i) < T_i ties break as there), and K never moves: its hc
+            # update lands on T after the gain test has read T
+            steps = self.hb * (x.gain[:, :-1] - self.gain_med)
+            first = np.full((x.gain.shape[0], 1), float(self.T))
+            t_i = np.cumsum(np.concatenate([first, steps], axis=1), axis=1)
+            return _until_first_failure((x.cum_gain < t_i) & (x.cum_cost < self.K))
         before = x.cum_gain - x.gain - (x.rank - 1.0) * self.gain_med  # sum_{j<i}(g_j - med)
         t_i = self.T + self.hb * before
         k_i = self.K + self.hc * before

@@ -23,6 +23,10 @@ class INST(CWLMetric):
     squared Gamma-function ratios (see ``_power_tail``). All are summed exactly, so INST-T=2
     on the cwl_eval paper's topic T1 gives ED = ETC = 3.9363 (cwl_eval, cut at 1000, prints
     3.9220 and 3.9292).
+
+    When T < 1/2 Equation 1's numerator can reach zero (all-relevant rankings); it is floored
+    at 0 there (see ``_continue``), so a user who needs less than half a document stops at the
+    first fully relevant one. cwl_eval's mode (``max_depth``) keeps the formula as written.
     """
 
     family = "INST"
@@ -34,7 +38,9 @@ class INST(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         a = x.rank + 2.0 * self.T - x.cum_gain
-        return ((a - 1.0) / a) ** 2
+        if x.compat:  # cwl_eval's (and inst_eval.py's) Equation 1 as written
+            return ((a - 1.0) / a) ** 2
+        return _continue(a)
 
     def tail(self, x: CWLContext) -> np.ndarray | None:
         H = x.horizon
@@ -42,11 +48,24 @@ class INST(CWLMetric):
         if x.pad_gain == 0.0:
             return trigamma_tail(H + 2.0 * self.T - cg)
         if x.pad_gain == 1.0:
-            a = H + 2.0 * self.T - cg
-            return geometric_tail(((a - 1.0) / a) ** 2)
+            return geometric_tail(_continue(H + 2.0 * self.T - cg))
         if 0.0 < x.pad_gain <= 0.9:
             return _power_tail(H, 2.0 * self.T - cg, x.pad_gain)
         return None  # gain in (0.9, 1): V decays like m^(-2/(1-a)) <= m^-20; the engine extends
+
+
+def _continue(a: np.ndarray) -> np.ndarray:
+    """Equation 1 with a = i + T + T_i: (max(a - 1, 0) / a)^2.
+
+    For gains in [0, 1], a >= 2T > 0. When a <= 1 (only possible for T < 1/2, once the user
+    has gained at least i + 2T - 1) the numerator of Equation 1 is zero or negative: squared as
+    written, C would rise again as more gain comes (C = 1 for T = 1/4 on an all-relevant
+    ranking, an infinite expected depth; C > 1 for T < 1/4). The numerator is floored at 0, so
+    C stays a probability, never rises with gain, and a user with no remaining need stops.
+    (a can round to 0 when T is below the resolution of i + 2T; C is 0 there too.)
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(a > 1.0, ((a - 1.0) / a) ** 2, 0.0)
 
 
 def _power_tail(H: int, c0: np.ndarray, a: float) -> np.ndarray | None:

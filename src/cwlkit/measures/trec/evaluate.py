@@ -51,7 +51,8 @@ def parse_params(m: TrecMeasure, text: str):
         vals = sorted(_atol(t) for t in text.split(","))
         if vals[0] <= 0:
             raise ParamError(
-                f"-m {m.name}.{text}: cutoffs must be positive (trec_eval: Negative cutoff detected)"
+                f"-m {m.name}.{text}: cutoffs must be positive "
+                "(trec_eval: Negative cutoff detected)"
             )
         if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
@@ -207,8 +208,30 @@ def evaluate_trec(
     TrecTable
         Topics in byte order, measures in trec_eval's table order.
     """
-    from ...core.batch import build_batch
-    from ...io._text import from_numpy, from_strings, to_numpy
+    measures = _checked_measures(qrels, run, specs, version, all_topics, max_depth)
+    ctx, topics, bogus, num_q, rel_all = _trec_codes(
+        qrels,
+        run,
+        version=version,
+        all_topics=all_topics,
+        rel_level=rel_level,
+        max_depth=max_depth,
+        judged_only=judged_only,
+        num_docs=num_docs,
+        release=release,
+    )
+    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
+    _fill_table(table, measures, ctx, bogus, num_q, rel_all, zscores)
+    return table
+
+
+def _checked_measures(
+    qrels, run, specs: list[str] | None, version: int, all_topics: bool, max_depth: int | None
+) -> list[tuple[TrecMeasure, tuple, str | None]]:
+    """The measures of ``specs``, once the options and the topics of both files pass."""
+    import pyarrow.compute as pc
+
+    from ...io._text import from_numpy, to_numpy
 
     if version not in (9, 10):
         raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
@@ -217,10 +240,9 @@ def evaluate_trec(
     measures, others = select_measures(specs, version)
     if others:
         raise CwlkitError(
-            f"measure {others[0]!r} needs preference or judgment-group input (-R prefs, qrels_prefs or qrels_jg)"
+            f"measure {others[0]!r} needs preference or judgment-group input "
+            "(-R prefs, qrels_prefs or qrels_jg)"
         )
-    import pyarrow.compute as pc
-
     qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
     in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
     if not in_run.any():
@@ -233,6 +255,27 @@ def evaluate_trec(
             f"topic {missing!r} of {qrels.path} has no results in {run.path} "
             "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
         )
+    return measures
+
+
+def _trec_codes(
+    qrels,
+    run,
+    *,
+    version: int,
+    all_topics: bool,
+    rel_level: float,
+    max_depth: int | None,
+    judged_only: bool,
+    num_docs: int,
+    release: bool,
+) -> tuple[Ctx, list[str], np.ndarray, int, float | None]:
+    """(measure context, topics, bogus mask, num_q, R of every qrels topic: -c only, or None)."""
+    import pyarrow.compute as pc
+
+    from ...core.batch import build_batch
+    from ...io._text import from_strings, to_numpy
+
     batch = build_batch(
         qrels,
         run,
@@ -242,14 +285,16 @@ def evaluate_trec(
         score_precision="single" if version == 9 else "double",
         light=True,
     )
-    num_q_all = batch.n_topics
+    num_q = batch.n_topics  # with -c, every qrels topic: also those 9 drops just below
     has_run = np.ones(batch.n_topics, bool)
-    rel_all = 0.0
+    rel_all = None
     if all_topics:
+        run_topics = run.codes()[1]  # cached by build_batch
         has_run = to_numpy(pc.is_in(from_strings(batch.topics.tolist()), value_set=run_topics))
         with np.errstate(invalid="ignore"):
             q_all = np.trunc(batch.qrel_labels)
             rel_all = float(((q_all >= 0) & (q_all >= rel_level)).sum())
+        del q_all
         if version < 10:
             batch = batch.select(has_run)
     bogus = np.zeros(batch.n_topics, bool)
@@ -264,10 +309,19 @@ def evaluate_trec(
     if release:
         qrels.release_codes()
         run.release_codes()
-    T = len(topics)
-    num_q = num_q_all if all_topics else T
+    return ctx, topics, bogus, num_q, rel_all
 
-    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
+
+def _fill_table(
+    table: TrecTable,
+    measures: list[tuple[TrecMeasure, tuple, str | None]],
+    ctx: Ctx,
+    bogus: np.ndarray,
+    num_q: int,
+    rel_all: float | None,
+    zscores: dict[tuple[str, str], tuple[float, float]] | None,
+) -> None:
+    """Compute every measure over all topics and add its columns and summaries to ``table``."""
     computed: dict = {}
     for m, params, text in measures:
         names = printed_names(m, params, text)
@@ -295,16 +349,15 @@ def evaluate_trec(
             if cleared:
                 v = np.where(bogus, 0.0, v)
             if zscores is not None:
-                v = _to_z(zscores, topics, name, v)
+                v = _to_z(zscores, table.topics, name, v)
             if m.integer:
                 table.integer.add(name)
             if m.agg != "gm":
                 table.values[name] = v
             table.summary[name] = _aggregate(m.agg, v, num_q)
-            if name == "num_rel" and all_topics and zscores is None:
+            if name == "num_rel" and rel_all is not None and zscores is None:
                 # with -c trec_eval sums R over every qrels topic, scored or not
                 table.summary[name] = rel_all
-    return table
 
 
 def _to_z(zs, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:

@@ -1,0 +1,89 @@
+"""Per-topic measure parameters (:class:`cwlkit.Evaluator`'s ``topic_params``).
+
+``topic_params={"T": {"201": 3, "202": 1}}`` (or ``{"T": "t_per_topic.tsv"}``) scores each
+topic with its own T: every measure with a parameter named ``T`` is re-instantiated with the
+topic's value (``dataclasses.replace``, so the value is validated as any parameter is); topics
+the mapping lacks keep the measure's own value. Topics sharing a set of values are scored
+together, on a sub-batch, and the results are put back in topic order. Measures keep their
+names (``INST(T=1)`` for ``INST``), and aggregate over topics as usual.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .errors import ParamError
+from .results import Results
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import Evaluator
+
+
+def resolve(topic_params: Any) -> dict[str, dict[str, float]]:
+    """``{parameter: {topic: value}}`` from the option (mappings or ``topic value`` files)."""
+    from collections.abc import Mapping
+
+    from .io.topic_values import as_topic_values
+
+    if not isinstance(topic_params, Mapping):
+        raise ParamError(
+            "topic_params must map parameter names to {topic: value} mappings or files, "
+            f"e.g. {{'T': {{'201': 3}}}}; got {type(topic_params).__name__}"
+        )
+    return {str(p): as_topic_values(v, str(p)) for p, v in topic_params.items()}
+
+
+def check_measures(params: dict[str, dict[str, float]], measures: list) -> None:
+    """Every parameter named in ``topic_params`` must belong to at least one measure."""
+    for p in params:
+        if not any(p in _fields(m) for m in measures):
+            names = ", ".join(m.name for m in measures)
+            raise ParamError(f"topic_params: no measure has a parameter {p!r} (measures: {names})")
+
+
+def _fields(m) -> dict[str, dataclasses.Field]:
+    if not dataclasses.is_dataclass(m):
+        return {}
+    return {f.name: f for f in dataclasses.fields(m)}
+
+
+def _with(m, values: dict[str, float]):
+    fields = _fields(m)
+    kw = {}
+    for p, v in values.items():
+        f = fields.get(p)
+        if f is None:
+            continue
+        kw[p] = int(v) if f.metadata.get("integer") and float(v) == int(v) else v
+    return dataclasses.replace(m, **kw) if kw else m
+
+
+def score(ev: Evaluator, batch, params: dict[str, dict[str, float]], run: str) -> Results:
+    """Every measure of ``ev`` on ``batch``, each topic with its own parameter values."""
+    ms = ev.measures
+    topics = [str(t) for t in batch.topics]
+    names = list(params)
+    groups: dict[tuple, list[int]] = {}
+    for i, t in enumerate(topics):
+        groups.setdefault(tuple(params[p].get(t) for p in names), []).append(i)
+    T = len(topics)
+    values = np.full((len(ms), T), np.nan)
+    cols: dict[str, np.ndarray] = {}
+    version = batch._cache.get("trec_version")
+    for key, idx in groups.items():
+        mask = np.zeros(T, dtype=bool)
+        mask[idx] = True
+        sub = batch if mask.all() else batch.select(mask)
+        if version is not None:
+            sub._cache["trec_version"] = version
+        given = {p: v for p, v in zip(names, key, strict=True) if v is not None}
+        r = ev.score(sub, run=run, measures=[_with(m, given) for m in ms])
+        values[:, mask] = r.values
+        for c, a in r.columns.items():
+            cols.setdefault(c, np.full((len(ms), T), np.nan))[:, mask] = a
+    return Results(
+        values, [m.name for m in ms], topics, cols, run=run, aggregates=[m.aggregate for m in ms]
+    )

@@ -1,0 +1,157 @@
+"""``cwlkit report QRELS RUN... -m NAME...``: a comparison report in HTML, LaTeX, Markdown,
+CSV or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+DESCRIPTION = """\
+Evaluate every run once with every measure, test the runs against a baseline (--baseline)
+or every pair of runs (the default, with a letter per run as ranx prints them), and write
+a report: per run and measure the mean and its confidence interval, the significance marks,
+the relative change, the topics won, tied and lost against the baseline, and Cohen's d_z.
+
+Formats: html (one self-contained page: sortable table, legend, plots of per-topic
+differences, per-topic score distributions, 11-point precision-recall curves and C/W/L
+expected depths), latex (a booktabs table: best in bold, marks as superscripts, a caption
+naming the test, correction and alpha), markdown, csv (one row per run and measure), json.
+The format follows -o's suffix (.html .tex .md .csv .json); without -o, Markdown is
+printed.
+
+Tests: t, wilcoxon, sign, randomization, bootstrap (paired, see 'cwlkit compare --help'),
+tukey (Tukey's HSD over all runs per measure; its p-values are already adjusted). The
+correction (any of statsmodels' multipletests methods) is applied across every comparison
+made. --anova adds each measure's two-way ANOVA of topics x systems.
+"""
+
+
+def build_parser():
+    from ..report.build import FORMATS
+    from ..stats.correct import CHOICES
+    from ..stats.multi import MULTI_TESTS
+    from ..stats.tests import TESTS
+    from .main import ArgumentParser
+
+    p = ArgumentParser(
+        prog="cwlkit report",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("qrels", help="TREC qrels: topic iteration document label")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
+    p.add_argument(
+        "-m",
+        "--measure",
+        nargs="+",
+        action="extend",
+        default=[],
+        dest="measures",
+        metavar="NAME",
+        help="measures, e.g. -m P@10 AP 'RBP(p=0.8)' (repeatable)",
+    )
+    p.add_argument("--baseline", metavar="RUN", help="the baseline run (its file name or path)")
+    p.add_argument(
+        "--pairwise",
+        action="store_true",
+        help="letters over every pair of runs even with --baseline",
+    )
+    p.add_argument("--test", choices=TESTS + MULTI_TESTS, default="t", help="(default t)")
+    p.add_argument(
+        "--correction",
+        choices=CHOICES,
+        default="none",
+        metavar="METHOD",
+        help=f"multiple-testing correction: {', '.join(CHOICES)} (default none)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--anova", action="store_true", help="add the two-way ANOVA per measure")
+    p.add_argument(
+        "--samples", type=int, default=10_000, help="randomization/bootstrap samples (10000)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="randomization/bootstrap seed (0)")
+    p.add_argument(
+        "--format", choices=FORMATS, help="output format (default: from -o, else markdown)"
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
+    p.add_argument("--title", help="title of the page or table")
+    p.add_argument(
+        "--distribution",
+        choices=("box", "violin"),
+        default="box",
+        help="per-topic score plots in HTML (default box)",
+    )
+    p.add_argument("--no-plots", action="store_true", help="HTML without plots")
+    p.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        default="score",
+        help="ranking order: score (default; ties by docno descending), rank column, file order",
+    )
+    p.add_argument(
+        "--topics",
+        choices=("both", "qrels", "run", "either"),
+        default="both",
+        help="topics evaluated (default both: trec_eval's rule)",
+    )
+    p.add_argument(
+        "--gain",
+        default="identity",
+        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table",
+    )
+    return p
+
+
+def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | None:
+    """The run label ``--baseline`` names (a label, or one of the paths given)."""
+    if name is None or name in labels:
+        return name
+    if name in paths:
+        return labels[paths.index(name)]
+    from ..errors import ParamError
+
+    raise ParamError(f"--baseline {name!r} is not one of the runs ({', '.join(labels)})")
+
+
+def main(argv: list[str]) -> int:
+    from ..errors import CwlkitError, ParamError
+    from ..report.build import format_for, report
+    from ..stats._format import run_labels
+    from ..stats._runs import parse_measure_args
+
+    args = build_parser().parse_args(argv)
+    if len(args.runs) < 2:
+        raise CwlkitError("cwlkit report: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
+    if not args.measures:
+        raise CwlkitError("cwlkit report: name at least one measure with -m (e.g. -m P@10 AP)")
+    if args.samples < 1:
+        raise ParamError(f"--samples must be >= 1; got {args.samples}")
+    fmt = args.format or (format_for(args.output) if args.output else "markdown")
+    labels = run_labels(args.runs)
+    baseline = _baseline(args.baseline, labels, args.runs)
+    rep = report(
+        args.qrels,
+        dict(zip(labels, args.runs, strict=True)),
+        parse_measure_args(args.measures),
+        baseline=baseline,
+        pairwise=True if args.pairwise else None,
+        test=args.test,
+        correction=args.correction,
+        alpha=args.alpha,
+        anova=args.anova,
+        samples=args.samples,
+        seed=args.seed,
+        title=args.title,
+        curves=fmt == "html" and not args.no_plots,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+    )
+    kw = {"plots": not args.no_plots, "distribution": args.distribution} if fmt == "html" else {}
+    text = rep.render(fmt, **kw)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,263 @@
+"""``cwlkit.report(...)``: evaluate runs once, test them, and render the comparison report.
+
+::
+
+    import cwlkit
+    rep = cwlkit.report("qrels.txt", ["a.run", "b.run", "c.run"], ["P@10", "AP"],
+                        baseline="a.run", test="t", correction="holm")
+    rep.table.mean               # [runs, measures]  (cwlkit.stats.ReportTable)
+    rep.save("report.html")      # or .tex, .md, .csv, .json; rep.to_latex(), ...
+
+Each run is read and scored once with every measure (:class:`cwlkit.Evaluator`); its ranking
+batch also gives the 11-point precision-recall curve before it is dropped. The numbers come
+from :func:`cwlkit.stats.report.report_table`, the formats from this package's ``html``,
+``latex``, ``markdown`` and ``data`` modules.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParamError
+from ..results import Results
+
+FORMATS = ("html", "latex", "markdown", "csv", "json")
+SUFFIXES = {
+    ".html": "html",
+    ".htm": "html",
+    ".tex": "latex",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".csv": "csv",
+    ".json": "json",
+}
+
+
+@dataclass
+class Report:
+    """A comparison report: the numbers (``table``) and the curves behind its plots.
+
+    Attributes
+    ----------
+    table : cwlkit.stats.ReportTable
+        Means, intervals, marks, relative change, W/T/L, effect sizes, ANOVA.
+    title : str or None
+        The page's or table's title (the page says "Evaluation report" when None; the
+        Markdown table then has no title line).
+    levels : numpy.ndarray or None
+        Recall levels of ``pr_curves`` (0.0, 0.1, ..., 1.0).
+    pr_curves : dict of str to numpy.ndarray
+        Each run's interpolated precision at ``levels``, averaged over the report's topics
+        (empty when the runs came as Results).
+    source : dict
+        What was evaluated (qrels, measures, options), for the page's header.
+    """
+
+    table: Any
+    title: str | None = None
+    levels: np.ndarray | None = None
+    pr_curves: dict[str, np.ndarray] = field(default_factory=dict)
+    source: dict[str, Any] = field(default_factory=dict)
+
+    def to_html(self, *, plots: bool = True, distribution: str = "box") -> str:
+        """One self-contained HTML page (inline CSS, SVG and script; nothing fetched)."""
+        from .html import render_html
+
+        return render_html(self, plots=plots, distribution=distribution)
+
+    def to_latex(self, *, label: str = "tab:results") -> str:
+        """A booktabs table (``\\usepackage{booktabs}``): best in bold, marks as superscripts."""
+        from .latex import render_latex
+
+        return render_latex(self.table, label=label)
+
+    def to_markdown(self) -> str:
+        """A GitHub-flavoured Markdown table and its legend."""
+        from .markdown import render_markdown
+
+        return render_markdown(self.table, title=self.title)
+
+    def to_csv(self) -> str:
+        """One row per (run, measure), full precision."""
+        from .data import render_csv
+
+        return render_csv(self.table)
+
+    def to_json(self) -> str:
+        """Every number, the settings and the curves."""
+        from .data import render_json
+
+        return render_json(self)
+
+    def render(self, format: str = "html", **kw: Any) -> str:
+        """The report in one of :data:`FORMATS`."""
+        fmt = str(format).lower()
+        if fmt not in FORMATS:
+            raise ParamError(f"unknown report format {format!r} (choose from {', '.join(FORMATS)})")
+        return getattr(self, f"to_{fmt}")(**kw)
+
+    def save(self, path: str | os.PathLike, format: str | None = None, **kw: Any) -> str:
+        """Write the report to ``path`` (format from its suffix unless given); return the
+        format written."""
+        fmt = format or format_for(path)
+        text = self.render(fmt, **kw)
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        return fmt
+
+    def _repr_html_(self) -> str:  # Jupyter
+        return self.to_html()
+
+
+def format_for(path: str | os.PathLike) -> str:
+    """The format a file name asks for (``.html``, ``.tex``, ``.md``, ``.csv``, ``.json``)."""
+    suffix = os.path.splitext(str(path))[1].lower()
+    if suffix not in SUFFIXES:
+        raise ParamError(
+            f"cannot tell the report format from {os.fspath(path)!r}: use a name ending in "
+            f"{', '.join(SUFFIXES)} or give the format"
+        )
+    return SUFFIXES[suffix]
+
+
+def report(
+    qrels: Any,
+    runs: Any,
+    measures: Any = None,
+    *,
+    baseline: str | None = None,
+    pairwise: bool | None = None,
+    test: str = "t",
+    correction: str = "none",
+    alpha: float = 0.05,
+    anova: bool = False,
+    samples: int = 10_000,
+    seed: int | None = 0,
+    title: str | None = None,
+    curves: bool = True,
+    progress: bool | None = None,
+    **options: Any,
+) -> Report:
+    """Evaluate ``runs`` against ``qrels`` with ``measures`` and build a comparison report.
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict, ... or None
+        The judgements (anything :class:`cwlkit.Evaluator` takes); ``None`` when ``runs``
+        are already evaluated.
+    runs : sequence or mapping
+        Runs (paths, DataFrames, ...; named as :meth:`cwlkit.Evaluator.evaluate_many` names
+        them), or ``{name: Results}`` already evaluated (then no precision-recall curves).
+    measures : str or sequence
+        Measure names (``"P@10"``, ``"AP"``, ``"RBP(p=0.8)"``...).
+    baseline : str, optional
+        The baseline run's name: ▲/▼ marks against it. Without it the marks are pairwise
+        letters (ranx's style) and the first run is the reference of Δ%, W/T/L and effect.
+    pairwise : bool, optional
+        Letters over every pair even with a baseline.
+    test : {"t", "wilcoxon", "sign", "randomization", "bootstrap", "tukey"}
+    correction : str
+        ``none``, ``bonferroni``, ``holm``, ``bh`` (``fdr_bh``), ``by``, ``sidak``,
+        ``holm-sidak``, ``simes-hochberg``, ``hommel``, ``fdr_tsbh``, ``fdr_tsbky``.
+    alpha : float
+        Significance level; intervals at ``1 - alpha``.
+    anova : bool
+        Add each measure's two-way ANOVA of topics x systems.
+    samples, seed :
+        For the randomization and bootstrap tests.
+    title : str, optional
+        Title of the page / table.
+    curves : bool
+        Compute each run's 11-point precision-recall curve (for the HTML page).
+    progress : bool, optional
+        Progress bar on stderr while runs are evaluated (default: on a terminal only).
+    **options :
+        :class:`cwlkit.Evaluator`'s options (``topics``, ``gain``, ``order``, ...).
+    """
+    from ..stats.report import report_table
+
+    if isinstance(runs, Mapping) and runs and all(isinstance(v, Results) for v in runs.values()):
+        results = {str(k): v for k, v in runs.items()}
+        raw_curves: dict[str, tuple[list[str], np.ndarray]] = {}
+        source: dict[str, Any] = {"qrels": _describe(qrels) if qrels is not None else None}
+    else:
+        if qrels is None:
+            raise ParamError("report: give the qrels to evaluate the runs with")
+        if measures is None:
+            raise ParamError("report: name at least one measure (e.g. ['P@10', 'AP'])")
+        results, raw_curves = _evaluate(qrels, runs, measures, curves, progress, options)
+        source = {"qrels": _describe(qrels), **{k: _plain(v) for k, v in options.items()}}
+    if len(results) < 2:
+        raise ParamError(f"a report compares at least 2 runs; got {len(results)}")
+    table = report_table(
+        results,
+        baseline=baseline,
+        pairwise=pairwise,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        anova=anova,
+        samples=samples,
+        seed=seed,
+    )
+    levels = None
+    pr: dict[str, np.ndarray] = {}
+    if raw_curves:
+        from ..measures.curves import STANDARD_LEVELS
+
+        levels = STANDARD_LEVELS.copy()
+        for name in table.runs:
+            topics, interp = raw_curves[name]
+            pos = {t: i for i, t in enumerate(topics)}
+            pr[name] = interp[[pos[t] for t in table.topics]].mean(axis=0)
+    source["measures"] = list(table.measures)
+    return Report(
+        table=table,
+        title=title,
+        levels=levels,
+        pr_curves=pr,
+        source=source,
+    )
+
+
+def _plain(v: Any) -> Any:
+    return v if v is None or isinstance(v, (bool, int, float, str)) else _describe(v)
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, (str, os.PathLike)):
+        return os.path.basename(os.fspath(obj)) or os.fspath(obj)
+    return type(obj).__name__
+
+
+def _evaluate(
+    qrels: Any, runs: Any, measures: Any, curves: bool, progress: bool | None, options: dict
+) -> tuple[dict[str, Results], dict[str, tuple[list[str], np.ndarray]]]:
+    """Score each run once (every measure) and take its PR curve from the same batch."""
+    from .._progress import track
+    from ..api import Evaluator, _named_runs
+
+    ev = Evaluator(qrels, measures, **options)
+    items = _named_runs(runs)
+    names = [n for n, _ in items]
+    if len(set(names)) != len(names):
+        raise ParamError("run names must be distinct")
+    results: dict[str, Results] = {}
+    raw: dict[str, tuple[list[str], np.ndarray]] = {}
+    for name, run in track(
+        items, total=len(items), desc="evaluating runs", unit="run", enable=progress
+    ):
+        batch = ev.batch(run)
+        results[name] = ev.score(batch, run=name)
+        if curves:
+            from ..measures.curves import pr_curve
+
+            c = pr_curve(batch)
+            raw[name] = ([str(t) for t in c.topics], np.asarray(c.interpolated))
+        del batch
+    return results, raw

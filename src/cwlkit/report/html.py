@@ -1,0 +1,431 @@
+"""The comparison report as one self-contained HTML page.
+
+Everything is inline: the CSS, the plots (SVG written by matplotlib), and a few lines of
+script that sort the table when a column header is clicked (or focused and Enter pressed).
+The page fetches nothing, not even a favicon, so it opens the same offline, from a mail
+attachment or from a CI artefact.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from html import escape
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .build import Report
+
+CSS = """
+:root { --fg: #212529; --muted: #6c757d; --line: #dee2e6; --head: #f1f3f5;
+        --up: #2b8a3e; --down: #c92a2a; --best: #fff3bf; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--fg); background: #fff;
+       font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+main { max-width: 1640px; margin: 0 auto; padding: 20px 24px 48px; }
+h1 { font-size: 1.6em; margin: 0 0 4px; }
+h2 { font-size: 1.2em; margin: 32px 0 8px; border-bottom: 1px solid var(--line); }
+p.meta { color: var(--muted); margin: 0 0 16px; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { padding: 3px 7px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+#results { font-size: 13px; }
+thead th { background: var(--head); font-weight: 600; text-align: center; }
+thead th.group { border-left: 2px solid #fff; }
+th[data-col] { cursor: pointer; user-select: none; }
+th[data-col]:hover, th[data-col]:focus { background: #e9ecef; outline: none; }
+th[aria-sort="descending"]::after { content: " \\25BE"; }
+th[aria-sort="ascending"]::after { content: " \\25B4"; }
+td.num { text-align: right; }
+td.run { text-align: left; font-weight: 500; }
+td.first { border-left: 2px solid var(--line); }
+tr.baseline td { background: #f8f9fa; }
+td.best .v { font-weight: 700; }
+td.best { background: var(--best); }
+.letter { display: inline-block; min-width: 1.4em; color: var(--muted); font-weight: 600; }
+.tag { color: var(--muted); font-size: 0.8em; margin-left: 4px; }
+sup.mk { font-size: 0.75em; margin-left: 2px; font-weight: 600; }
+sup.up { color: var(--up); } sup.down { color: var(--down); } sup.letters { color: #1c7ed6; }
+.ci { display: block; color: var(--muted); font-size: 0.75em; }
+.pos { color: var(--up); } .neg { color: var(--down); }
+ul.legend { color: #343a40; padding-left: 20px; }
+figure { margin: 16px 0 24px; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { color: var(--muted); font-size: 0.9em; }
+details { margin: 8px 0; } summary { cursor: pointer; color: #1c7ed6; }
+table.small td, table.small th { font-size: 0.9em; padding: 2px 6px; }
+"""
+
+SCRIPT = """
+(function () {
+  var table = document.getElementById("results");
+  if (!table) { return; }
+  var body = table.tBodies[0];
+  var heads = table.querySelectorAll("th[data-col]");
+  function key(row, col) {
+    var cell = row.cells[col];
+    var v = cell ? cell.getAttribute("data-v") : null;
+    return v === null ? (cell ? cell.textContent : "") : parseFloat(v);
+  }
+  function sortBy(th) {
+    var col = parseInt(th.getAttribute("data-col"), 10);
+    var numeric = th.getAttribute("data-type") !== "text";
+    var was = th.getAttribute("aria-sort");
+    var desc = was ? was === "ascending" : numeric;
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a, col), y = key(b, col);
+      if (numeric) {
+        var nx = isNaN(x), ny = isNaN(y);
+        if (nx || ny) { return nx === ny ? 0 : (nx ? 1 : -1); }
+        return desc ? y - x : x - y;
+      }
+      return desc ? String(y).localeCompare(String(x)) : String(x).localeCompare(String(y));
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", desc ? "descending" : "ascending");
+  }
+  heads.forEach(function (th) {
+    th.setAttribute("tabindex", "0");
+    th.setAttribute("title", "sort by this column");
+    th.addEventListener("click", function () { sortBy(th); });
+    th.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(th); }
+    });
+  });
+})();
+"""
+
+
+def _num(x: float, digits: int = 4) -> str:
+    if x is None or not math.isfinite(x):
+        return "–" if x is None or math.isnan(x) else ("∞" if x > 0 else "−∞")
+    return f"{x:.{digits}f}"
+
+
+def _p(x: float) -> str:
+    if x is None or math.isnan(x):
+        return "–"
+    if x == 0:
+        return "0"
+    return f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}"
+
+
+def _v(x: float) -> str:
+    """A sort key for data-v (NaN sorts last)."""
+    return "NaN" if x is None or not math.isfinite(x) else repr(float(x))
+
+
+def _sign_class(x: float) -> str:
+    if x is None or not math.isfinite(x) or x == 0:
+        return ""
+    return ' class="pos"' if x > 0 else ' class="neg"'
+
+
+def results_table(rep: Report) -> str:
+    """The sortable ``<table id="results">``: one row per run."""
+    from ..plot.report import short_names
+    from ..stats.report import MARK_BETTER, fmt_relative
+
+    t = rep.table
+    b = t.base_index
+    short = short_names(t.runs)
+    show_p = not t.pairwise
+    p_head = "p" if t.correction == "none" or t.test == "tukey" else "p adj."
+    sub = ["mean", "Δ%", "W/T/L", *([p_head] if show_p else []), "d"]
+    width = len(sub)
+    conf = f"{100 * t.confidence:g}%"
+    h1 = ['<th rowspan="2" data-col="0" data-type="text" scope="col">Run</th>']
+    h1 += [
+        f'<th class="group" colspan="{width}" scope="colgroup">{escape(m)}</th>' for m in t.measures
+    ]
+    h2 = []
+    col = 1
+    for _ in t.measures:
+        for s in sub:
+            h2.append(f'<th data-col="{col}" scope="col">{escape(s)}</th>')
+            col += 1
+    rows = []
+    best = [set(t.best(j)) for j in range(len(t.measures))]
+    for i, run in enumerate(t.runs):
+        is_base = i == b
+        tag = ' <span class="tag">baseline</span>' if is_base and not t.pairwise else ""
+        if is_base and t.pairwise:
+            tag = ' <span class="tag">reference</span>'
+        letter = f'<span class="letter">{t.letters[i]}</span>' if t.pairwise else ""
+        cells = [
+            f'<td class="run" data-v="{escape(run)}" title="{escape(run)}">'
+            f"{letter}{escape(short[i])}{tag}</td>"
+        ]
+        for j, _m in enumerate(t.measures):
+            mean = float(t.mean[i, j])
+            marks = t.marks(i, j)
+            if marks:
+                kind = "letters" if t.pairwise else ("up" if marks == MARK_BETTER else "down")
+                marks_html = f'<sup class="mk {kind}">{escape(marks)}</sup>'
+            else:
+                marks_html = ""
+            cls = "num first" + (" best" if i in best[j] else "")
+            tip = f"{conf} CI [{_num(t.ci_low[i, j])}, {_num(t.ci_high[i, j])}]"
+            if not is_base:
+                tip += f"; p = {_p(t.p_value[i, j])}"
+                if t.correction != "none":
+                    tip += f", adjusted {_p(t.p_adjusted[i, j])}"
+            cells.append(
+                f'<td class="{cls}" data-v="{_v(mean)}" title="{escape(tip)}">'
+                f'<span class="v">{_num(mean)}</span>{marks_html}'
+                f'<span class="ci">[{_num(t.ci_low[i, j], 3)}, {_num(t.ci_high[i, j], 3)}]</span>'
+                "</td>"
+            )
+            if is_base:
+                cells += ['<td class="num" data-v="NaN">–</td>'] * (width - 1)
+                continue
+            rel = float(t.relative[i, j])
+            cells.append(
+                f'<td class="num" data-v="{_v(rel)}"><span{_sign_class(rel)}>'
+                f"{escape(fmt_relative(rel))}</span></td>"
+            )
+            w, ti, lo = int(t.wins[i, j]), int(t.ties[i, j]), int(t.losses[i, j])
+            cells.append(
+                f'<td class="num" data-v="{w - lo}" title="{w} wins, {ti} ties, {lo} losses">'
+                f"{w}/{ti}/{lo}</td>"
+            )
+            if show_p:
+                p = float(t.p_adjusted[i, j])
+                cells.append(f'<td class="num" data-v="{_v(p)}">{_p(p)}</td>')
+            e = float(t.effect[i, j])
+            cells.append(f'<td class="num" data-v="{_v(e)}">{_num(e, 2)}</td>')
+        row_cls = ' class="baseline"' if is_base else ""
+        rows.append(f'<tr{row_cls} data-run="{escape(run)}">' + "".join(cells) + "</tr>")
+    return (
+        '<div class="scroll"><table id="results">\n<thead>\n<tr>'
+        + "".join(h1)
+        + "</tr>\n<tr>"
+        + "".join(h2)
+        + "</tr>\n</thead>\n<tbody>\n"
+        + "\n".join(rows)
+        + "\n</tbody>\n</table></div>"
+    )
+
+
+def _comparisons_table(rep: Report) -> str:
+    t = rep.table
+    conf = f"{100 * t.confidence:g}%"
+    head = ["measure", "run", "vs", "diff", f"{conf} CI", "p", "p adjusted", "significant"]
+    rows = []
+    for r in t.comparisons:
+        rows.append(
+            "<tr>"
+            + f"<td>{escape(r['measure'])}</td><td>{escape(r['run'])}</td>"
+            + f"<td>{escape(r['baseline'])}</td>"
+            + f'<td class="num">{r["diff"]:+.4f}</td>'
+            + f'<td class="num">[{_num(r["ci_low"])}, {_num(r["ci_high"])}]</td>'
+            + f'<td class="num">{_p(r["p_value"])}</td>'
+            + f'<td class="num">{_p(r["p_adjusted"])}</td>'
+            + f"<td>{'yes' if r['significant'] else ''}</td></tr>"
+        )
+    n = len(rows)
+    return (
+        f"<details><summary>All {n} comparison{'s' if n != 1 else ''} "
+        "(differences, intervals, p-values)</summary>"
+        '<div class="scroll"><table class="small"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div></details>"
+    )
+
+
+def _anova_table(rep: Report) -> str:
+    t = rep.table
+    head = ["measure", "F (systems)", "df", "p (systems)", "partial η²", "F (topics)", "p (topics)"]
+    rows = []
+    for m, a in t.anova.items():
+        df = f"{a.df['system']:g}, {a.df['residual']:g}"
+        rows.append(
+            f"<tr><td>{escape(m)}</td>"
+            f'<td class="num">{_num(a.F["system"], 3)}</td><td class="num">{df}</td>'
+            f'<td class="num">{_p(a.p_value["system"])}</td>'
+            f'<td class="num">{_num(a.eta_sq_partial, 3)}</td>'
+            f'<td class="num">{_num(a.F["topic"], 3)}</td>'
+            f'<td class="num">{_p(a.p_value["topic"])}</td></tr>'
+        )
+    return (
+        "<h2>Two-way ANOVA (topics × systems)</h2>"
+        "<p>score ~ system + topic, one score per topic and system; the F test of the systems "
+        "asks whether their means differ once topic difficulty is taken out.</p>"
+        '<div class="scroll"><table class="small"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>"
+    )
+
+
+def _figures(rep: Report, distribution: str) -> list[tuple[str, str, str]]:
+    """``(heading, caption, svg)`` of each plot."""
+    from ..plot import report as P
+
+    t = rep.table
+    b = t.base_index
+    short = P.short_names(t.runs)
+    out: list[tuple[str, str, str]] = []
+    others = [i for i in range(len(t.runs)) if i != b]
+    k = 0
+    for j, m in enumerate(t.measures):
+        ncols = min(3, len(others))
+        nrows = -(-len(others) // ncols)
+        fig, axes = P.new_figure(
+            3.6 * ncols + 0.5,
+            2.0 * nrows + 0.3 * (nrows - 1) + 0.75,
+            nrows,
+            ncols,
+            margins=(0.7, 0.2, 0.4, 0.35),
+            sharey=True,
+        )
+        for a, i in zip(axes.flat, others, strict=False):
+            d = t.scores[i, j] - t.scores[b, j]
+            P.plot_topic_differences(
+                d,
+                t.topics,
+                title=f"{short[i]}: {t.wins[i, j]}/{t.ties[i, j]}/{t.losses[i, j]}",
+                ylabel=f"Δ {m}",
+                ax=a,
+                label_topics=len(others) <= 2 and len(t.topics) <= 60,
+            )
+        for a in list(axes.flat)[len(others) :]:
+            a.set_visible(False)
+        k += 1
+        out.append(
+            (
+                f"Per-topic differences against {t.baseline}: {m}",
+                "Each bar is one topic's score minus the baseline's, sorted; green: the run "
+                "wins the topic, red: it loses, grey: a tie. Titles give wins/ties/losses.",
+                P.figure_svg(fig, f"f{k}"),
+            )
+        )
+    M = len(t.measures)
+    ncols = min(2, M)
+    nrows = -(-M // ncols)
+    fig, axes = P.new_figure(
+        max(4.5, 0.6 * len(t.runs) + 2.0) * ncols,
+        3.4 * nrows + 0.4,
+        nrows,
+        ncols,
+        margins=(0.7, 0.2, 0.4, 1.2),
+        wspace=0.2,
+        hspace=0.75,
+    )
+    for j, a in enumerate(axes.flat):
+        if j >= M:
+            a.set_visible(False)
+            continue
+        P.plot_distributions(t.scores[:, j, :], short, kind=distribution, title=t.measures[j], ax=a)
+    k += 1
+    out.append(
+        (
+            "Per-topic scores",
+            f"{'Box' if distribution == 'box' else 'Violin'} plots of each run's per-topic "
+            "scores; the white diamond is the mean.",
+            P.figure_svg(fig, f"f{k}"),
+        )
+    )
+    if rep.pr_curves and rep.levels is not None:
+        fig, axes = P.new_figure(6.0, 4.2)
+        P.plot_pr_curves(
+            rep.levels, {short[i]: rep.pr_curves[r] for i, r in enumerate(t.runs)}, ax=axes[0, 0]
+        )
+        k += 1
+        out.append(
+            (
+                "Precision-recall",
+                "Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0, averaged "
+                "over the report's topics (relevant: qrels label ≥ 1).",
+                P.figure_svg(fig, f"f{k}"),
+            )
+        )
+    if t.has_cwl:
+        cols = [j for j in range(len(t.measures)) if np.isfinite(t.expected_depth[:, j]).all()]
+        fig, axes = P.new_figure(
+            max(4.0, 1.2 * len(cols) + 1.5) + 2.4, 3.6, margins=(0.7, 2.6, 0.4, 0.45)
+        )
+        P.plot_expected_depth(
+            t.expected_depth[:, cols], short, [t.measures[j] for j in cols], ax=axes[0, 0]
+        )
+        k += 1
+        out.append(
+            (
+                "C/W/L expected depth",
+                "The mean expected depth ED (documents a user of the metric's model examines) "
+                "of each run and C/W/L metric.",
+                P.figure_svg(fig, f"f{k}"),
+            )
+        )
+    return out
+
+
+def _legend(t) -> list[str]:
+    out = t.legend()
+    if not t.pairwise:
+        adj = "" if t.correction == "none" else f", after the {t.correction} correction"
+        out.append(f"p: the p-value of the test against the baseline{adj}.")
+    return out
+
+
+def render_html(rep: Report, *, plots: bool = True, distribution: str = "box") -> str:
+    """The whole page."""
+    t = rep.table
+    title = rep.title or "Evaluation report"
+    n_runs, n_topics = len(t.runs), len(t.topics)
+    meta = [
+        f"{n_runs} runs",
+        f"{n_topics} topics (those every run has)",
+        escape(t.describe_test()),
+    ]
+    if rep.source.get("qrels"):
+        meta.insert(0, f"qrels {escape(str(rep.source['qrels']))}")
+    if not t.pairwise:
+        meta.append(f"baseline {escape(t.baseline)}")
+    dropped = {k: v for k, v in t.dropped.items() if v}
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        '<link rel="icon" href="data:,">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{CSS}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="meta">{" · ".join(meta)}</p>',
+        results_table(rep),
+        '<ul class="legend">' + "".join(f"<li>{escape(s)}</li>" for s in _legend(t)) + "</ul>",
+    ]
+    if dropped:
+        parts.append(
+            "<p>Topics left out because another run lacks them: "
+            + ", ".join(f"{escape(k)} ({v})" for k, v in dropped.items())
+            + "</p>"
+        )
+    parts.append(_comparisons_table(rep))
+    if t.anova:
+        parts.append(_anova_table(rep))
+    if plots:
+        figs = []
+        if importlib.util.find_spec("matplotlib") is None:  # pragma: no cover - optional
+            parts.append("<p>(Plots need matplotlib: pip install 'cwlkit[report]'.)</p>")
+        else:
+            figs = _figures(rep, distribution)
+        for head, cap, svg in figs:
+            parts.append(
+                f"<h2>{escape(head)}</h2><figure>{svg}<figcaption>{escape(cap)}</figcaption>"
+                "</figure>"
+            )
+    parts += [f"<script>{SCRIPT}</script>", "</main>", "</body>", "</html>", ""]
+    return "\n".join(parts)
