@@ -257,3 +257,15 @@ def test_no_topic_in_common_prints_nan_averages(cli, tmp_path):
     rc, got, _ = cli("rbp_eval", "-H", "-q", q, r)
     assert rc == 0 and got == want
     assert got.splitlines()[0] == "p= 0.50 q=  all d= full rbp= nan +nan"
+
+
+def test_a_document_retrieved_twice_counts_twice(cli, tmp_path):
+    """rbp_eval keeps every run line, so a document retrieved twice for a topic (also under
+    another spelling of its id) is credited twice; cwlkit rbp_eval does the same."""
+    q, r = make_inputs(tmp_path, 2)
+    lines = r.read_text().splitlines()
+    r.write_text("\n".join([*lines, lines[1], lines[1].replace("Doc", "DOC")]) + "\n")
+    for args in (("-q",), ("-q", "-o"), ("-q", "-r", "-d", "1,2,5")):
+        _, want, _ = theirs("-H", *args, q, r)
+        rc, got, _ = cli("rbp_eval", "-H", *args, q, r)
+        assert rc == 0 and got == want

@@ -14,8 +14,8 @@ comment is cwlkit's. Documents with equal scores (-s, the default) or equal rank
 their group's average weight. Topic and document ids are compared in lower case.
 
 Thin over the API: the measure is RBP_eval(p=P,rel=R|scale=S,ties=...)@D (docs/rbp_eval.md).
-Unlike rbp_eval, a document retrieved twice for a topic is an error, negative labels are
-judged with gain 0, and errors are one line (exit status 2).
+Unlike rbp_eval, negative labels are judged with gain 0 (rbp_eval refuses them) and errors
+are one line (exit status 2).
 """
 
 #: rbp_eval's defaults

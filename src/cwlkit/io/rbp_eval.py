@@ -8,8 +8,9 @@
   written with a decimal point.
 
 The files are otherwise read as :func:`cwlkit.io.trec.read_qrels` and
-:func:`~cwlkit.io.trec.read_run` read them (a document retrieved twice under the same spelling
-is an error there; rbp_eval would count it twice).
+:func:`~cwlkit.io.trec.read_run` read them, except that a document a run retrieves twice for a
+topic is kept twice, as rbp_eval counts it (a qrels document judged twice is an error in
+both).
 """
 
 from __future__ import annotations

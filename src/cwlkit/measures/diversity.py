@@ -34,7 +34,8 @@ ndeval's own conventions, kept for values identical to it and to pyndeval:
   rank 2): they are g(1); the normalised ``alpha_nDCG@1`` and ``nERR_IA@1`` are unaffected.
 * A topic without any relevant judgement (S = 0) scores 0 on every measure. ndeval divides
   0 by 0 for its nNRBP (NaN, printed ``-nan``, which then poisons its mean): cwlkit scores it
-  0 like nDCG, and ``cwlkit ndeval`` prints ndeval's ``-nan``.
+  0 like nDCG, and ``cwlkit ndeval`` prints ndeval's ``-nan``. Likewise every nNRBP when
+  1 - (1 - alpha) beta = 0 (alpha = 0, beta = 1: NRBP is 0 for every ranking).
 * Unjudged documents and documents judged non-relevant to every subtopic have g = 0; the
   normalised alpha-nDCG and nERR-IA are 0 when the run's top k have no relevant document.
 * Cutoffs are not limited to ndeval's 20; past a run's end, alpha-DCG and ERR-IA keep their
