@@ -3,17 +3,23 @@
 
 usage: python benchmarks/bench_trec_eval.py [--sizes 1000 10000] [--depth 1000] [--repeat 3]
                                             [--data bench-data] [--skip-peer-above N]
+                                            [--trec-eval PATH] [--chunk-topics N ...]
+                                            [--no-pytrec] [--check]
 
 Data: ``../shared/bench/make_bench.py TOPICS DEPTH bench-data/bNk`` (written once, reused):
 graded labels 0..3, about 300 judged documents a topic, scores with two decimals (many
 ties). Each tool runs as its own process; the time is the wall time of the whole process
-(start-up, parsing, evaluation, output) and the peak RSS is the child's ``ru_maxrss``, best
-of ``--repeat`` runs.
+(start-up, parsing, evaluation, output) and the peak RSS is the child's ``ru_maxrss``. The
+cases of one size run interleaved (A B C A B C ...) ``--repeat`` rounds; the table shows each
+case's median wall time and largest peak RSS, and the load average before and after.
 
 - cwlkit: ``cwlkit trec_eval -q -m all_trec QRELS RUN > /dev/null`` (9.0.8 semantics).
 - pytrec_eval (pytrec-eval-terrier 0.5.11, the trec_eval 9.0.8 C code behind a Python
   binding), driven as its users drive it: ``pytrec_eval.parse_qrel`` / ``parse_run`` on the
   open files, ``RelevanceEvaluator(qrels, all_trec measures).evaluate(run)``; no printing.
+- ``cwlkit trec_eval --chunk-topics N`` for each N of ``--chunk-topics`` (topic chunks;
+  same output). ``--check`` first compares the outputs of every cwlkit case and the C
+  program, byte for byte.
 - The trec_eval C program itself, with ``--trec-eval PATH`` (same command line as cwlkit).
   pytrec-eval-terrier's sdist does not contain trec_eval's sources (its build downloads
   them), so build trec_eval 9.0.8 from its public sources with its own Makefile; the
@@ -60,9 +66,27 @@ def timed(cmd: list[str]) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024.0
 
 
-def best(cmd: list[str], repeat: int) -> tuple[float, float]:
-    runs = [timed(cmd) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[1] for r in runs)
+def interleaved(cases: list[tuple[str, list[str]]], repeat: int) -> dict[str, tuple[float, float]]:
+    """{case: (median wall s, largest peak RSS MiB)} over ``repeat`` interleaved rounds."""
+    import statistics
+
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cases}
+    for _ in range(repeat):
+        for name, cmd in cases:
+            got[name].append(timed(cmd))
+    return {k: (statistics.median(w for w, _ in v), max(m for _, m in v)) for k, v in got.items()}
+
+
+def same_output(cases: list[tuple[str, list[str]]]) -> None:
+    import hashlib
+
+    seen = {}
+    for name, cmd in cases:
+        out = subprocess.run(cmd, capture_output=True, check=True).stdout
+        seen[name] = hashlib.sha256(out).hexdigest()
+    if len(set(seen.values())) != 1:
+        raise SystemExit(f"outputs differ: {seen}")
+    print(f"# outputs identical: {', '.join(seen)}", flush=True)
 
 
 def data(prefix: Path, topics: int, depth: int) -> tuple[Path, Path]:
@@ -90,24 +114,35 @@ def main() -> None:
         help="don't run the peers above this many topics",
     )
     ap.add_argument("--trec-eval", default=None, help="path of a trec_eval binary to time as well")
+    ap.add_argument("--chunk-topics", type=int, nargs="*", default=[], help="cwlkit chunk sizes")
+    ap.add_argument("--no-pytrec", action="store_true", help="don't run pytrec_eval")
+    ap.add_argument("--check", action="store_true", help="compare the outputs first")
     a = ap.parse_args()
     cwlkit = [sys.executable, "-m", "cwlkit", "trec_eval", "-q", "-m", "all_trec"]
-    print(f"{'topics':>7} {'tool':<14} {'wall s':>8} {'peak MiB':>9} {'ratio':>7}")
+    print(f"# {os.cpu_count()} CPUs, python {sys.version.split()[0]}, median of {a.repeat}")
+    print(f"{'topics':>7} {'depth':>5} {'tool':<28} {'wall s':>8} {'peak MiB':>9} {'ratio':>7}")
     for n in a.sizes:
-        q, r = data(a.data / f"b{n // 1000}k", n, a.depth)
-        ours = best([*cwlkit, str(q), str(r)], a.repeat)
-        print(f"{n:>7} {'cwlkit':<14} {ours[0]:>8.2f} {ours[1]:>9.0f} {1.0:>7.2f}", flush=True)
-        if a.skip_peer_above is not None and n > a.skip_peer_above:
-            continue
-        peers = [("pytrec_eval", [sys.executable, "-c", PYTREC, str(q), str(r)])]
-        if a.trec_eval:
-            peers.append(("trec_eval", [a.trec_eval, "-q", "-m", "all_trec", str(q), str(r)]))
-        for name, cmd in peers:
-            got = best(cmd, a.repeat)
-            print(
-                f"{n:>7} {name:<14} {got[0]:>8.2f} {got[1]:>9.0f} {got[0] / ours[0]:>7.2f}",
-                flush=True,
+        name = f"b{n // 1000}k" if a.depth == 1000 else f"b{n // 1000}kx{a.depth}"
+        q, r = data(a.data / name, n, a.depth)
+        cases = [("cwlkit", [*cwlkit, str(q), str(r)])]
+        for c in a.chunk_topics:
+            cases.append(
+                (f"cwlkit --chunk-topics {c}", [*cwlkit, "--chunk-topics", str(c), str(q), str(r)])
             )
+        if a.skip_peer_above is None or n <= a.skip_peer_above:
+            if not a.no_pytrec:
+                cases.append(("pytrec_eval", [sys.executable, "-c", PYTREC, str(q), str(r)]))
+            if a.trec_eval:
+                cases.append(("trec_eval", [a.trec_eval, "-q", "-m", "all_trec", str(q), str(r)]))
+        if a.check:
+            same_output([c for c in cases if c[0] != "pytrec_eval"])
+        before = os.getloadavg()[0]
+        got = interleaved(cases, a.repeat)
+        after = os.getloadavg()[0]
+        ref = got["trec_eval"][0] if "trec_eval" in got else got["cwlkit"][0]
+        for tool, (wall, rss) in got.items():
+            print(f"{n:>7} {a.depth:>5} {tool:<28} {wall:>8.2f} {rss:>9.0f} {ref / wall:>7.2f}")
+        print(f"# load average before {before:.2f}, after {after:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ class Options:
     min_cost: float = 1.0
     topic_params: Any = None
     compat: str | None = None
+    chunk_topics: int | None = None
 
     def __post_init__(self) -> None:
         if self.topics not in TOPIC_RULES:
@@ -111,6 +112,9 @@ class Options:
             least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
             if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
                 raise ParamError(f"{name} must be a positive integer; got {v!r}")
+        from .core.chunks import check_chunk
+
+        check_chunk(self.chunk_topics)
 
     @property
     def light(self) -> bool:
@@ -134,7 +138,8 @@ class Evaluator:
     qrels : path, DataFrame, pyarrow Table, dict, iterable of Qrel tuples, ``irds:`` id, Qrels
         The judgements (any form :func:`cwlkit.io.inputs.as_qrels` accepts).
     measures : str, Measure, ir_measures measure, or a sequence of them
-        Names such as ``"P@10"``, ``"nDCG@10"``, ``"INST(T=2)"``, trec_eval's ``"P.5,10"``.
+        Names such as ``"P@10"``, ``"nDCG@10"``, ``"INST(T=2)"``, trec_eval's ``"P.5,10"``;
+        a parameter grid ``"RBP(p=0.1:0.9:0.2)"`` is one measure per value (stop included).
     topics : {"both", "qrels", "run", "either"}, default "both"
         Which topics are evaluated and averaged: trec_eval's rule (both qrels and run);
         ``"qrels"`` is trec_eval's ``-c`` (a qrels topic missing from the run scores 0);
@@ -180,6 +185,10 @@ class Evaluator:
         kept; empty rankings score 0; see :mod:`cwlkit.measures.cwl.inst_eval_compat`), with
         ``compat_depth`` as its ``-n`` (ranks past it count as not provided; None: each
         topic's ranking length). Other C/W/L metrics are an error in this mode.
+    chunk_topics : int, optional
+        Score ``chunk_topics`` topics at a time (in byte order) and join the results: the
+        ranking matrices then hold one chunk (bounded memory for runs of many topics); the
+        values are the same as unchunked. Diversity qrels are scored whole.
     """
 
     def __init__(self, qrels: Any, measures: Any, **options: Any) -> None:
@@ -206,6 +215,8 @@ class Evaluator:
         cwl_eval prints them); otherwise in byte order.
         """
         r = _load_run(run, name, self._light)
+        if self.options.chunk_topics is not None and not self._diversity:
+            return self._evaluate_chunks(r, name, self.options.chunk_topics)
         batch = self.batch(r)
         first = _first_appearance(r) if self.options.order == "file" else None
         if r is not run:
@@ -213,20 +224,61 @@ class Evaluator:
         res = self.score(batch, run=name or r.runid)
         return res if first is None else _reorder(res, first)
 
-    def evaluate_many(self, runs: Any) -> dict[str, Results]:
+    def evaluate_many(
+        self, runs: Any, *, jobs: int | None = None, progress: bool | None = None
+    ) -> dict[str, Results]:
         """Score several runs: a sequence (named by file name, or by tag when not paths) or a
-        mapping ``{name: run}``. Returns ``{name: Results}`` in the order given."""
+        mapping ``{name: run}``. Returns ``{name: Results}`` in the order given.
+
+        The qrels are read and encoded once. ``jobs`` processes (default: every available
+        core) score the runs, each run whole in one process, so the results are identical
+        to ``jobs=1``; the qrels are handed to each worker once. An error in any run is
+        raised (naming its file and line) before any result is returned. ``progress``: a
+        bar on stderr (runs and topics done); default when stderr is a terminal.
+        """
+        from ._parallel import imap, progress_bar
+
         items = _named_runs(runs)
-        return {name: self.evaluate(r, name=name) for name, r in items}
+        out: dict[str, Results] = {}
+        with progress_bar(len(items), "runs", "run", progress) as tick:
+            for (name, _), res in zip(
+                items, imap(_evaluate_one, self, items, jobs=jobs), strict=True
+            ):
+                out[name] = res
+                tick(len(res.topics))
+        return out
+
+    def _evaluate_chunks(self, r, name: str | None, size: int) -> Results:
+        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order)."""
+        from .core.chunks import split
+
+        parts = [
+            self.score(self._build(q, part), run=name or r.runid)
+            for q, part in split(self.qrels, r, self.options.topics, size)
+        ]
+        first = _first_appearance(r) if self.options.order == "file" else None
+        p0 = parts[0]
+        res = Results(
+            np.concatenate([p.values for p in parts], axis=1),
+            p0.measures,
+            [t for p in parts for t in p.topics],
+            {c: np.concatenate([p.columns[c] for p in parts], axis=1) for c in p0.columns},
+            p0.run,
+            p0.aggregates,
+        )
+        return res if first is None else _reorder(res, first)
 
     def batch(self, run: Any):
         """The ranking batch of ``run`` under these options (for curves, plots, vectors)."""
+        return self._build(self.qrels, _load_run(run, None, self._light))
+
+    def _build(self, qrels, run):
         from .core.batch import build_batch
 
         o = self.options
         batch = build_batch(
-            self.qrels,
-            _load_run(run, None, self._light),
+            qrels,
+            run,
             order=o.order,  # type: ignore[arg-type]
             topics=o.topics,  # type: ignore[arg-type]
             max_depth=o.depth,
@@ -340,6 +392,12 @@ class Evaluator:
         if res is not None:
             for j, c in enumerate(("EU", *CWL_COLUMNS)):
                 cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _evaluate_one(ev: Evaluator, item: tuple[str, Any]) -> Results:
+    """One run of :meth:`Evaluator.evaluate_many` (module level: run in worker processes)."""
+    name, run = item
+    return ev.evaluate(run, name=name)
 
 
 def _load_run(run: Any, name: str | None, light: bool):

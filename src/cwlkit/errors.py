@@ -30,6 +30,9 @@ class FormatError(CwlkitError):
         where = f"{self.path}:{line}" if line is not None else self.path
         super().__init__(f"{where}: {msg}")
 
+    def __reduce__(self):  # picklable: raised in a worker process, re-raised in the caller
+        return (type(self), (self.path, self.line, self.msg))
+
 
 class ParamError(CwlkitError):
     """A measure or option parameter outside its domain."""

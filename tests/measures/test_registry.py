@@ -68,6 +68,16 @@ VALID = {
     "IAP11": ["IAP11"],
     " P @ 10 ": ["P@10"],
     "P(k=5)": ["P@5"],
+    # parameter grids start:stop:step (stop included, exact decimal steps)
+    "RBP(p=0.1:0.9:0.2)": ["RBP(p=0.1)", "RBP(p=0.3)", "RBP(p=0.5)", "RBP(p=0.7)", "RBP(p=0.9)"],
+    "RBP(p=0.25:0.3:0.1)": ["RBP(p=0.25)"],
+    "RBP(p=0.5:0.5:0.1)": ["RBP(p=0.5)"],
+    "P@5:20:5": ["P@5", "P@10", "P@15", "P@20"],
+    "P@1e1:2e1:1e1": ["P@10", "P@20"],
+    "C_E8(k=1:3:1)": ["C_E8@1", "C_E8@2", "C_E8@3"],
+    "INST(T=1:2:0.5)": ["INST(T=1)", "INST(T=1.5)", "INST(T=2)"],
+    "RBPCWLMetric(0.2:0.6:0.2)": ["RBP(p=0.2)", "RBP(p=0.4)", "RBP(p=0.6)"],
+    "nDCG(dcg='exp-log2')@10:20:10": ["nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@20"],
 }
 
 # spelling -> (error type, fragment of the message)
@@ -88,6 +98,15 @@ INVALID = {
     "P.0": (ParamError, "positive"),
     "SetP(relative=maybe)": (ParamError, "True or False"),
     "RBP(p='0.5)": (ParamError, "unterminated quote"),
+    "RBP(p=0.1:0.9:0)": (ParamError, "step must be positive"),
+    "RBP(p=0.1:0.9:-0.1)": (ParamError, "step must be positive"),
+    "RBP(p=0.9:0.1:0.1)": (ParamError, "above its stop"),
+    "RBP(p=a:0.9:0.1)": (ParamError, "must be numbers"),
+    "RBP(p=0.1:0.9:x)": (ParamError, "must be numbers"),
+    "RBP(p=0.1:inf:0.1)": (ParamError, "must be numbers"),
+    "RBP(p=0.1:1.5:0.1)": (ParamError, "in the grid"),
+    "RBP(p=0.1:0.2:0.1)@1:2:1": (ParamError, "may have one"),
+    "RBP(p=0:1:0.00001)": (ParamError, "at most 10000"),
 }
 
 

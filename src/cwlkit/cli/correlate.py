@@ -1,4 +1,5 @@
-"""``cwlkit correlate QRELS RUN... -a MEASURE_A -b MEASURE_B``: how two measures agree."""
+"""``cwlkit correlate QRELS RUN... -a MEASURE_A -b MEASURE_B``: how two measures agree;
+``--all-pairs -m M1 -m M2 ...``: every pair of measures at once (the ERR paper's Table 2)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ Evaluate every run with measures A and B and report how they agree:
            (Vigna 2015; the ERR paper's Table 2) and rank-biased overlap (RBO_ext, --rbo-p).
 
 tau_AP, the weighted tau and RBO have no p-value. See docs/statistics.md.
+
+--all-pairs -m M1 -m M2 ... (instead of -a/-b): Pearson, Spearman, Kendall's tau-b and the
+weighted tau of every pair of measures, over the systems (each run's mean over the common
+topics) and over the (run, topic) pairs, printed as square matrices: Kendall above the
+diagonal and the weighted tau below (the ERR paper's Table 2 layout), then Pearson above and
+Spearman below. -o json gives every matrix with its p-values; -o tsv one row per pair.
 """
 
 FORMATS = ("text", "tsv", "json", "markdown")
@@ -33,10 +40,34 @@ def build_parser():
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
+    p.add_argument("-a", "--measure-a", help="measure A (the reference for tau_AP), e.g. ERR@20")
+    p.add_argument("-b", "--measure-b", help="measure B, e.g. 'RBP(p=0.6)'")
     p.add_argument(
-        "-a", "--measure-a", required=True, help="measure A (the reference for tau_AP), e.g. ERR@20"
+        "--all-pairs",
+        action="store_true",
+        help="correlate every pair of the -m measures (a matrix per coefficient and level)",
     )
-    p.add_argument("-b", "--measure-b", required=True, help="measure B, e.g. 'RBP(p=0.6)'")
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=[],
+        dest="measures",
+        metavar="NAME",
+        help="with --all-pairs: a measure (repeatable; several per value separated by spaces)",
+    )
+    p.add_argument(
+        "--level",
+        choices=("both", "systems", "scores"),
+        default="both",
+        help="with --all-pairs: per-system means, per-(run, topic) scores, or both (default)",
+    )
+    p.add_argument(
+        "--max-residual",
+        type=float,
+        help="with --all-pairs: keep the (run, topic) pairs whose first measure's residual is "
+        "at most this (the ERR paper's 0.05)",
+    )
     p.add_argument(
         "--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)"
     )
@@ -152,6 +183,18 @@ def main(argv: list[str]) -> int:
     from ..stats._runs import evaluate_runs
 
     args = build_parser().parse_args(argv)
+    if args.all_pairs or args.measures:
+        return _all_pairs(args)
+    if not args.measure_a or not args.measure_b:
+        missing = [
+            f
+            for f, v in (("-a/--measure-a", args.measure_a), ("-b/--measure-b", args.measure_b))
+            if not v
+        ]
+        raise ParamError(
+            f"cwlkit correlate: the following arguments are required: {', '.join(missing)} "
+            "(or --all-pairs -m M1 -m M2 ... for every pair of measures)"
+        )
     if not 0.0 < args.rbo_p < 1.0:
         raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
     ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
@@ -161,4 +204,34 @@ def main(argv: list[str]) -> int:
     )
     out = compute(results, ma.name, mb.name, args.rbo_p)
     sys.stdout.write(render(out, ma.name, mb.name, args.rbo_p, args.format))
+    return 0
+
+
+def _all_pairs(args) -> int:
+    """``--all-pairs``: the correlation matrix of the -m measures."""
+    from ..errors import ParamError
+    from ..report.correlation import format_correlation_matrix
+    from ..stats._runs import parse_measure_args
+    from ..stats.matrix import LEVELS, correlate_runs
+
+    if args.measure_a or args.measure_b:
+        raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
+    if not args.all_pairs:
+        raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
+    measures = parse_measure_args(args.measures)
+    if len(measures) < 2:
+        raise ParamError(f"--all-pairs needs at least 2 measures (-m); got {len(measures)}")
+    if args.max_residual is not None and args.level == "systems":
+        raise ParamError("--max-residual filters (run, topic) pairs: use --level scores or both")
+    cm = correlate_runs(
+        args.qrels,
+        list(args.runs),
+        measures,
+        levels=LEVELS if args.level == "both" else (args.level,),
+        max_residual=args.max_residual,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+    )
+    sys.stdout.write(format_correlation_matrix(cm, args.format))
     return 0

@@ -52,7 +52,8 @@ def build_parser():
         "--metric",
         action="append",
         default=[],
-        help="a metric by name (repeatable), e.g. -M 'INST(T=2)' -M P@10",
+        help="a metric by name (repeatable), e.g. -M 'INST(T=2)' -M P@10; a grid "
+        "start:stop:step gives one metric per value: -M 'RBP(p=0.1:0.9:0.2)'",
     )
     p.add_argument(
         "-b",
@@ -163,13 +164,18 @@ def main(argv: list[str]) -> int:
         raise ParamError(f"--max-depth must be >= 1; got {args.max_depth}")
 
     from ..api import Evaluator
-    from ..measures.cwl.parse import DEFAULT_METRICS, parse_cwl_metric, read_metrics_file
+    from ..measures.cwl.parse import (
+        DEFAULT_METRICS,
+        parse_cwl_metric,
+        parse_cwl_metrics,
+        read_metrics_file,
+    )
     from ..report.cwl import format_cwl
 
     specs = []
     if args.metrics_file:
         specs += read_metrics_file(args.metrics_file)
-    specs += [parse_cwl_metric(m) for m in args.metric]
+    specs += [s for m in args.metric for s in parse_cwl_metrics(m)]  # grids: one per value
     if not specs:
         specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
     metrics, names = _unique(specs)

@@ -55,6 +55,15 @@ def build_parser():
     p.add_argument(
         "-J", "--judged-only", action="store_true", help="drop unjudged documents (trec_eval -J)"
     )
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes evaluating the runs (default: every available core)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     return p
 
 
@@ -74,6 +83,8 @@ def main(argv: list[str]) -> int:
         depth=args.depth,
         judged_only=args.judged_only,
     )
-    results = ev.evaluate_many(args.runs)
+    # every run is evaluated before anything is printed: a bad line in any run leaves
+    # stdout empty (the error names the file and line)
+    results = ev.evaluate_many(args.runs, jobs=args.jobs, progress=False if args.quiet else None)
     sys.stdout.write(format_table(results, per_topic=args.per_topic, fmt=args.format))
     return 0

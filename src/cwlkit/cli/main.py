@@ -28,10 +28,17 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "cwlkit.cli.report",
         "comparison report: marks, W/T/L, effect sizes, plots (HTML, LaTeX, Markdown, CSV)",
     ),
-    "correlate": ("cwlkit.cli.correlate", "correlation of two measures over runs and topics"),
+    "correlate": (
+        "cwlkit.cli.correlate",
+        "correlation of two measures (or every pair: --all-pairs) over runs and topics",
+    ),
     "fit": (
         "cwlkit.cli.fit",
         "fit a metric's parameter to a target measure (the ERR paper's method)",
+    ),
+    "plot": (
+        "cwlkit.cli.plot",
+        "figures: C/W/L vectors and parameter sweeps, PR, ROC, scatter, correlation matrix",
     ),
 }
 

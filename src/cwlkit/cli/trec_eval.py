@@ -14,7 +14,7 @@ import sys
 HELP = """\
 usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]...
                         [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z FILE]
-                        [--trec-version 9|10] QRELS RUN
+                        [--trec-version 9|10] [-j N] [--quiet] QRELS RUN [RUN...]
 
 A drop-in trec_eval: evaluate the ranked results in RUN against the relevance information in
 QRELS and print what trec_eval prints, byte for byte (name padded to 22, tab, topic, tab,
@@ -39,6 +39,13 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
                                  numbers); 10: trec_eval 10.0 (double scores, rounded recall
                                  cutoffs, rbp/rbp_resid/unj in all_trec, '#' comments,
                                  missing topics refused without -c)
+  -j, --jobs N                   with several runs: N processes (default: every core)
+  --quiet                        no progress bar on stderr (drawn only on a terminal)
+  --chunk-topics N               evaluate N topics at a time (same output, less memory;
+                                 not with -c)
+
+Several runs (QRELS RUN RUN...): the qrels are read once; the output is what trec_eval
+prints for each run, concatenated in argument order, once every run is evaluated.
 
 Ranking: score descending, ties by document id descending (byte order); the rank column is
 ignored. See docs/trec_eval.md for every measure and where cwlkit departs from trec_eval.
@@ -66,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--Output_old_results_format", dest="o", action="store_true")
     p.add_argument("-Z", "--Zscore", dest="Z", default=None)
     p.add_argument("--trec-version", dest="trec_version", choices=("9", "10"), default="9")
+    p.add_argument("--jobs", "-j", dest="jobs", default=None)
+    p.add_argument("--quiet", dest="quiet", action="store_true")
+    p.add_argument("--chunk-topics", dest="chunk_topics", default=None)
     return p
 
 
@@ -117,7 +127,7 @@ def main(argv: list[str]) -> int:
     if args.help:
         sys.stdout.write(HELP + (_measure_help(args.m, version) if args.m else ""))
         return 0
-    if len(args.files) != 2:
+    if len(args.files) < 2:
         raise CwlkitError("cwlkit trec_eval: needs QRELS and RUN (see 'cwlkit trec_eval --help')")
     if args.T != "trec_results":
         raise CwlkitError(
@@ -128,13 +138,14 @@ def main(argv: list[str]) -> int:
             f"cwlkit trec_eval: illegal rel_format {args.R!r} "
             "(qrels, prefs, qrels_prefs or qrels_jg)"
         )
-    qrels_path, run_path = args.files
+    qrels_path, *run_paths = args.files
+    jobs = _int_opt("--jobs", args.jobs) if args.jobs is not None else None
     level = float(_int_opt("-l", args.l))
     max_depth = _int_opt("-M", args.M) if args.M is not None else None
     num_docs = _int_opt("-N", args.N)
     comments = version >= 10
 
-    from ..io.trec import read_pair, read_run
+    from ..io.trec import read_pair, read_qrels
     from ..measures.trec._spec import PREFS_MEASURES
     from ..report.trec_eval import format_trec_eval
 
@@ -145,7 +156,7 @@ def main(argv: list[str]) -> int:
                 "cwlkit trec_eval: -Z is not available with -R prefs, qrels_prefs or qrels_jg"
             )
         try:
-            from ..measures.trec.prefs import evaluate_prefs
+            from ..measures.trec import prefs  # noqa: F401 (only: is it in this build?)
         except ModuleNotFoundError as exc:
             if exc.name != "cwlkit.measures.trec.prefs":
                 raise
@@ -153,40 +164,50 @@ def main(argv: list[str]) -> int:
                 f"cwlkit trec_eval: -R {args.R} / preference measures "
                 "are not available in this build"
             ) from None
-        run = read_run(run_path, comments=comments, extra=True)
-        nick = None
-        names: list[str] | None = []
-        for s in args.m:
-            n = s.partition(".")[0]
-            if n in ("all_prefs", "prefs", "qrels_jg", "official", "all_trec", "set"):
-                nick = n
-            else:
-                names.append(s)  # type: ignore[union-attr]
-        if not args.m:
-            names = None
-        elif not names:
-            names = None
-        table = evaluate_prefs(
-            args.R if args.R != "qrels" else "qrels_prefs",
-            qrels_path,
-            run,
-            names,
-            version=version,
-            nickname=nick,
-            max_depth=max_depth,
-            all_topics=args.c,
-            rel_level=level,
-        )
+        outs = [
+            format_trec_eval(
+                _prefs_table(args, qrels_path, p, version, level, max_depth, comments),
+                per_topic=args.q,
+                summary=not args.n,
+            )
+            for p in run_paths
+        ]
     else:
         from ..io.trec import read_zscores
-        from ..measures.trec.evaluate import evaluate_trec
 
         zs = read_zscores(args.Z) if args.Z else None
-        qrels, run = read_pair(qrels_path, run_path, comments=comments, extra=True, light=True)
-        table = evaluate_trec(
-            qrels,
-            run,
-            args.m or None,
+        chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
+        if chunk is not None and len(run_paths) == 1 and not args.c:
+            if _plain(qrels_path) and _plain(run_paths[0]):  # streamed: bounded memory
+                from ..measures.trec.evaluate import evaluate_trec_files
+
+                table = evaluate_trec_files(
+                    qrels_path,
+                    run_paths[0],
+                    args.m or None,
+                    chunk_topics=chunk,
+                    comments=comments,
+                    version=version,
+                    zscores=zs,
+                    progress=False if args.quiet else None,
+                    rel_level=level,
+                    max_depth=max_depth,
+                    judged_only=args.J,
+                    num_docs=num_docs,
+                )
+                from ..report.trec_eval import write_trec_eval
+
+                # evaluated: the text is written topic block by topic block
+                write_trec_eval(table, sys.stdout.write, per_topic=args.q, summary=not args.n)
+                return 0
+        if len(run_paths) == 1:
+            qrels, run = read_pair(
+                qrels_path, run_paths[0], comments=comments, extra=True, light=True
+            )
+        else:  # the qrels are read once, each run in its turn (or in a worker process)
+            qrels, run = read_qrels(qrels_path, comments=comments), None
+        options = dict(
+            specs=args.m or None,
             version=version,
             all_topics=args.c,
             rel_level=level,
@@ -194,7 +215,98 @@ def main(argv: list[str]) -> int:
             judged_only=args.J,
             num_docs=num_docs,
             zscores=zs,
-            release=True,
+            release=len(run_paths) == 1,
+            per_topic=args.q,
+            summary=not args.n,
+            comments=comments,
+            chunk_topics=_int_opt("--chunk-topics", args.chunk_topics)
+            if args.chunk_topics is not None
+            else None,
         )
-    sys.stdout.write(format_trec_eval(table, per_topic=args.q, summary=not args.n))
+        if run is not None:
+            outs = [_trec_text(qrels, run, options)]
+        else:
+            from .._parallel import imap, progress_bar
+
+            outs = []
+            work = imap(_trec_one, (qrels, options), run_paths, jobs=jobs)
+            with progress_bar(len(run_paths), "runs", "run", False if args.quiet else None) as tick:
+                for text in work:
+                    outs.append(text)
+                    tick()
+    # every run is evaluated before anything is printed: an error leaves stdout empty
+    sys.stdout.write("".join(outs))
     return 0
+
+
+def _plain(path: str) -> bool:
+    """Whether ``path`` is a plain (not gzipped) file that can be streamed in blocks."""
+    import os
+
+    if path == "-" or not os.path.isfile(path):
+        return False
+    with open(path, "rb") as f:
+        return f.read(2) != b"\x1f\x8b"
+
+
+def _trec_text(qrels, run, o: dict) -> str:
+    """trec_eval's output for one run."""
+    from ..measures.trec.evaluate import evaluate_trec
+    from ..report.trec_eval import format_trec_eval
+
+    table = evaluate_trec(
+        qrels,
+        run,
+        o["specs"],
+        version=o["version"],
+        all_topics=o["all_topics"],
+        rel_level=o["rel_level"],
+        max_depth=o["max_depth"],
+        judged_only=o["judged_only"],
+        num_docs=o["num_docs"],
+        zscores=o["zscores"],
+        release=o["release"],
+        chunk_topics=o["chunk_topics"],
+    )
+    return format_trec_eval(table, per_topic=o["per_topic"], summary=o["summary"])
+
+
+def _trec_one(state: tuple, run_path: str) -> str:
+    """One run of several (module level: run in worker processes)."""
+    from ..io.trec import read_run
+
+    qrels, o = state
+    run = read_run(run_path, comments=o["comments"], extra=True, light=True)
+    return _trec_text(qrels, run, o)
+
+
+def _prefs_table(args, qrels_path, run_path, version, level, max_depth, comments):
+    """The preference / judgment-group evaluation of one run (``-R``)."""
+    from ..io.trec import read_run
+    from ..measures.trec.prefs import evaluate_prefs
+
+    run = read_run(run_path, comments=comments, extra=True)
+    nick = None
+    names: list[str] | None = []
+    for s in args.m:
+        n = s.partition(".")[0]
+        if n in ("all_prefs", "prefs", "qrels_jg", "official", "all_trec", "set"):
+            nick = n
+        else:
+            names.append(s)  # type: ignore[union-attr]
+    if not args.m:
+        names = None
+    elif not names:
+        names = None
+    table = evaluate_prefs(
+        args.R if args.R != "qrels" else "qrels_prefs",
+        qrels_path,
+        run,
+        names,
+        version=version,
+        nickname=nick,
+        max_depth=max_depth,
+        all_topics=args.c,
+        rel_level=level,
+    )
+    return table

@@ -5,6 +5,8 @@ Grammar::
     measure  := NAME [ "(" [ arg ("," arg)* ] ")" ] [ "@" value ]
     arg      := [ KEY "=" ] value
     value    := number (any float notation) | word | quoted string
+              | number ":" number ":" number   (a grid, at most one per name: one measure
+                                                per value, stop included; see grid.py)
 
 Positional arguments fill the family's parameters in declaration order. Other spellings
 (trec_eval's ``P.5,10``) are tried first through :func:`registry.register_syntax`.
@@ -173,7 +175,16 @@ def build(
 
 
 def parse_measures(text: str) -> list[Measure]:
-    """Parse one spelling into one or more measures (``P.5,10`` gives two)."""
+    """Parse one spelling into one or more measures (``P.5,10`` gives two; a parameter grid
+    ``RBP(p=0.1:0.9:0.2)`` gives one per value, see :mod:`cwlkit.measures.grid`)."""
+    from .grid import parse_each
+
+    grid = parse_each(text, parse_measures)
+    if grid is not None:
+        out: list[Measure] = []
+        for got in grid:
+            out.extend(m for m in got if m not in out)
+        return out
     for syntax in registry.syntaxes():
         got = syntax(text)
         if got is not None:

@@ -6,6 +6,8 @@ cheap and works without it.
 
 from __future__ import annotations
 
+from .correlation import plot_matrix, plot_scatter
 from .curves import plot_pr, plot_roc
+from .cwl import plot_sweep, plot_vectors
 
-__all__ = ["plot_pr", "plot_roc"]
+__all__ = ["plot_matrix", "plot_pr", "plot_roc", "plot_scatter", "plot_sweep", "plot_vectors"]

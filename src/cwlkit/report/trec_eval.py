@@ -98,3 +98,33 @@ def _per_topic(table: TrecTable, label) -> str:
     for j, c in enumerate(cols):
         args[:, 2 * j + 1] = c
     return ("".join(specs) * T) % tuple(args.ravel().tolist())
+
+
+def write_trec_eval(
+    table: TrecTable,
+    write,
+    *,
+    per_topic: bool = False,
+    summary: bool = True,
+    block: int = 10_000,
+) -> None:
+    """:func:`format_trec_eval`'s text passed to ``write`` in pieces of ``block`` topics (the
+    same bytes, without holding the whole text of many topics at once)."""
+    from dataclasses import replace
+
+    if per_topic:
+        z = table.zscore
+
+        def label(name: str) -> str:
+            return f"Z{name:<22}" if z else f"{name:<22}"
+
+        for a in range(0, len(table.topics), block):
+            b = a + block
+            part = replace(
+                table,
+                topics=table.topics[a:b],
+                values={k: v[a:b] for k, v in table.values.items()},
+                text={k: v[a:b] for k, v in table.text.items()},
+            )
+            write(_per_topic(part, label))
+    write(format_trec_eval(table, per_topic=False, summary=summary))

@@ -20,6 +20,9 @@ report
     relative change, win/tie/loss, effect sizes).
 correlate
     Pearson, Spearman, Kendall tau-b, tau_AP, weighted tau (1/(r+1) weights), RBO.
+matrix
+    :func:`correlation_matrix`: those coefficients for every pair of measures, per system and
+    per (run, topic) pair (the ERR paper's Table 2).
 fit
     The ERR paper's parameter fit: correlation of a metric family with a target measure over
     a parameter grid.
@@ -53,6 +56,9 @@ _LAZY = {
     "rbo": "cwlkit.stats.correlate",
     "rbo_scores": "cwlkit.stats.correlate",
     "Correlation": "cwlkit.stats.correlate",
+    "correlation_matrix": "cwlkit.stats.matrix",
+    "correlate_runs": "cwlkit.stats.matrix",
+    "CorrelationMatrix": "cwlkit.stats.matrix",
     "fit_parameter": "cwlkit.stats.fit",
     "fit_runs": "cwlkit.stats.fit",
     "parse_grid": "cwlkit.stats.fit",
@@ -71,6 +77,7 @@ __all__ = [
     "CORRECTIONS",
     "ComparisonTable",
     "Correlation",
+    "CorrelationMatrix",
     "FitResult",
     "PairedTestResult",
     "ReportTable",
@@ -79,6 +86,8 @@ __all__ = [
     "bootstrap_test",
     "compare",
     "correct",
+    "correlate_runs",
+    "correlation_matrix",
     "fit_parameter",
     "fit_runs",
     "kendall_tau_b",

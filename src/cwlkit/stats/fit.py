@@ -10,8 +10,8 @@ and the metric are computed over the remaining pairs; the best parameter is the 
 curve.
 
 :func:`fit_parameter` does this on arrays; :func:`fit_runs` evaluates runs first;
-:func:`parse_grid` reads ``"RBP(p=0.05:0.95:0.01)"``; :func:`plot_fit` draws the two curves
-(Figure 5) with matplotlib, imported only there.
+:func:`parse_grid` (from :mod:`cwlkit.measures.grid`) reads ``"RBP(p=0.05:0.95:0.01)"``;
+:func:`plot_fit` draws the two curves (Figure 5) with matplotlib, imported only there.
 """
 
 from __future__ import annotations
@@ -19,84 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import CwlkitError, ParamError
+from ..measures.grid import parse_grid  # one grid syntax for every entry point
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.trec import Qrels, Run
     from ..measures.base import Measure
-
-_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_RANGE = re.compile(rf"(?<![\w.])({_NUM}):({_NUM}):({_NUM})(?![\w.])")
-MAX_GRID = 10_000
-
-
-def grid_values(start: str, stop: str, step: str) -> list[Decimal]:
-    """``start, start + step, ...`` up to and including ``stop``, in exact decimal steps."""
-    try:
-        a, b, s = Decimal(start), Decimal(stop), Decimal(step)
-    except InvalidOperation:
-        raise ParamError(f"bad grid {start}:{stop}:{step}") from None
-    if s <= 0:
-        raise ParamError(f"the grid step must be positive; got {step}")
-    if b < a:
-        raise ParamError(f"the grid start {start} is above its stop {stop}")
-    count = int((b - a) / s) + 1
-    if count > MAX_GRID:
-        raise ParamError(f"grid {start}:{stop}:{step} has {count} values; at most {MAX_GRID}")
-    return [a + i * s for i in range(count)]
-
-
-def parse_grid(text: str) -> tuple[list[Measure], str, np.ndarray]:
-    """Expand a measure spelled with one ``start:stop:step`` range into measures.
-
-    The range stands for one parameter value, anywhere a number may be written:
-    ``RBP(p=0.05:0.95:0.01)``, ``C_E11(T=0.5:2:0.05)``, ``C_E8(k=1:20:1)``, ``P@1:20:1``.
-    ``stop`` is included when the steps reach it exactly (decimal arithmetic, so
-    ``0.05:0.95:0.01`` has 91 values).
-
-    Returns
-    -------
-    measures : list of Measure
-        One per grid value.
-    parameter : str
-        The name of the parameter that varies (``k`` for a cutoff).
-    grid : numpy.ndarray
-        float64 grid values.
-    """
-    from ..measures.parse import parse_measure
-
-    found = list(_RANGE.finditer(text))
-    if len(found) != 1:
-        raise ParamError(
-            f"{text!r} must contain exactly one range start:stop:step "
-            f"(e.g. 'RBP(p=0.05:0.95:0.01)'); found {len(found)}"
-        )
-    m = found[0]
-    values = grid_values(*m.groups())
-    measures = [parse_measure(text[: m.start()] + format(v, "f") + text[m.end() :]) for v in values]
-    grid = np.array([float(v) for v in values])
-    param = _varying_field(measures, text)
-    return measures, param, grid
-
-
-def _varying_field(measures: list[Measure], text: str) -> str:
-    import dataclasses
-
-    if len(measures) == 1:
-        key = re.search(r"([A-Za-z_]\w*)\s*=\s*$", text[: _RANGE.search(text).start()])  # type: ignore[union-attr]
-        if key:
-            return key.group(1)
-        return "k" if "@" in text else "value"
-    for f in dataclasses.fields(measures[0]):
-        if getattr(measures[0], f.name) != getattr(measures[-1], f.name):
-            return f.name
-    raise ParamError(f"the range in {text!r} does not change the measure")
 
 
 @dataclass

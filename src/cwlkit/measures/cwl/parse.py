@@ -69,6 +69,15 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
     return metric, metric.name
 
 
+def parse_cwl_metrics(text: str) -> list[tuple[Measure, str]]:
+    """:func:`parse_cwl_metric` for a spelling that may hold a parameter grid
+    (``RBPCWLMetric(0.1:0.9:0.2)``, ``RBP(p=0.1:0.9:0.2)``: one metric per value)."""
+    from ..grid import parse_each
+
+    got = parse_each(text, parse_cwl_metric)
+    return [parse_cwl_metric(text)] if got is None else got
+
+
 @register_syntax
 def _cwl_syntax(text: str) -> list[Measure] | None:
     """cwl_eval's class spellings (``RBPCWLMetric(0.8)``) wherever a measure name is read."""
@@ -98,7 +107,7 @@ def read_metrics_file(path: str | Path) -> list[tuple[Measure, str]]:
         if not s:
             continue
         try:
-            out.append(parse_cwl_metric(s))
+            out.extend(parse_cwl_metrics(s))
         except (ParamError, UnknownMeasureError) as exc:
             raise FormatError(path, i, str(exc)) from None
     if not out:

@@ -175,6 +175,7 @@ def evaluate_trec(
     num_docs: int = 0,
     zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
     release: bool = False,
+    chunk_topics: int | None = None,
 ) -> TrecTable:
     """Evaluate ``run`` against ``qrels`` with trec_eval's qrels-based measures.
 
@@ -202,6 +203,10 @@ def evaluate_trec(
         Drop the cached topic and document codes of ``qrels`` and ``run`` once the batch is
         built (they are recomputed if asked for again): lowers the peak memory of one-shot
         callers such as the command line.
+    chunk_topics : int, optional
+        Evaluate ``chunk_topics`` topics at a time (in byte order) and concatenate: the
+        batch's matrices hold one chunk, and the output is the same, byte for byte. Ignored
+        with ``all_topics`` (``-c``), which is evaluated whole.
 
     Returns
     -------
@@ -209,6 +214,19 @@ def evaluate_trec(
         Topics in byte order, measures in trec_eval's table order.
     """
     measures = _checked_measures(qrels, run, specs, version, all_topics, max_depth)
+    if chunk_topics is not None and not all_topics:
+        return _chunked(
+            qrels,
+            run,
+            measures,
+            chunk_topics,
+            zscores,
+            version=version,
+            rel_level=rel_level,
+            max_depth=max_depth,
+            judged_only=judged_only,
+            num_docs=num_docs,
+        )
     ctx, topics, bogus, num_q, rel_all = _trec_codes(
         qrels,
         run,
@@ -312,17 +330,149 @@ def _trec_codes(
     return ctx, topics, bogus, num_q, rel_all
 
 
+def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> TrecTable:
+    """:func:`evaluate_trec` topic chunk by topic chunk (without ``-c``)."""
+    from ...core.chunks import split
+
+    topics: list[str] = []
+    parts: list[dict] = []
+    for q, r in split(qrels, run, "both", chunk_topics):
+        ctx, got, _, _, _ = _trec_codes(q, r, all_topics=False, release=True, **options)
+        topics += got
+        parts.append(_compute(measures, ctx))
+        del ctx, q, r
+    computed = {key: _concat([p[key] for p in parts]) for key in parts[0]}
+    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
+    bogus = np.zeros(len(topics), bool)
+    _fill_table(table, measures, None, bogus, len(topics), None, zscores, computed)
+    return table
+
+
+def evaluate_trec_files(
+    qrels_path: str,
+    run_path: str,
+    specs: list[str] | None = None,
+    *,
+    chunk_topics: int,
+    comments: bool = False,
+    version: int = 9,
+    zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
+    progress: bool | None = None,
+    **options,
+) -> TrecTable:
+    """:func:`evaluate_trec` on two plain files, in bounded memory (without ``-c``).
+
+    Both files are streamed into topic buckets on disk (:mod:`cwlkit.io.partition`), about
+    ``chunk_topics`` topics each; the buckets are evaluated one at a time, and the per-topic
+    values (small: one number per topic and measure) are put back in byte order of topics
+    and summarised as :func:`evaluate_trec` does: the output is the same, byte for byte.
+    Peak memory is one block of text, one bucket and the per-topic values. ``progress``: a
+    bar on stderr (chunks and topics done; default: when stderr is a terminal).
+    """
+    import tempfile
+    from pathlib import Path
+
+    from ..._parallel import progress_bar
+    from ...core.chunks import check_chunk
+    from ...io._text import from_strings, sort_rank
+    from ...io.partition import estimate_topics, partition
+
+    check_chunk(chunk_topics)
+    if version not in (9, 10):
+        raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
+    if options.get("max_depth") is not None and options["max_depth"] < 0:
+        raise ParamError(f"-M must be >= 0; got {options['max_depth']}")
+    measures, others = select_measures(specs, version)
+    if others:
+        raise CwlkitError(
+            f"measure {others[0]!r} needs preference or judgment-group input "
+            "(-R prefs, qrels_prefs or qrels_jg)"
+        )
+    buckets = max(1, min(1024, -(-estimate_topics(qrels_path) // chunk_topics)))
+    topics: list[str] = []
+    parts: list[dict] = []
+    with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
+        qp = partition(qrels_path, "qrels", buckets, Path(tmp), comments=comments)
+        rp = partition(run_path, "run", buckets, Path(tmp), comments=comments, extra=True)
+        if not qp.topics & rp.topics:
+            raise CwlkitError(
+                f"no topic has both results ({run_path}) and relevance judgements ({qrels_path})"
+            )
+        if version >= 10 and qp.topics - rp.topics:
+            missing = min(qp.topics - rp.topics)
+            raise CwlkitError(
+                f"topic {missing!r} of {qrels_path} has no results in {run_path} "
+                "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
+            )
+        label_values = np.sort(np.asarray(sorted(qp.labels), dtype=np.float64))
+        with progress_bar(buckets, "topic chunks", "chunk", progress) as tick:
+            for k in range(buckets):
+                _bucket(qp, rp, k, label_values, measures, topics, parts, version, options)
+                tick(len(topics) - tick.topics)
+    order = np.argsort(sort_rank(from_strings(topics)), kind="stable")
+    topics = [topics[i] for i in order]
+    computed = {
+        key: [
+            [x[i] for i in order] if isinstance(x, list) else x[order]
+            for x in _concat([p[key] for p in parts])
+        ]
+        for key in parts[0]
+    }
+    table = TrecTable(topics=topics, runid=rp.last_tag, zscore=zscores is not None)
+    bogus = np.zeros(len(topics), bool)
+    _fill_table(table, measures, None, bogus, len(topics), None, zscores, computed)
+    return table
+
+
+def _bucket(qp, rp, k: int, label_values, measures, topics: list, parts: list, version, options):
+    """Evaluate bucket ``k`` of :func:`evaluate_trec_files`: append its topics and values."""
+    q, r = qp.read(k), rp.read(k)
+    if q is None or r is None:
+        return
+    if not set(q.codes()[1].to_pylist()) & set(r.codes()[1].to_pylist()):
+        return
+    q._cache["label_values"] = label_values
+    ctx, got, _, _, _ = _trec_codes(
+        q, r, version=version, all_topics=False, release=True, **options
+    )
+    topics += got
+    parts.append(_compute(measures, ctx))
+
+
+def _compute(measures, ctx: Ctx) -> dict:
+    """Every measure's per-topic values on ``ctx``: ``{(compute, params): values}``."""
+    out: dict = {}
+    for m, params, _ in measures:
+        if m.agg not in ("runid", "num_q") and (m.compute, params) not in out:
+            out[(m.compute, params)] = m.compute(ctx, params)
+    return out
+
+
+def _concat(parts: list) -> list:
+    """One measure's values of consecutive chunks, joined (one entry per printed name)."""
+    out = []
+    for j in range(len(parts[0])):
+        xs = [p[j] for p in parts]
+        if isinstance(xs[0], list):
+            out.append([v for x in xs for v in x])
+        else:
+            out.append(np.concatenate([np.asarray(x, dtype=np.float64) for x in xs]))
+    return out
+
+
 def _fill_table(
     table: TrecTable,
     measures: list[tuple[TrecMeasure, tuple, str | None]],
-    ctx: Ctx,
+    ctx: Ctx | None,
     bogus: np.ndarray,
     num_q: int,
     rel_all: float | None,
     zscores: dict[tuple[str, str], tuple[float, float]] | None,
+    computed: dict | None = None,
 ) -> None:
-    """Compute every measure over all topics and add its columns and summaries to ``table``."""
-    computed: dict = {}
+    """Compute every measure over all topics and add its columns and summaries to ``table``
+    (``computed``: values already computed, by :func:`_compute` keys)."""
+    computed = {} if computed is None else computed
     for m, params, text in measures:
         names = printed_names(m, params, text)
         if m.agg == "runid":

@@ -1,0 +1,107 @@
+"""Map work over processes, results in argument order (``jobs=``, ``--jobs``).
+
+The shared state (an :class:`~cwlkit.api.Evaluator` with its qrels read and encoded, or the
+qrels of ``cwlkit trec_eval``) is handed to each worker once, by the pool's initializer;
+each task then ships only its own item (a run's path) and returns its result. With one job,
+or one item, everything runs in this process. Results are identical to ``jobs=1``: each item
+is evaluated by the same code, whole, in one process.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .errors import ParamError
+
+S = TypeVar("S")
+I = TypeVar("I")  # noqa: E741
+R = TypeVar("R")
+
+_STATE: Any = None
+_FN: Any = None
+
+
+def cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def resolve_jobs(jobs: int | None) -> int:
+    """``jobs`` checked; None means every available core."""
+    if jobs is None:
+        return cores()
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ParamError(f"jobs must be a positive integer; got {jobs!r}")
+    return jobs
+
+
+def _init(fn: Callable, state: Any) -> None:
+    global _STATE, _FN
+    _STATE, _FN = state, fn
+
+
+def _call(item: Any) -> Any:
+    return _FN(_STATE, item)
+
+
+def imap(
+    fn: Callable[[S, I], R], state: S, items: Sequence[I], *, jobs: int | None = None
+) -> Iterator[R]:
+    """Yield ``fn(state, item)`` for each item, in order, over ``jobs`` processes.
+
+    ``fn`` must be a module-level function (workers look it up by name). An exception raised
+    for an item is raised here, when that item's turn comes; the remaining work is cancelled.
+    """
+    n = min(resolve_jobs(jobs), len(items))
+    if n <= 1:
+        for item in items:
+            yield fn(state, item)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: the state is inherited, not pickled; elsewhere it is pickled once per worker
+    ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_init, initargs=(fn, state)) as ex:
+        futures = [ex.submit(_call, item) for item in items]
+        try:
+            for f in futures:
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
+
+
+class _Ticker:
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.topics = 0
+
+    def __call__(self, topics: int = 0, runs: int = 1) -> None:
+        if self.bar is None:
+            return
+        self.topics += topics
+        self.bar.set_postfix_str(f"{self.topics:,} topics", refresh=False)
+        self.bar.update(runs)
+
+
+class progress_bar:  # noqa: N801 (used as a context manager, like open)
+    """``with progress_bar(total, desc, unit, enable) as tick: ... tick(topics)``: a bar on
+    stderr (see :mod:`cwlkit._progress`) counting items and the topics they held."""
+
+    def __init__(self, total: int, desc: str, unit: str, enable: bool | None) -> None:
+        from ._progress import _bar
+
+        self.bar = _bar(total, desc, unit, enable) if total > 1 else None
+
+    def __enter__(self) -> _Ticker:
+        return _Ticker(self.bar)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.close()
