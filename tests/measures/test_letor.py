@@ -161,7 +161,8 @@ def test_ndcg_by_hand_and_short_queries(tmp_path):
 
     text = format_letor(s3, 1)
     assert text.startswith(
-        "precision of query0:\t0\t0.5\t0.666666666666667\t\nprecision:\t0\t0.5\t0.666666666666667\t\n\n"
+        "precision of query0:\t0\t0.5\t0.666666666666667"
+        "\t\nprecision:\t0\t0.5\t0.666666666666667\t\n\n"
     )
     assert f"NDCG of query0:\t0\t0.75\t{nd3:.15g}\t\n" in text
 
@@ -174,13 +175,13 @@ def test_queries_without_relevant_documents_count_as_zero(cli, tmp_path):
     assert rc == 0
     lines = out.splitlines()
     assert (
-        lines[1]
-        == "7\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+        lines[1] == "7\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667"
+        "\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
     )
     assert lines[2] == "8\t" + "\t".join(["0.0000"] * 11)
     assert (
-        lines[3]
-        == "Average\t0.5000\t0.2500\t0.1667\t0.1250\t0.1000\t0.0833\t0.0714\t0.0625\t0.0556\t0.0500\t0.5000"
+        lines[3] == "Average\t0.5000\t0.2500\t0.1667\t0.1250\t0.1000"
+        "\t0.0833\t0.0714\t0.0625\t0.0556\t0.0500\t0.5000"
     )
     assert lines[6] == "7\t1.0000\t1.0000" + "\t0.0000" * 8 + "\t1.0000"  # NDCG@k = 0 past the end
     assert lines[7] == "8\t" + "\t".join(["0.0000"] * 11)  # NDCG 0 when the ideal DCG is 0
@@ -267,8 +268,8 @@ def test_label_outside_table_is_an_error_and_gain_maps_it(cli, tmp_path):
     np.testing.assert_allclose(s.ndcg[0, :3], [1, 7 / 8, (7 + 1 / math.log2(3)) / 8], rtol=1e-15)
     np.testing.assert_allclose(s.precision[0, :3], [1, 1 / 2, 2 / 3], rtol=1e-15)
     assert (
-        out.splitlines()[1]
-        == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
+        out.splitlines()[1] == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333"
+        "\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
     )
 
 
@@ -543,8 +544,8 @@ def test_30_averages_stop_at_the_longest_query_and_single_document_queries(cli, 
     rc, out4, _ = cli("letor", "score", feats, pred, "-", "1")
     rows4 = out4.split("\n")
     assert (
-        rows4[2]
-        == "2\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
+        rows4[2] == "2\t1.0000\t0.5000\t0.3333\t0.2500\t0.2000\t0.1667"
+        "\t0.1429\t0.1250\t0.1111\t0.1000\t1.0000"
     )
     assert rows4[7] == "2\t1.0000" + "\t0.0000" * 9 + "\t1.0000"  # NDCG@2.. = 0, MeanNDCG = 1
 

@@ -178,7 +178,8 @@ def read_predictions(path: str | Path, features: LetorFile, *, what: str = "scor
         raise FormatError(
             path,
             None,
-            f"has {m} prediction line{'s' if m != 1 else ''} but the feature file {features.path} has "
+            f"has {m} prediction line{'s' if m != 1 else ''} "
+            f"but the feature file {features.path} has "
             f"{n} document line{'s' if n != 1 else ''}; expected one {what} per document line",
         )
     if what == "rank":
@@ -255,7 +256,8 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
         raise FormatError(
             path,
             None,
-            f"no 'qid<TAB>measure...' header line: expected a LETOR 4.0/MSLR result file written with flag 1{hint}",
+            "no 'qid<TAB>measure...' header line: expected a LETOR 4.0/MSLR result file "
+            f"written with flag 1{hint}",
         )
     block = np.cumsum(is_head)
     is_row = long_enough & ~is_head & ~is_avg
@@ -278,7 +280,8 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
             raise FormatError(
                 path,
                 int(numbers[i]),
-                f"expected {len(header)} tab-separated fields like its header line {int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}",
+                f"expected {len(header)} tab-separated fields like its header line "
+                f"{int(numbers[h])} (qid and {len(header) - 1} values), got {int(nfields[i])}",
             )
         flat = pc.list_flatten(fields.take(from_numpy(np.asarray(rows, dtype=np.int64))))
         m = len(header)
@@ -297,6 +300,7 @@ def read_letor_results(path: str | Path) -> LetorResultFile:
         raise FormatError(
             path,
             None,
-            "no per-query rows (only Average rows): write the result files with flag 1 for a t-test",
+            "no per-query rows (only Average rows): "
+            "write the result files with flag 1 for a t-test",
         )
     return LetorResultFile(measures=out, path=str(path))
