@@ -482,7 +482,7 @@ NAN = float("nan")
         (as_qrels, pl.Series([1, 2]), InputError, "a pandas or polars DataFrame"),
         (as_run, pd.Series([1.0]), InputError, "a pandas or polars DataFrame"),
         (as_qrels, np.zeros((2, 3)), InputError, "got a ndarray in row 1"),
-        (as_qrels, ["1 0 a 1"], InputError, "as tuples or ir_measures namedtuples, got a str"),
+        (as_qrels, ["1 0 a 1"], InputError, "as tuples or namedtuples, got a str"),
         (as_qrels, [("1", "a")], InputError, "expected records of 3 fields"),
         (as_qrels, [("1", "a", 1), ("1", "b")], InputError, "got ('1', 'b') in row 2"),
         (as_qrels, {"1": [("a", 1)]}, InputError, "{query_id: {doc_id: relevance}}"),

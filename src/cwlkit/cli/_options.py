@@ -29,3 +29,28 @@ def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...])
     p.add_argument(
         "-o", "--format", choices=formats, default="text", help="output format (default text)"
     )
+
+
+def add_measure_option(
+    p: argparse.ArgumentParser,
+    *,
+    help: str = "a measure (repeatable; several per value separated by spaces)",
+    required: bool = False,
+    metavar: str = "NAME",
+    several: bool = False,
+) -> None:
+    """Add ``-m/--measure`` (repeatable, into ``measures``): the measure names of the registry.
+
+    ``several``: one ``-m`` takes several names (``-m P@10 AP``).
+    """
+    extra = {"nargs": "+", "action": "extend"} if several else {"action": "append"}
+    p.add_argument(
+        "-m",
+        "--measure",
+        **extra,
+        default=None if required else [],
+        required=required,
+        dest="measures",
+        metavar=metavar,
+        help=help,
+    )

@@ -32,7 +32,7 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import add_evaluation_options
+    from ._options import add_evaluation_options, add_measure_option
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -44,14 +44,8 @@ def build_parser():
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline"
     )
-    p.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        default=[],
-        dest="measures",
-        metavar="MEASURE",
-        help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10",
+    add_measure_option(
+        p, help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10", metavar="MEASURE"
     )
     p.add_argument(
         "--test", choices=TESTS + MULTI_TESTS, default="t", help="paired test (default t)"

@@ -30,7 +30,7 @@ FORMATS = ("text", "tsv", "json", "markdown")
 
 
 def build_parser():
-    from ._options import add_evaluation_options
+    from ._options import add_evaluation_options, add_measure_option
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -47,14 +47,8 @@ def build_parser():
         action="store_true",
         help="correlate every pair of the -m measures (a matrix per coefficient and level)",
     )
-    p.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        default=[],
-        dest="measures",
-        metavar="NAME",
-        help="with --all-pairs: a measure (repeatable; several per value separated by spaces)",
+    add_measure_option(
+        p, help="with --all-pairs: a measure (repeatable; several per value separated by spaces)"
     )
     p.add_argument(
         "--level",

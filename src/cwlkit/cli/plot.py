@@ -72,6 +72,8 @@ def _cwl_inputs(p: argparse.ArgumentParser) -> None:
 
 
 def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
+    from ._options import add_measure_option
+
     p.add_argument("qrels", help="TREC qrels")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
     p.add_argument(
@@ -81,15 +83,7 @@ def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
         help="topics evaluated (default both: trec_eval's rule)",
     )
     if measures:
-        p.add_argument(
-            "-m",
-            "--measure",
-            action="append",
-            default=[],
-            dest="measures",
-            metavar="NAME",
-            help="a measure (repeatable; several per value separated by spaces)",
-        )
+        add_measure_option(p, help="a measure (repeatable; several per value separated by spaces)")
         p.add_argument(
             "--level",
             choices=("both", "scores", "systems"),

@@ -31,6 +31,7 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
+    from ._options import add_measure_option
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -40,16 +41,7 @@ def build_parser():
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
-    p.add_argument(
-        "-m",
-        "--measure",
-        nargs="+",
-        action="extend",
-        default=[],
-        dest="measures",
-        metavar="NAME",
-        help="measures, e.g. -m P@10 AP 'RBP(p=0.8)' (repeatable)",
-    )
+    add_measure_option(p, help="measures, e.g. -m P@10 AP 'RBP(p=0.8)' (repeatable)", several=True)
     p.add_argument("--baseline", metavar="RUN", help="the baseline run (its file name or path)")
     p.add_argument(
         "--pairwise",

@@ -446,27 +446,13 @@ def _from_dict(obj: Mapping, path: str) -> DiversityQrels:
 
 
 def _from_records(obj: Iterable, path: str) -> DiversityQrels:
-    items = obj if isinstance(obj, list) else list(obj)
-    if not items:
+    from .inputs import record_columns
+
+    got_columns = record_columns(obj, path, "query_id, subtopic_id, doc_id, relevance")
+    if got_columns is None:
         return _from_columns([], [], [], [], path)
-    first = items[0]
-    if not isinstance(first, (tuple, list)):
-        raise InputError(
-            f"{path}: expected records (query_id, subtopic_id, doc_id, relevance) as tuples or "
-            f"namedtuples, got a {type(first).__name__} in row 1"
-        )
+    columns, first = got_columns
     width = len(first)
-    try:
-        columns = list(zip(*items, strict=True))
-    except (ValueError, TypeError):
-        i = next(
-            (j for j, x in enumerate(items) if not isinstance(x, (tuple, list)) or len(x) != width),
-            0,
-        )
-        raise InputError(
-            f"{path}: expected every record to be a tuple of {width} fields like row 1, "
-            f"got {items[i]!r} in row {i + 1}"
-        ) from None
     fields = getattr(first, "_fields", None)
     if fields is not None:
         got = _pick(list(fields), ("topic", "subtopic", "doc", "label"), path, "field")

@@ -573,16 +573,17 @@ def _from_dict(obj: Mapping, kind: str, path: str, name: str | None):
     return _from_columns(topics, docs, values, None, kind, path, name)
 
 
-def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
-    value = "relevance" if kind == "qrels" else "score"
+def record_columns(obj: Iterable, path: str, expected: str) -> tuple[list[tuple], tuple] | None:
+    """The columns of an iterable of equal-length tuples or namedtuples, and its first record
+    (None when there is none). ``expected`` describes a record for messages."""
     items = obj if isinstance(obj, list) else list(obj)
     if not items:
-        return _from_columns([], [], [], None, kind, path, name)
+        return None
     first = items[0]
     if not isinstance(first, (tuple, list)):
         raise InputError(
-            f"{path}: expected records (query_id, doc_id, {value}) as tuples or ir_measures "
-            f"namedtuples, got a {type(first).__name__} in row 1"
+            f"{path}: expected records ({expected}) as tuples or namedtuples, "
+            f"got a {type(first).__name__} in row 1"
         )
     width = len(first)
     try:
@@ -596,6 +597,16 @@ def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
             f"{path}: expected every record to be a tuple of {width} fields like row 1, "
             f"got {items[i]!r} in row {i + 1}"
         ) from None
+    return columns, first
+
+
+def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
+    value = "relevance" if kind == "qrels" else "score"
+    got_columns = record_columns(obj, path, f"query_id, doc_id, {value}")
+    if got_columns is None:
+        return _from_columns([], [], [], None, kind, path, name)
+    columns, first = got_columns
+    width = len(first)
     fields = getattr(first, "_fields", None)
     if fields is not None:
         roles = _QRELS_ROLES if kind == "qrels" else _RUN_ROLES
