@@ -125,3 +125,9 @@ def test_progress_on_stderr_only_when_asked(cli, hundred, monkeypatch):
     assert out3 == out and err == ""
     rc, _, err = cli("trec_eval", "-m", "map", "--quiet", qrels, *good)
     assert rc == 0 and err == ""
+
+
+def test_evaluate_cli_chunk_topics(cli):
+    args = ("evaluate", QRELS, *RUNS[:3], "-m", " ".join(MEASURES), "--per-topic", "-j", "1")
+    whole = cli(*args)
+    assert whole[0] == 0 and cli(*args, "--chunk-topics", "9") == whole

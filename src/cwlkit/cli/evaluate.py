@@ -21,6 +21,7 @@ the qrels and the run (--topics qrels is trec_eval's -c: a qrels topic the run l
 def build_parser():
     from ..api import TOPIC_RULES
     from ..report.table import FORMATS
+    from ._options import add_measure_option
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -32,14 +33,8 @@ def build_parser():
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="runs: TREC files (plain or .gz) or Parquet"
     )
-    p.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        required=True,
-        dest="measures",
-        metavar="NAME",
-        help="a measure (repeatable; several per value separated by spaces)",
+    add_measure_option(
+        p, help="a measure (repeatable; several per value separated by spaces)", required=True
     )
     p.add_argument("--per-topic", action="store_true", help="one row per run and topic")
     p.add_argument("--format", "-o", choices=FORMATS, default="text", help="output format")
@@ -64,6 +59,13 @@ def build_parser():
         help="processes evaluating the runs (default: every available core)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--chunk-topics",
+        type=int,
+        default=None,
+        metavar="N",
+        help="score N topics of a run at a time (same values; smaller ranking matrices)",
+    )
     return p
 
 
@@ -82,6 +84,7 @@ def main(argv: list[str]) -> int:
         gain=args.gain,
         depth=args.depth,
         judged_only=args.judged_only,
+        chunk_topics=args.chunk_topics,
     )
     # every run is evaluated before anything is printed: a bad line in any run leaves
     # stdout empty (the error names the file and line)

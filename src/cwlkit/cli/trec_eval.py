@@ -181,6 +181,7 @@ def main(argv: list[str]) -> int:
             if _plain(qrels_path) and _plain(run_paths[0]):  # streamed: bounded memory
                 from ..measures.trec.evaluate import evaluate_trec_files
 
+                _return_freed_memory()
                 table = evaluate_trec_files(
                     qrels_path,
                     run_paths[0],
@@ -237,6 +238,21 @@ def main(argv: list[str]) -> int:
     # every run is evaluated before anything is printed: an error leaves stdout empty
     sys.stdout.write("".join(outs))
     return 0
+
+
+def _return_freed_memory() -> None:
+    """Undo the command line's ``mallopt`` (keep freed memory, see ``cli/main.py``) for the
+    streamed path: its bucket temporaries come and go while the per-topic values stay, so
+    memory kept by the C library (and fragmented by the values) would grow with the files."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_trim_threshold, ctypes.c_int(1 << 25))
+    mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
 
 
 def _plain(path: str) -> bool:

@@ -405,19 +405,18 @@ def evaluate_trec_files(
                 "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
             )
         label_values = np.sort(np.asarray(sorted(qp.labels), dtype=np.float64))
+        qp.topics = rp.topics = set()  # checked: free them (a million topics: ~150 MB)
         with progress_bar(buckets, "topic chunks", "chunk", progress) as tick:
             for k in range(buckets):
                 _bucket(qp, rp, k, label_values, measures, topics, parts, version, options)
                 tick(len(topics) - tick.topics)
     order = np.argsort(sort_rank(from_strings(topics)), kind="stable")
     topics = [topics[i] for i in order]
-    computed = {
-        key: [
-            [x[i] for i in order] if isinstance(x, list) else x[order]
-            for x in _concat([p[key] for p in parts])
-        ]
-        for key in parts[0]
-    }
+    computed = {}
+    for key in list(parts[0]):  # one measure at a time, its chunks freed as it is joined
+        joined = _concat([p.pop(key) for p in parts])
+        computed[key] = [[x[i] for i in order] if isinstance(x, list) else x[order] for x in joined]
+        del joined
     table = TrecTable(topics=topics, runid=rp.last_tag, zscore=zscores is not None)
     bogus = np.zeros(len(topics), bool)
     _fill_table(table, measures, None, bogus, len(topics), None, zscores, computed)
@@ -444,7 +443,11 @@ def _compute(measures, ctx: Ctx) -> dict:
     out: dict = {}
     for m, params, _ in measures:
         if m.agg not in ("runid", "num_q") and (m.compute, params) not in out:
-            out[(m.compute, params)] = m.compute(ctx, params)
+            # compact copies: a value may be a view that keeps a whole [T, D] matrix alive
+            out[(m.compute, params)] = [
+                list(v) if isinstance(v, list) else np.array(v, dtype=np.float64)
+                for v in m.compute(ctx, params)
+            ]
     return out
 
 
