@@ -7,6 +7,14 @@ import argparse
 
 def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
     """Add ``--order``, ``--topics``, ``--gain`` and ``-o/--format`` (one of ``formats``)."""
+    add_ranking_options(p)
+    p.add_argument(
+        "-o", "--format", choices=formats, default="text", help="output format (default text)"
+    )
+
+
+def add_ranking_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--order``, ``--topics`` and ``--gain``: how runs are ranked and scored."""
     p.add_argument(
         "--order",
         choices=("score", "rank", "file"),
@@ -25,9 +33,6 @@ def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...])
         default="identity",
         help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, "
         "or a table '0:0,1:0.5,2:1'",
-    )
-    p.add_argument(
-        "-o", "--format", choices=formats, default="text", help="output format (default text)"
     )
 
 

@@ -31,7 +31,7 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import add_measure_option
+    from ._options import add_measure_option, add_ranking_options
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -74,23 +74,7 @@ def build_parser():
         help="per-topic score plots in HTML (default box)",
     )
     p.add_argument("--no-plots", action="store_true", help="HTML without plots")
-    p.add_argument(
-        "--order",
-        choices=("score", "rank", "file"),
-        default="score",
-        help="ranking order: score (default; ties by docno descending), rank column, file order",
-    )
-    p.add_argument(
-        "--topics",
-        choices=("both", "qrels", "run", "either"),
-        default="both",
-        help="topics evaluated (default both: trec_eval's rule)",
-    )
-    p.add_argument(
-        "--gain",
-        default="identity",
-        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, or a table",
-    )
+    add_ranking_options(p)
     return p
 
 
