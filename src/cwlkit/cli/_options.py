@@ -36,6 +36,23 @@ def add_ranking_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def add_correlation_options(p: argparse.ArgumentParser, *, note: str = "") -> None:
+    """Add ``--level`` and ``--max-residual`` of the correlation matrix (``note`` prefixes
+    their help, e.g. ``"with --all-pairs: "``)."""
+    p.add_argument(
+        "--level",
+        choices=("both", "systems", "scores"),
+        default="both",
+        help=f"{note}per-system means, per-(run, topic) scores, or both (default)",
+    )
+    p.add_argument(
+        "--max-residual",
+        type=float,
+        help=f"{note}keep the (run, topic) pairs whose first measure's residual is at most "
+        "this (the ERR paper's 0.05)",
+    )
+
+
 def add_measure_option(
     p: argparse.ArgumentParser,
     *,

@@ -30,7 +30,7 @@ FORMATS = ("text", "tsv", "json", "markdown")
 
 
 def build_parser():
-    from ._options import add_evaluation_options, add_measure_option
+    from ._options import add_correlation_options, add_evaluation_options, add_measure_option
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -50,18 +50,7 @@ def build_parser():
     add_measure_option(
         p, help="with --all-pairs: a measure (repeatable; several per value separated by spaces)"
     )
-    p.add_argument(
-        "--level",
-        choices=("both", "systems", "scores"),
-        default="both",
-        help="with --all-pairs: per-system means, per-(run, topic) scores, or both (default)",
-    )
-    p.add_argument(
-        "--max-residual",
-        type=float,
-        help="with --all-pairs: keep the (run, topic) pairs whose first measure's residual is "
-        "at most this (the ERR paper's 0.05)",
-    )
+    add_correlation_options(p, note="with --all-pairs: ")
     p.add_argument(
         "--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)"
     )

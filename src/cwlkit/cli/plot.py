@@ -72,7 +72,7 @@ def _cwl_inputs(p: argparse.ArgumentParser) -> None:
 
 
 def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
-    from ._options import add_measure_option
+    from ._options import add_correlation_options, add_measure_option
 
     p.add_argument("qrels", help="TREC qrels")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
@@ -84,17 +84,7 @@ def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
     )
     if measures:
         add_measure_option(p, help="a measure (repeatable; several per value separated by spaces)")
-        p.add_argument(
-            "--level",
-            choices=("both", "scores", "systems"),
-            default="both",
-            help="per (run, topic) pair, per system (mean over common topics), or both",
-        )
-        p.add_argument(
-            "--max-residual",
-            type=float,
-            help="keep the (run, topic) pairs whose first measure's residual is at most this",
-        )
+        add_correlation_options(p)
 
 
 def build_parser():

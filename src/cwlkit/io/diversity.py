@@ -305,17 +305,9 @@ def as_diversity_qrels(obj: Any, *, name: str | None = None) -> DiversityQrels:
     if isinstance(obj, (str, os.PathLike)):
         path = os.fsdecode(os.fspath(obj))
         if _is_parquet(path):
-            import pyarrow.parquet as pq
+            from .inputs import read_parquet
 
-            from ..errors import CwlkitError
-
-            try:
-                table = pq.ParquetFile(path).read()
-            except FileNotFoundError:
-                raise CwlkitError(f"{path}: no such file") from None
-            except (pa.ArrowException, OSError) as exc:
-                raise FormatError(path, None, f"not a valid Parquet file ({exc})") from None
-            return _from_table(table, name or path)
+            return _from_table(read_parquet(path), name or path)
         got = read_diversity_qrels(path)
         return got if name is None else _rename(got, name)
     module = type(obj).__module__ or ""

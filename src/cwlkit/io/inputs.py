@@ -229,19 +229,23 @@ def _line(exc: BaseException) -> str:
 # ---- files ------------------------------------------------------------------------------
 
 
+def read_parquet(path: str) -> pa.Table:
+    """A Parquet file as a pyarrow Table; a missing or invalid file is a one-line error."""
+    import pyarrow.parquet as pq
+
+    try:
+        # (ParquetFile.read, unlike pq.read_table, does not import pandas)
+        return pq.ParquetFile(path).read()
+    except FileNotFoundError:
+        raise CwlkitError(f"{path}: no such file") from None
+    except (pa.ArrowException, OSError) as exc:
+        raise FormatError(path, None, f"not a valid Parquet file ({_line(exc)})") from None
+
+
 def _from_file(obj, kind: str, name: str | None):
     path = os.fsdecode(os.fspath(obj))
     if _is_parquet(path):
-        import pyarrow.parquet as pq
-
-        try:
-            # (ParquetFile.read, unlike pq.read_table, does not import pandas)
-            table = pq.ParquetFile(path).read()
-        except FileNotFoundError:
-            raise CwlkitError(f"{path}: no such file") from None
-        except (pa.ArrowException, OSError) as exc:
-            raise FormatError(path, None, f"not a valid Parquet file ({_line(exc)})") from None
-        return _from_table(table, kind, name or path, name)
+        return _from_table(read_parquet(path), kind, name or path, name)
     got = read_qrels(path) if kind == "qrels" else read_run(path)
     return replace(got, path=name) if name else got
 
