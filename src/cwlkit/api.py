@@ -312,7 +312,7 @@ class Evaluator:
         asked for (``cwl_columns``, or any C/W/L metric in the list, or ``residuals``).
         Other measures have NaN columns (ERR has ``ResEU``).
         """
-        from .measures.cwl import CWLMetric
+        from .measures.base import is_cwl
 
         if measures is None and self._topic_params:
             from ._per_topic import score as per_topic
@@ -324,14 +324,14 @@ class Evaluator:
         o = self.options
         want = o.cwl_columns
         if want is None:
-            want = o.residuals or any(isinstance(m, CWLMetric) for m in ms)
+            want = o.residuals or any(is_cwl(m) for m in ms)
         names: tuple[str, ...] = CWL_COLUMNS if want else ()
         if o.residuals:
             names = (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
         cols = {c: np.full((len(ms), T), np.nan) for c in names}
         inputs: dict[str, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
         for i, m in enumerate(ms):
-            form = m.cwl_form() if (want or isinstance(m, CWLMetric)) else None
+            form = m.cwl_form() if (want or is_cwl(m)) else None
             if form is None or form[0] is not m:
                 values[i] = np.asarray(m.compute(batch), dtype=np.float64)
             if form is not None:
@@ -427,6 +427,8 @@ def _reorder(res: Results, first: list[str]) -> Results:
 
 
 def _read_costs(o: Options) -> tuple[Any, Any]:
+    if o.costs is None and o.doc_costs is None:
+        return None, None
     from .io.costs import Costs, DocCosts, read_costs, read_doc_costs
 
     costs = o.costs
@@ -440,7 +442,7 @@ def _read_costs(o: Options) -> tuple[Any, Any]:
 
 def _named_runs(runs: Any) -> list[tuple[str, Any]]:
     """``(name, run)`` pairs: a mapping's keys, file names for paths, tags otherwise."""
-    from .stats._format import run_labels
+    from .io.inputs import run_labels
 
     if isinstance(runs, Mapping) and not _looks_like_run_dict(runs):
         return [(str(k), v) for k, v in runs.items()]

@@ -201,3 +201,40 @@ def test_docs_measures_md_is_current():
     assert path.read_text() == markdown(), (
         "regenerate: cwlkit measures --markdown > docs/measures.md"
     )
+
+
+def test_common_names_load_only_the_modules_they_need():
+    """Parsing trec_eval's names imports neither the C/W/L metrics nor the other families
+    (start-up of every command), and gives what the whole table gives."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from cwlkit.measures.parse import parse_measures\n"
+        "got = [m for t in ('P@10', 'AP', 'nDCG@10', 'RR', 'R-Prec', 'map') "
+        "for m in parse_measures(t)]\n"
+        "print(repr(got))\n"
+        "print(' '.join(m for m in sys.modules if m.startswith('cwlkit.measures.')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    loaded = out[1].split()
+    for heavy in ("cwlkit.measures.cwl", "cwlkit.measures.diversity", "cwlkit.measures.letor"):
+        assert heavy not in loaded
+    registry.entries()  # the whole table
+    full = [m for t in ("P@10", "AP", "nDCG@10", "RR", "R-Prec", "map") for m in parse_measures(t)]
+    assert out[0] == repr(full)
+
+
+def test_cwl_eval_class_spellings_still_parse_in_a_fresh_process():
+    import subprocess
+    import sys
+
+    code = (
+        "from cwlkit.measures.parse import parse_measures\n"
+        "print(parse_measures('RBPCWLMetric(0.8)')[0].name, parse_measures('RBP(p=0.8)')[0].name)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["RBP(p=0.8)", "RBP(p=0.8)"]

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measures.base import Measure
 
 
 def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
@@ -76,3 +81,40 @@ def add_measure_option(
         metavar=metavar,
         help=help,
     )
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split on whitespace outside parentheses and quotes: ``"P@10 RBP(p=0.8, x=1)"``."""
+    out, cur, depth, quote = [], [], 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch.isspace() and depth == 0:
+            if cur:
+                out.append("".join(cur))
+                cur = []
+            continue
+        cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return out
+
+
+def parse_measure_args(specs: Sequence[str]) -> list[Measure]:
+    """Parse repeated ``-m`` values, each one or more measures separated by spaces (and each
+    may name several, e.g. trec_eval's ``P.5,10``), dropping repeats of a canonical name."""
+    from ..api import parse_list
+
+    out: list[Measure] = []
+    seen: set[str] = set()
+    for m in parse_list([tok for spec in specs for tok in split_top_level(spec)]):
+        if m.name not in seen:
+            seen.add(m.name)
+            out.append(m)
+    return out

@@ -208,8 +208,9 @@ def render(table, fmt: str) -> str:
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
-    from ..stats._runs import evaluate_runs, parse_measure_args
+    from ..stats._runs import evaluate_runs
     from ..stats.comparison import compare
+    from ._options import parse_measure_args
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:

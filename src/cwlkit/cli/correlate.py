@@ -194,8 +194,8 @@ def _all_pairs(args) -> int:
     """``--all-pairs``: the correlation matrix of the -m measures."""
     from ..errors import ParamError
     from ..report.correlation import format_correlation_matrix
-    from ..stats._runs import parse_measure_args
     from ..stats.matrix import LEVELS, correlate_runs
+    from ._options import parse_measure_args
 
     if args.measure_a or args.measure_b:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")

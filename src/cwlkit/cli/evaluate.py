@@ -72,7 +72,7 @@ def build_parser():
 def main(argv: list[str]) -> int:
     from ..api import Evaluator
     from ..report.table import format_table
-    from ..stats._runs import parse_measure_args
+    from ._options import parse_measure_args
 
     args = build_parser().parse_args(argv)
     ev = Evaluator(

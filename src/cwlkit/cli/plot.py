@@ -280,8 +280,8 @@ def _roc(args):
 
 def _matrix_of(args, first: str | None = None):
     from ..errors import CwlkitError
-    from ..stats._runs import parse_measure_args
     from ..stats.matrix import LEVELS, correlate_runs
+    from ._options import parse_measure_args
 
     specs = ([first] if first else []) + list(args.measures)
     measures = parse_measure_args(specs)

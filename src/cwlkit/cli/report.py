@@ -91,9 +91,9 @@ def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | No
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
+    from ..io.inputs import run_labels
     from ..report.build import format_for, report
-    from ..stats._format import run_labels
-    from ..stats._runs import parse_measure_args
+    from ._options import parse_measure_args
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:

@@ -182,9 +182,8 @@ def build_batch(
     run_topic, rt_dict, run_doc, rd_dict = run.codes()
     qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
     topic_dict, qrel_topic = _topic_space(rt_dict, qt_codes, qt_dict)
-    qlabels = qrels.labels
     found, run_label = _run_labels(
-        run_topic, run_doc, rd_dict, qrel_topic, qd_codes, qd_dict, qlabels, len(topic_dict)
+        run_topic, run_doc, rd_dict, qrel_topic, qrels, _index_in(rt_dict, qt_dict), len(topic_dict)
     )
     kept_codes, row_of_code = _select_topics(topic_dict, run_topic, qrel_topic, topics, qrels, run)
     T = int(kept_codes.size)
@@ -205,7 +204,7 @@ def build_batch(
         run, T, idx, row, col, scores, counts, found, run_label, light
     )
     del found, run_label, scores
-    qrel_labels, qcounts = _qrels_matrix(qlabels, qrel_topic, row_of_code, T)
+    qrel_labels, qcounts = _qrels_matrix(qrels, qrel_topic, row_of_code, T)
     label_values = _label_values(qrels)
     return RankingBatch(
         topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
@@ -246,25 +245,27 @@ def _run_labels(
     run_doc: np.ndarray,
     rd_dict: pa.Array,
     qrel_topic: np.ndarray,
-    qd_codes: np.ndarray,
-    qd_dict: pa.Array,
-    qlabels: np.ndarray,
+    qrels: Qrels,
+    run_to_qrels_topic: np.ndarray,
     n_codes: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(found, label) of every run row: is (topic, document) in the qrels, and its label."""
+    """(found, label) of every run row: is (topic, document) in the qrels, and its label.
+
+    ``qrel_topic`` holds the qrels rows' topic codes in the run's code space (``n_codes``
+    codes); ``run_to_qrels_topic`` maps a run topic code to the qrels' own (-1: not judged).
+    """
+    _, _, qd_codes, qd_dict = qrels.codes()
     # run documents -> qrels document codes (-1: never judged)
     run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[
         run_doc
     ]
-    # look (topic, qrels doc) up among the sorted qrels keys (the per-row temporaries are
-    # computed in place and dropped as soon as used: at 10M rows each is 80 MB)
-    width = len(qd_dict) + 1
-    qkeys = qrel_topic * width + qd_codes
-    qorder = np.argsort(qkeys, kind="stable")
-    qkeys_sorted = qkeys[qorder]
-    del qkeys
-    unjudged = run_qdoc < 0
-    rkeys = run_topic * width
+    # look (qrels topic, qrels doc) up among the sorted qrels keys (the per-row temporaries
+    # are computed in place and dropped as soon as used: at 10M rows each is 80 MB)
+    qorder, qkeys_sorted, width = _sorted_qrels_keys(qrels)
+    rkeys = run_to_qrels_topic[run_topic]
+    unjudged = rkeys < 0
+    unjudged |= run_qdoc < 0
+    rkeys *= width
     rkeys += run_qdoc
     del run_qdoc
     rkeys[unjudged] = -1
@@ -274,7 +275,7 @@ def _run_labels(
         found = qkeys_sorted[pos] == rkeys
         found &= ~unjudged
         del rkeys
-        run_label = qlabels[qorder[pos]]
+        run_label = qrels.labels[qorder[pos]]
         del pos
         run_label[~found] = np.nan
     else:
@@ -282,6 +283,26 @@ def _run_labels(
         run_label = np.full(rkeys.size, np.nan)
         del rkeys
     return found, run_label
+
+
+def _sorted_qrels_keys(qrels: Qrels) -> tuple[np.ndarray, np.ndarray, int]:
+    """(order, sorted keys, width) of the qrels rows' ``topic * width + doc`` keys in the
+    qrels' own codes. Kept with qrels of up to ``CACHED_QRELS_ROWS`` rows, which every run
+    evaluated against them then reuses; larger qrels do not hold 16 more bytes a row."""
+    got = qrels._cache.get("sorted_keys")
+    if got is None:
+        qt_codes, _, qd_codes, qd_dict = qrels.codes()
+        width = len(qd_dict) + 1
+        qkeys = qt_codes * width + qd_codes
+        qorder = np.argsort(qkeys, kind="stable")
+        got = (qorder, qkeys[qorder], width)
+        if qkeys.size <= CACHED_QRELS_ROWS:
+            qrels._cache["sorted_keys"] = got
+    return got
+
+
+#: the largest qrels whose sorted keys are kept between runs
+CACHED_QRELS_ROWS = 1 << 20
 
 
 def _select_topics(
@@ -440,10 +461,26 @@ def _run_matrices(
 
 
 def _qrels_matrix(
-    qlabels: np.ndarray, qrel_topic: np.ndarray, row_of_code: np.ndarray, T: int
+    qrels: Qrels, qrel_topic: np.ndarray, row_of_code: np.ndarray, T: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """float64[T, Q] qrels labels of each kept topic sorted descending, and int64[T] counts."""
+    """float64[T, Q] qrels labels of each kept topic sorted descending, and int64[T] counts
+    (read-only; the last one is kept with qrels of up to ``CACHED_QRELS_ROWS`` rows, for the
+    next run that keeps the same topics)."""
     qrow = row_of_code[qrel_topic]
+    key = qrow.tobytes()
+    got = qrels._cache.get("qrels_matrix")
+    if got is not None and got[0] == key:
+        return got[1]
+    out = _qrels_rows(qrels.labels, qrow, T)
+    for a in out:
+        a.setflags(write=False)
+    if qrow.size <= CACHED_QRELS_ROWS:
+        qrels._cache["qrels_matrix"] = (key, out)
+    return out
+
+
+def _qrels_rows(qlabels: np.ndarray, qrow: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_qrels_matrix` of the qrels rows' batch rows ``qrow`` (-1: topic not kept)."""
     qsel = np.flatnonzero(qrow >= 0)
     qrow = qrow[qsel]
     ql = qlabels[qsel]

@@ -11,7 +11,7 @@ given is one of theirs (``import cwlkit`` and the command line never import them
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -668,3 +668,16 @@ def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str |
     else:
         cols["score"] = from_numpy(arr)
     return _from_table(pa.table(cols), kind, path, name)
+
+
+def run_labels(paths: Sequence[str]) -> list[str]:
+    """Short, distinct names for runs given as paths: the file names, or the paths as given
+    when two runs share a file name (and ``#2``, ``#3``... when a path is repeated)."""
+    base = [os.path.basename(str(p)) or str(p) for p in paths]
+    labels = base if len(set(base)) == len(base) else [str(p) for p in paths]
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab}#{seen[lab]}")
+    return out

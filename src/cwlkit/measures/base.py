@@ -200,3 +200,12 @@ class Measure:
             "aliases": list(cls.aliases),
             "anchors": {k: list(v) for k, v in cls.anchors.items()},
         }
+
+
+def is_cwl(m: object) -> bool:
+    """Whether ``m`` is a C/W/L metric, without importing the C/W/L package: when
+    :mod:`cwlkit.measures.cwl.base` has not been imported, no C/W/L metric exists."""
+    import sys
+
+    mod = sys.modules.get("cwlkit.measures.cwl.base")
+    return mod is not None and isinstance(m, mod.CWLMetric)

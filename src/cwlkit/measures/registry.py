@@ -42,7 +42,9 @@ ANCHORS = ("trec_eval", "cwl_eval", "gdeval", "letor", "ir_measures", "rbp_eval"
 _FAMILIES: dict[str, type[Measure]] = {}
 _ANCHOR_NAMES: dict[tuple[str, str], type[Measure]] = {}
 _SYNTAXES: list[Callable[[str], list[Measure] | None]] = []
-_loaded = False
+#: the modules that register syntaxes (imported before any spelling is parsed)
+_SYNTAX_MODULES = ("cwlkit.measures.trec", "cwlkit.measures.cwl_syntax")
+_next = 0  # index in _MEASURE_MODULES of the next module to import
 
 
 def register(cls: type[Measure]) -> type[Measure]:
@@ -78,20 +80,23 @@ def register_syntax(
     return fn
 
 
-def _load() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    for mod in _MEASURE_MODULES:
-        importlib.import_module(mod)
+def _load(family: str | None = None) -> None:
+    """Import the measure modules in order: all of them, or only until one registers
+    ``family`` (lower case). A name belongs to one class whatever the import order (a taken
+    name raises), so a name found before every module is imported means what it means after.
+    """
+    global _next
+    while _next < len(_MEASURE_MODULES) and (family is None or family not in _FAMILIES):
+        _next += 1
+        importlib.import_module(_MEASURE_MODULES[_next - 1])
 
 
 def lookup(family: str) -> type[Measure]:
     """The class registered under ``family`` or an alias (case-insensitive)."""
-    _load()
+    _load(family.lower())
     cls = _FAMILIES.get(family.lower())
     if cls is None:
+        _load()
         raise UnknownMeasureError(family, sorted({c.family for c in _FAMILIES.values()}))
     return cls
 
@@ -123,5 +128,6 @@ def entries() -> list[type[Measure]]:
 
 def syntaxes() -> list[Callable[[str], list[Measure] | None]]:
     """The extra syntaxes, in registration order."""
-    _load()
+    for mod in _SYNTAX_MODULES:
+        importlib.import_module(mod)
     return list(_SYNTAXES)

@@ -9,24 +9,10 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Sequence
 from typing import Any
 
 Cell = Any
-
-
-def run_labels(paths: Sequence[str]) -> list[str]:
-    """Short, distinct names for runs given as paths: the file names, or the paths as given
-    when two runs share a file name (and ``#2``, ``#3``... when a path is repeated)."""
-    base = [os.path.basename(str(p)) or str(p) for p in paths]
-    labels = base if len(set(base)) == len(base) else [str(p) for p in paths]
-    seen: dict[str, int] = {}
-    out = []
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-        out.append(lab if seen[lab] == 1 else f"{lab}#{seen[lab]}")
-    return out
 
 
 def fmt_num(v: Cell, digits: int = 4, signed: bool = False) -> str:

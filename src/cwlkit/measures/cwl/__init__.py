@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from . import ap, bpm, dcg, ift, inst, nerr, precision, rbp, rr, set, tbg  # noqa: F401  (registration)
-from . import parse as _parse  # noqa: F401  (cwl_eval's class spellings as a syntax)
 from .base import CWLContext, CWLMetric, CWLScores, measure, weights
 
 __all__ = ["CWLContext", "CWLMetric", "CWLScores", "measure", "weights"]

@@ -21,7 +21,6 @@ from ...errors import FormatError, ParamError, UnknownMeasureError
 from .. import registry
 from ..base import Measure
 from ..parse import build, parse_measure, split_head
-from ..registry import register_syntax
 from .base import CWLMetric
 
 
@@ -78,9 +77,9 @@ def parse_cwl_metrics(text: str) -> list[tuple[Measure, str]]:
     return [parse_cwl_metric(text)] if got is None else got
 
 
-@register_syntax
-def _cwl_syntax(text: str) -> list[Measure] | None:
-    """cwl_eval's class spellings (``RBPCWLMetric(0.8)``) wherever a measure name is read."""
+def parse_cwl_syntax(text: str) -> list[Measure] | None:
+    """cwl_eval's class spellings (``RBPCWLMetric(0.8)``) wherever a measure name is read
+    (registered by :mod:`cwlkit.measures.cwl_syntax`); None for any other spelling."""
     head = split_head(text)
     if head is None or _cwl_class(head[0]) is None:
         return None

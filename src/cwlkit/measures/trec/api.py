@@ -464,14 +464,14 @@ def _trec_syntax(text: str) -> list[Measure] | None:
     canonical family (``map_cut`` and ``ndcg_cut`` give every default cutoff, as
     ``trec_eval -m`` does; ``rbp`` is trec_eval's RBP_trec, while ``RBP`` is the C/W/L
     RBP)."""
-    from ..registry import families
     from ._spec import BY_NAME
     from .evaluate import parse_params
 
     name, dot, params = text.strip().partition(".")
     if name not in TREC_CLASSES:
         return None
-    if not dot and families().get(name.lower()) is TREC_CLASSES[name]:
+    cls = TREC_CLASSES[name]
+    if not dot and name.lower() in {n.lower() for n in (cls.family, *cls.aliases)}:
         return None  # the canonical family of that name (``P`` is P@10, not every cutoff)
     if dot and not params:
         raise ParamError(f"improper measure in parameter '{text}'")
