@@ -58,6 +58,15 @@ class Results:
     aggregates : list of str
         Each measure's aggregation over topics (``mean``, ``sum`` or ``gmean``); all ``mean``
         when not given.
+    text : dict of str to list of str
+        Per-topic values that are strings, by measure name (trec_eval's ``relstring``); such
+        a measure's row of ``values`` is NaN and it has no aggregate.
+    summary : dict of str to float
+        Aggregates fixed by the tool that computed the values, where they are not the
+        aggregation of the topics held: trec_eval ``-c`` (9.0.8) averages over every qrels
+        topic while it has values only for those with results (the others count as 0; and
+        ``NumQ``, ``NumRel`` count them), and adds values in topic order.
+        :meth:`aggregate` returns these where given.
     """
 
     values: np.ndarray
@@ -66,6 +75,8 @@ class Results:
     columns: dict[str, np.ndarray] = field(default_factory=dict)
     run: str = ""
     aggregates: list[str] | None = None
+    text: dict[str, list[str]] = field(default_factory=dict)
+    summary: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.values = np.asarray(self.values, dtype=np.float64)
@@ -118,9 +129,11 @@ class Results:
         ``column`` (``ETU``, ``ED``, ``ResEU``...) aggregates that column by the mean.
         """
         mat = self._matrix(column)
-        hows = self.aggregates if column in (None, "EU", "value") else ["mean"] * len(self.measures)
+        own = column in (None, "EU", "value")
+        hows = self.aggregates if own else ["mean"] * len(self.measures)
+        fixed = self.summary if own else {}
         return {
-            m: aggregate_values(mat[i], h)
+            m: fixed[m] if m in fixed else aggregate_values(mat[i], h)
             for i, (m, h) in enumerate(zip(self.measures, hows, strict=True))
         }
 

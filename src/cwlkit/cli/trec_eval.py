@@ -147,7 +147,6 @@ def main(argv: list[str]) -> int:
 
     from ..io.trec import read_pair, read_qrels
     from ..measures.trec._spec import PREFS_MEASURES
-    from ..report.trec_eval import format_trec_eval
 
     wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_MEASURES for s in args.m)
     if wants_prefs:
@@ -165,12 +164,7 @@ def main(argv: list[str]) -> int:
                 "are not available in this build"
             ) from None
         outs = [
-            format_trec_eval(
-                _prefs_table(args, qrels_path, p, version, level, max_depth, comments),
-                per_topic=args.q,
-                summary=not args.n,
-            )
-            for p in run_paths
+            _prefs_text(args, qrels_path, p, version, level, max_depth, comments) for p in run_paths
         ]
     else:
         from ..io.trec import read_zscores
@@ -179,10 +173,10 @@ def main(argv: list[str]) -> int:
         chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
         if chunk is not None and len(run_paths) == 1 and not args.c:
             if _plain(qrels_path) and _plain(run_paths[0]):  # streamed: bounded memory
-                from ..measures.trec.evaluate import evaluate_trec_files
+                from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
 
                 _return_freed_memory()
-                table = evaluate_trec_files(
+                res = evaluate_trec_files(
                     qrels_path,
                     run_paths[0],
                     args.m or None,
@@ -199,7 +193,14 @@ def main(argv: list[str]) -> int:
                 from ..report.trec_eval import write_trec_eval
 
                 # evaluated: the text is written topic block by topic block
-                write_trec_eval(table, sys.stdout.write, per_topic=args.q, summary=not args.n)
+                write_trec_eval(
+                    res,
+                    sys.stdout.write,
+                    trec_eval_names(args.m or None, version),
+                    per_topic=args.q,
+                    summary=not args.n,
+                    zscore=zs is not None,
+                )
                 return 0
         if len(run_paths) == 1:
             qrels, run = read_pair(
@@ -267,10 +268,10 @@ def _plain(path: str) -> bool:
 
 def _trec_text(qrels, run, o: dict) -> str:
     """trec_eval's output for one run."""
-    from ..measures.trec.evaluate import evaluate_trec
+    from ..measures.trec.evaluate import evaluate_trec, trec_eval_names
     from ..report.trec_eval import format_trec_eval
 
-    table = evaluate_trec(
+    res = evaluate_trec(
         qrels,
         run,
         o["specs"],
@@ -284,7 +285,13 @@ def _trec_text(qrels, run, o: dict) -> str:
         release=o["release"],
         chunk_topics=o["chunk_topics"],
     )
-    return format_trec_eval(table, per_topic=o["per_topic"], summary=o["summary"])
+    return format_trec_eval(
+        res,
+        trec_eval_names(o["specs"], o["version"]),
+        per_topic=o["per_topic"],
+        summary=o["summary"],
+        zscore=o["zscores"] is not None,
+    )
 
 
 def _trec_one(state: tuple, run_path: str) -> str:
@@ -296,10 +303,11 @@ def _trec_one(state: tuple, run_path: str) -> str:
     return _trec_text(qrels, run, o)
 
 
-def _prefs_table(args, qrels_path, run_path, version, level, max_depth, comments):
-    """The preference / judgment-group evaluation of one run (``-R``)."""
+def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
+    """trec_eval's output for the preference / judgment-group evaluation of one run (``-R``)."""
     from ..io.trec import read_run
-    from ..measures.trec.prefs import evaluate_prefs
+    from ..measures.trec.prefs import evaluate_prefs, prefs_names
+    from ..report.trec_eval import format_trec_eval
 
     run = read_run(run_path, comments=comments, extra=True)
     nick = None
@@ -314,8 +322,9 @@ def _prefs_table(args, qrels_path, run_path, version, level, max_depth, comments
         names = None
     elif not names:
         names = None
-    table = evaluate_prefs(
-        args.R if args.R != "qrels" else "qrels_prefs",
+    kind = args.R if args.R != "qrels" else "qrels_prefs"
+    res = evaluate_prefs(
+        kind,
         qrels_path,
         run,
         names,
@@ -325,4 +334,5 @@ def _prefs_table(args, qrels_path, run_path, version, level, max_depth, comments
         all_topics=args.c,
         rel_level=level,
     )
-    return table
+    printed = prefs_names(kind, names, nick)
+    return format_trec_eval(res, printed, per_topic=args.q, summary=not args.n)

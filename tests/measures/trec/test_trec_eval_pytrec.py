@@ -15,7 +15,7 @@ import pytest
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 from cwlkit.io.trec import read_qrels, read_run  # noqa: E402
-from cwlkit.measures.trec.evaluate import evaluate_trec  # noqa: E402
+from cwlkit.measures.trec.evaluate import evaluate_trec, trec_eval_names  # noqa: E402
 
 LENGTHS = (1, 2, 3, 5, 9, 10, 11, 30, 99, 150, 1200)
 
@@ -65,11 +65,13 @@ def _generate(seed: int, tmp_path, shuffle: bool = True):
     return qrels, run, read_qrels(qp), read_run(rp)
 
 
-def _ours(table, name: str) -> np.ndarray:
-    if name in table.values:
-        return table.values[name]
-    # pytrec_eval reports the per-topic log of the geometric-mean measures
-    return np.log(np.maximum(table.values[{"gm_map": "map", "gm_bpref": "bpref"}[name]], 1e-5))
+def _ours(res, name: str) -> np.ndarray:
+    """The per-topic values trec_eval prints under ``name`` (``P_10``)."""
+    i = [n for n in trec_eval_names(["all_trec"]) if n != "runid"].index(name)
+    if res.aggregates[i] == "gmean":
+        # pytrec_eval reports the per-topic log of the geometric-mean measures
+        return np.log(np.maximum(res.values[i], 1e-5))
+    return res.values[i]
 
 
 @pytest.mark.parametrize(

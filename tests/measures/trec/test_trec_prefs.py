@@ -17,7 +17,7 @@ from conftest import DATA as _DATA
 from cwlkit.errors import CwlkitError, FormatError, ParamError
 from cwlkit.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
 from cwlkit.io.trec import Run, read_run
-from cwlkit.measures.trec.prefs import evaluate_prefs
+from cwlkit.measures.trec.prefs import evaluate_prefs, prefs_names
 from cwlkit.measures.trec.prefs_counts import PREFS_MEASURES
 
 DATA = _DATA / "trec_eval_test"
@@ -61,18 +61,23 @@ def _evaluate(
     )
 
 
-def _formatted(table) -> dict[tuple[str, str], str]:
-    """(measure, topic) -> value as trec_eval formats it (%ld or %6.4f); runid as text."""
+def _formatted(res, printed: list[str]) -> dict[tuple[str, str], str]:
+    """(printed name, topic) -> value as trec_eval formats it (%ld for the counts summed over
+    topics, else %6.4f); runid as text. ``printed``: the names, runid included."""
     out = {}
-    for name in table.names:
-        if name in table.values:
-            for topic, v in zip(table.topics, table.values[name], strict=True):
-                out[(name, topic)] = str(int(v)) if name in table.integer else f"{v:6.4f}"
-        if name == "runid":
-            out[(name, "all")] = table.runid
-        elif name in table.summary:
-            v = table.summary[name]
-            out[(name, "all")] = str(int(v)) if name in table.integer else f"{v:6.4f}"
+    if "runid" in printed:
+        out[("runid", "all")] = res.run
+    rows = [n for n in printed if n != "runid"]
+    agg = res.aggregate()
+    for name, m, how, row in zip(rows, res.measures, res.aggregates, res.values, strict=True):
+
+        def fmt(v, how=how):
+            return str(int(v)) if how == "sum" else f"{v:6.4f}"
+
+        if m != "NumQ":  # num_q: the 'all' line only
+            for topic, v in zip(res.topics, row, strict=True):
+                out[(name, topic)] = fmt(v)
+        out[(name, "all")] = fmt(agg[m])
     return out
 
 
@@ -93,10 +98,11 @@ def test_trec_eval_test_suite(version, expected, kind, qrels, results, nick):
     ver = 9 if version == "9.0.8" else 10
     table = _evaluate(kind, folder / qrels, folder / results, None, version=ver, nickname=nick)
     want, order = _expected(folder / expected)
-    got = _formatted(table)
+    printed = prefs_names(kind, None, nick)
+    got = _formatted(table, printed)
     assert got == want
     # names in trec_eval's print order, topics in its order
-    assert order == table.names
+    assert order == printed
     want_topics = list(dict.fromkeys(t for (_, t) in want if t != "all"))
     assert table.topics == want_topics
 
@@ -108,7 +114,9 @@ def test_trec_eval_test_suite_bytes(version, expected, kind, qrels, results, nic
     folder = DATA / version
     ver = 9 if version == "9.0.8" else 10
     table = _evaluate(kind, folder / qrels, folder / results, None, version=ver, nickname=nick)
-    text = report.format_trec_eval(table, per_topic=True, summary=True)
+    text = report.format_trec_eval(
+        table, prefs_names(kind, None, nick), per_topic=True, summary=True
+    )
     assert text == (folder / expected).read_text()
 
 
@@ -127,7 +135,9 @@ def _run(rows, tag="r1"):
 
 def _vals(table, topic):
     i = table.topics.index(topic)
-    return {n: float(table.values[n][i]) for n in table.values}
+    return {
+        n: float(v[i]) for n, v in zip(table.measures, table.values, strict=True) if n != "NumQ"
+    }
 
 
 def test_hand_prefs_ec_two_users(tmp_path):
@@ -164,7 +174,8 @@ def test_hand_prefs_ec_two_users(tmp_path):
     assert v["prefs_avgjg_Rnonrel_ret"] == 0.0
     assert t.summary["prefs_simp"] == pytest.approx(0.5)
     assert t.summary["prefs_num_prefs_poss"] == 4
-    assert t.names[:2] == ["runid", "num_q"] and t.runid == "r1" and t.summary["num_q"] == 1
+    assert t.measures[0] == "NumQ" and t.run == "r1" and t.summary["NumQ"] == 1
+    assert prefs_names("prefs", None, "all_prefs")[:2] == ["runid", "num_q"]
 
 
 def test_hand_prefs_subgroups_transitive(tmp_path):
@@ -195,7 +206,7 @@ def test_hand_qrels_jg(tmp_path):
     t = _evaluate(
         "qrels_jg", qrels, run, ["map_avgjg", "P_avgjg.5,1,2", "Rprec_mult_avgjg.2,0.5,1"]
     )
-    assert t.names == [
+    assert t.measures == [
         "map_avgjg",
         "P_avgjg_1",
         "P_avgjg_2",
@@ -278,12 +289,12 @@ def test_missing_topics_by_version(tmp_path):
     t9 = _evaluate("prefs", prefs, run, names, version=9)
     assert t9.topics == ["T"] and t9.summary["prefs_simp"] == 1.0
     t9c = _evaluate("prefs", prefs, run, ["num_q", *names], version=9, all_topics=True)
-    assert t9c.topics == ["T"] and t9c.summary["num_q"] == 2
+    assert t9c.topics == ["T"] and t9c.summary["NumQ"] == 2
     assert t9c.summary["prefs_simp"] == 0.5 and t9c.summary["prefs_num_prefs_poss"] == 1
     with pytest.raises(CwlkitError, match="'U'.*-c"):
         _evaluate("prefs", prefs, run, names, version=10)
     t10c = _evaluate("prefs", prefs, run, ["num_q", *names], version=10, all_topics=True)
-    assert t10c.topics == ["T", "U"] and t10c.summary["num_q"] == 2
+    assert t10c.topics == ["T", "U"] and t10c.summary["NumQ"] == 2
     u = _vals(t10c, "U")
     assert (
         u["prefs_num_prefs_poss"] == 1
@@ -298,11 +309,12 @@ def test_measure_selection():
     t = _evaluate(
         "prefs", folder / "prefs.test", folder / "prefs.results.test", ["prefs_pair", "prefs_simp"]
     )
-    assert t.names == ["prefs_simp", "prefs_pair"]  # table order, not request order
+    assert t.measures == ["prefs_simp", "prefs_pair"]  # table order, not request order
     t = _evaluate(
         "prefs", folder / "prefs.test", folder / "prefs.results.test", None, nickname="prefs"
     )
-    assert t.names == ["runid", "num_q", *PREFS_MEASURES[:6]]
+    assert t.measures == ["NumQ", *PREFS_MEASURES[:6]]
+    assert prefs_names("prefs", None, "prefs") == ["runid", "num_q", *PREFS_MEASURES[:6]]
     with pytest.raises(ParamError, match="illegal measure"):
         _evaluate("prefs", folder / "prefs.test", folder / "prefs.results.test", ["prefs_nope"])
     with pytest.raises(ParamError, match="cannot be computed"):
@@ -312,7 +324,7 @@ def test_measure_selection():
     with pytest.raises(ParamError, match="duplicate"):
         _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.5,5"])
     t = _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.20,3,23.4"])
-    assert t.names == ["P_avgjg_3", "P_avgjg_20", "P_avgjg_23"]  # sorted; atol("23.4") = 23
+    assert t.measures == ["P_avgjg_3", "P_avgjg_20", "P_avgjg_23"]  # sorted; atol("23.4") = 23
     with pytest.raises(ParamError, match="positive"):
         _evaluate("qrels_jg", folder / "qrels.123", folder / "results.test", ["P_avgjg.0"])
 
@@ -573,7 +585,8 @@ def test_large_qrels_prefs_is_quick(tmp_path):
     table = _evaluate("qrels_prefs", q, _run(run), None, nickname="all_prefs")
     assert time.perf_counter() - t0 < 10
     assert len(table.topics) == 20
-    assert np.all((table.values["prefs_simp"] >= 0) & (table.values["prefs_simp"] <= 1))
+    simp = table.values[table.measures.index("prefs_simp")]
+    assert np.all((simp >= 0) & (simp <= 1))
 
 
 @pytest.mark.parametrize("version", ["9.0.8", "10.0"])
@@ -591,7 +604,7 @@ def test_single_group_equals_plain_measures(version):
         nickname="qrels_jg",
     )
     want, _ = _expected(folder / "out.test.aq")
-    got = _formatted(table)
+    got = _formatted(table, prefs_names("qrels_jg", None, "qrels_jg"))
     checked = 0
     for (name, topic), value in got.items():
         plain = name.replace("_avgjg", "")
@@ -607,7 +620,7 @@ def test_missing_topic_qrels_jg(tmp_path):
     q = _write(tmp_path, "q", "A u d1 1\nA v d2 1\nB u d1 1\n")
     run = _run([("A", "d1", 2.0), ("A", "d2", 1.0)])
     t9 = _evaluate("qrels_jg", q, run, ["num_q", "map_avgjg"], version=9, all_topics=True)
-    assert t9.topics == ["A"] and t9.summary["num_q"] == 2
+    assert t9.topics == ["A"] and t9.summary["NumQ"] == 2
     assert _vals(t9, "A")["map_avgjg"] == pytest.approx((1 + 0.5) / 2)
     assert t9.summary["map_avgjg"] == pytest.approx(0.75 / 2)
     t10 = _evaluate("qrels_jg", q, run, ["map_avgjg", "P_avgjg.1"], version=10, all_topics=True)

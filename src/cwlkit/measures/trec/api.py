@@ -73,6 +73,11 @@ class _Trec(Measure):
 
         return BY_NAME[self.trec_row()].default
 
+    def trec_text(self) -> str | None:
+        """The parameters as trec_eval prints them after the name (``utility_2,-1,0,0``), or
+        None for the row's defaults (the bare name)."""
+        return None
+
     def compute(self, batch) -> np.ndarray:
         from ._spec import BY_NAME
 
@@ -199,6 +204,45 @@ class NDCG(_Trec):
 
         return parse_params(BY_NAME["ndcg"], self.gains)
 
+    def trec_text(self) -> str | None:
+        return self.gains if self.k is None else None
+
+
+@dataclass(frozen=True)
+class _Gains(_Trec):
+    """A trec_eval measure of graded gains with an optional gain table (``G.1=3,2=9``)."""
+
+    gains: str | None = param(None, doc="trec_eval gain table 'level=gain,...'")
+
+    def trec_params(self) -> tuple:
+        if self.gains is None:
+            return super().trec_params()
+        from ._spec import BY_NAME
+        from .evaluate import parse_params
+
+        return parse_params(BY_NAME[self.trec_row()], self.gains)
+
+    def trec_text(self) -> str | None:
+        return self.gains
+
+
+@dataclass(frozen=True)
+class _Levels(_Trec):
+    """A trec_eval measure over recall levels, optionally given (``11pt_avg.0.25,0.5``)."""
+
+    levels: str | None = param(None, doc="recall levels 'x,y,...' (default 0, 0.1, ..., 1)")
+
+    def trec_params(self) -> tuple:
+        if self.levels is None:
+            return super().trec_params()
+        from ._spec import BY_NAME
+        from .evaluate import parse_params
+
+        return parse_params(BY_NAME[self.trec_row()], self.levels)
+
+    def trec_text(self) -> str | None:
+        return self.levels
+
 
 def _simple(
     family: str,
@@ -208,18 +252,19 @@ def _simple(
     *,
     rel: bool = True,
     aggregate: str = "mean",
+    base: type[_Trec] = _Trec,
 ) -> type:
-    """A parameterless trec_eval measure (apart from ``rel``)."""
+    """A trec_eval measure without parameters apart from ``rel`` (and ``base``'s)."""
     if rel:
 
         @dataclass(frozen=True)
-        class _M(_Trec):
+        class _M(base):  # type: ignore[valid-type,misc]
             rel: float = _rel_param()
 
     else:
 
         @dataclass(frozen=True)
-        class _M(_Trec):  # type: ignore[no-redef]
+        class _M(base):  # type: ignore[no-redef,valid-type,misc]
             pass
 
     _M.family = family
@@ -267,21 +312,38 @@ NumNonRelJudgedRet = _simple(
 IAP11Trec = _simple(
     "IAP11_trec",
     "11pt_avg",
-    "trec_eval's 11pt_avg: interpolated precision at recall 0, 0.1, ..., 1, averaged.",
+    "trec_eval's 11pt_avg: interpolated precision at recall 0, 0.1, ..., 1 (or the levels "
+    "given), averaged.",
+    base=_Levels,
 )
 NDCGRel = _simple(
-    "nDCG_rel", "ndcg_rel", "nDCG averaged over the relevant documents (experimental).", rel=False
+    "nDCG_rel",
+    "ndcg_rel",
+    "nDCG averaged over the relevant documents (experimental).",
+    rel=False,
+    base=_Gains,
 )
 RNDCG = _simple(
     "RnDCG",
     "Rndcg",
-    "nDCG averaged at the R-level breakpoints of the ideal gains (experimental).",
-    rel=False,
+    "nDCG averaged at the R-level breakpoints of the ideal gains (experimental); 0 for a "
+    "topic without a relevant document (label >= rel).",
+    base=_Gains,
 )
-G = _simple("G", "G", "Buckley's normalised gain G (experimental).", rel=False)
-DCG = _simple("DCG", "dcg", "DCG over the whole ranking: sum of gain / log2(rank + 1).", rel=False)
+G = _simple("G", "G", "Buckley's normalised gain G (experimental).", rel=False, base=_Gains)
+DCG = _simple(
+    "DCG",
+    "dcg",
+    "DCG over the whole ranking: sum of gain / log2(rank + 1).",
+    rel=False,
+    base=_Gains,
+)
 IdealDCG = _simple(
-    "IdealDCG", "ideal_dcg", "DCG of the ideal ranking of the judged gains.", rel=False
+    "IdealDCG",
+    "ideal_dcg",
+    "DCG of the ideal ranking of the judged gains.",
+    rel=False,
+    base=_Gains,
 )
 RBPResid = _simple(
     "RBP_trec_resid",
@@ -402,6 +464,9 @@ class SetF(_Trec):
     def trec_params(self) -> tuple:
         return (float(self.beta),)
 
+    def trec_text(self) -> str | None:
+        return None if self.beta == 1.0 else f"{self.beta:g}"
+
 
 @_trec("utility")
 @dataclass(frozen=True)
@@ -421,6 +486,11 @@ class Utility(_Trec):
     def trec_params(self) -> tuple:
         return (self.a, self.b, self.c, self.d)
 
+    def trec_text(self) -> str | None:
+        if self.trec_params() == (1.0, -1.0, 0.0, 0.0):
+            return None
+        return ",".join(f"{x:g}" for x in self.trec_params())
+
 
 @_trec("rbp")
 @dataclass(frozen=True)
@@ -434,6 +504,9 @@ class RBPTrec(_Trec):
 
     def trec_params(self) -> tuple:
         return (("p", float(self.p)),)
+
+    def trec_text(self) -> str | None:
+        return None if self.p == 0.9 else f"p={self.p:g}"
 
 
 def _from_trec(name: str, text: str | None, values) -> list[Measure]:
@@ -452,8 +525,10 @@ def _from_trec(name: str, text: str | None, values) -> list[Measure]:
         return [cls(beta=values[0])]  # type: ignore[call-arg]
     if name == "rbp":
         return [cls(p=dict(values).get("p", 0.9))]  # type: ignore[call-arg]
-    if name == "ndcg":
+    if name in ("ndcg", "G", "dcg", "ideal_dcg", "ndcg_rel", "Rndcg"):
         return [cls(gains=text)]  # type: ignore[call-arg]
+    if name == "11pt_avg":
+        return [cls(levels=text)]  # type: ignore[call-arg]
     raise ParamError(f"trec_eval measure {name!r} takes no parameters here; got {name}.{text}")
 
 
@@ -478,3 +553,32 @@ def _trec_syntax(text: str) -> list[Measure] | None:
     m = BY_NAME[name]
     values = parse_params(m, params) if dot else m.default
     return _from_trec(name, params if dot else None, values)
+
+
+def trec_eval_name(m: Measure) -> str | None:
+    """The name trec_eval prints for the canonical measure ``m`` (``P@10`` -> ``P_10``,
+    ``AP`` -> ``map``, ``IPrec@0.1`` -> ``iprec_at_recall_0.10``, ``NumQ`` -> ``num_q``,
+    ``Utility(a=2)`` -> ``utility_2,-1,0,0``), or None when trec_eval has no such value
+    (``RR@10``, ``nDCG(dcg='exp-log2')@10``, the other families).
+
+    Cutoffs print as trec_eval prints them (``%ld``, or ``%3.2f`` for real ones); other
+    parameters with ``%g`` (trec_eval prints them as typed: ``utility.2.0,-1`` prints
+    ``utility_2.0,-1``, which a measure object no longer knows).
+    """
+    from ..judged import NumQ
+    from ._spec import BY_NAME
+
+    if isinstance(m, NumQ):
+        return "num_q"
+    if not isinstance(m, _Trec) or (isinstance(m, RR) and m.k is not None):
+        return None
+    if isinstance(m, NDCG) and m.dcg != "log2":
+        return None
+    names = type(m).anchors["trec_eval"]  # gm_map computes the row of map
+    row = BY_NAME[m.trec_row() if m.trec_row() in names else names[0]]
+    if row.kind == "long_cut":
+        return f"{row.name}_{m.trec_params()[0]}"
+    if row.kind == "double_cut":
+        return f"{row.name}_{m.trec_params()[0]:3.2f}"
+    text = m.trec_text()
+    return row.name if text is None else f"{row.name}_{text}"

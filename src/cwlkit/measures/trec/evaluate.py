@@ -1,5 +1,6 @@
 """trec_eval's evaluation of a run against qrels: choose measures, build the batch once,
-compute every measure over all topics, aggregate, and fill a :class:`TrecTable`.
+compute every measure over all topics, aggregate, and return a :class:`~cwlkit.results.Results`
+(measures under their canonical names; :mod:`cwlkit.report.trec_eval` prints it).
 
 Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
 
@@ -17,13 +18,16 @@ Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
 from ._ctx import NONPOOL, PAD, Ctx
 from ._spec import BY_NAME, MEASURES, PREFS_MEASURES, TrecMeasure, nicknames
-from ._table import TrecTable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...results import Results
 
 MISSING_ZSCORE = -1000000.0
 #: values trec_eval 10.0 resets to 0 (or '') on the stand-in ranking of a missing topic
@@ -86,6 +90,46 @@ def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:
     if m.kind in ("double_params", "pairs") and given is not None:
         return [f"{m.name}_{given}"]
     return [m.name]
+
+
+#: aggregation of each kind of trec_eval row in :class:`~cwlkit.results.Results`
+_AGGREGATES = {"mean": "mean", "sum": "sum", "gm": "gmean", "text": "mean", "num_q": "sum"}
+
+
+def canonical_names(m: TrecMeasure, params, given: str | None, rel_level: float = 1) -> list[str]:
+    """The canonical names (registry) of what trec_eval prints for ``m`` with ``params``, one
+    per :func:`printed_names` entry (``P_5`` is ``P@5``; with ``-l 2``, ``P(rel=2)@5``).
+
+    ``num_q`` is ``NumQ``; ``relstring``, text that is trec_eval's only, keeps its printed
+    name; ``runid`` is no measure (the run's name) and has none.
+    """
+    from dataclasses import replace
+
+    from .api import _from_trec
+
+    if m.agg == "runid":
+        return []
+    if m.agg == "num_q":
+        return ["NumQ"]
+    if m.agg == "text":
+        return printed_names(m, params, given)
+    out = []
+    for x in _from_trec(m.name, given, params):
+        if rel_level != 1 and hasattr(x, "rel"):
+            x = replace(x, rel=float(rel_level))
+        out.append(x.name)
+    return out
+
+
+def trec_eval_names(specs: list[str] | None, version: int = 9) -> list[str]:
+    """What trec_eval prints for ``-m specs``, in print order: ``runid`` for the run's tag
+    line, then one name per measure of :func:`evaluate_trec`'s Results, in its order (the
+    ``names`` of :func:`cwlkit.report.trec_eval.format_trec_eval`)."""
+    measures, _ = select_measures(specs, version)
+    out: list[str] = []
+    for m, params, text in measures:
+        out += ["runid"] if m.agg == "runid" else printed_names(m, params, text)
+    return out
 
 
 def select_measures(
@@ -176,7 +220,7 @@ def evaluate_trec(
     zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
     release: bool = False,
     chunk_topics: int | None = None,
-) -> TrecTable:
+) -> Results:
     """Evaluate ``run`` against ``qrels`` with trec_eval's qrels-based measures.
 
     Parameters
@@ -210,8 +254,13 @@ def evaluate_trec(
 
     Returns
     -------
-    TrecTable
-        Topics in byte order, measures in trec_eval's table order.
+    Results
+        Topics in byte order (those trec_eval prints), measures under their canonical names
+        in trec_eval's table order (:func:`canonical_names`; ``runid`` is ``Results.run``),
+        ``NumQ`` for ``num_q``, ``relstring`` in ``Results.text``. ``Results.summary`` holds
+        what trec_eval prints on the ``all`` lines: topics added in order, averaged over
+        ``num_q`` topics (with ``-c``, 9.0.8's qrels topics without results count as 0 and
+        in ``NumRel``). With ``zscores`` the values and summaries are Z scores.
     """
     measures = _checked_measures(qrels, run, specs, version, all_topics, max_depth)
     if chunk_topics is not None and not all_topics:
@@ -238,9 +287,7 @@ def evaluate_trec(
         num_docs=num_docs,
         release=release,
     )
-    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
-    _fill_table(table, measures, ctx, bogus, num_q, rel_all, zscores)
-    return table
+    return _results(measures, topics, run.runid, ctx, bogus, num_q, rel_all, zscores, rel_level)
 
 
 def _checked_measures(
@@ -330,7 +377,7 @@ def _trec_codes(
     return ctx, topics, bogus, num_q, rel_all
 
 
-def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> TrecTable:
+def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> Results:
     """:func:`evaluate_trec` topic chunk by topic chunk (without ``-c``)."""
     from ...core.chunks import split
 
@@ -342,10 +389,11 @@ def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> Tre
         parts.append(_compute(measures, ctx))
         del ctx, q, r
     computed = {key: _concat([p[key] for p in parts]) for key in parts[0]}
-    table = TrecTable(topics=topics, runid=run.runid, zscore=zscores is not None)
     bogus = np.zeros(len(topics), bool)
-    _fill_table(table, measures, None, bogus, len(topics), None, zscores, computed)
-    return table
+    level = options["rel_level"]
+    return _results(
+        measures, topics, run.runid, None, bogus, len(topics), None, zscores, level, computed
+    )
 
 
 def evaluate_trec_files(
@@ -359,7 +407,7 @@ def evaluate_trec_files(
     zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
     progress: bool | None = None,
     **options,
-) -> TrecTable:
+) -> Results:
     """:func:`evaluate_trec` on two plain files, in bounded memory (without ``-c``).
 
     Both files are streamed into topic buckets on disk (:mod:`cwlkit.io.partition`), about
@@ -417,10 +465,11 @@ def evaluate_trec_files(
         joined = _concat([p.pop(key) for p in parts])
         computed[key] = [[x[i] for i in order] if isinstance(x, list) else x[order] for x in joined]
         del joined
-    table = TrecTable(topics=topics, runid=rp.last_tag, zscore=zscores is not None)
     bogus = np.zeros(len(topics), bool)
-    _fill_table(table, measures, None, bogus, len(topics), None, zscores, computed)
-    return table
+    level = options.get("rel_level", 1)
+    return _results(
+        measures, topics, rp.last_tag, None, bogus, len(topics), None, zscores, level, computed
+    )
 
 
 def _bucket(qp, rp, k: int, label_values, measures, topics: list, parts: list, version, options):
@@ -463,54 +512,70 @@ def _concat(parts: list) -> list:
     return out
 
 
-def _fill_table(
-    table: TrecTable,
+def _results(
     measures: list[tuple[TrecMeasure, tuple, str | None]],
+    topics: list[str],
+    runid: str,
     ctx: Ctx | None,
     bogus: np.ndarray,
     num_q: int,
     rel_all: float | None,
     zscores: dict[tuple[str, str], tuple[float, float]] | None,
+    rel_level: float,
     computed: dict | None = None,
-) -> None:
-    """Compute every measure over all topics and add its columns and summaries to ``table``
-    (``computed``: values already computed, by :func:`_compute` keys)."""
+) -> Results:
+    """Compute every measure over all topics (``computed``: values already computed, by
+    :func:`_compute` keys, freed as they are used) into one Results with trec_eval's sums."""
+    from ...results import Results
+
     computed = {} if computed is None else computed
+    rows = []  # (printed name, canonical name, measure, params, index in its values)
     for m, params, text in measures:
-        names = printed_names(m, params, text)
-        if m.agg == "runid":
-            table.names.append("runid")
+        if m.agg == "runid":  # the run's name: Results.run
             continue
+        printed = printed_names(m, params, text)
+        names = zip(printed, canonical_names(m, params, text, rel_level), strict=True)
+        rows += [(p, c, m, params, j) for j, (p, c) in enumerate(names)]
+    uses: dict = {}
+    for _, _, m, params, _ in rows:
+        uses[(m.compute, params)] = uses.get((m.compute, params), 0) + 1
+    values = np.full((len(rows), len(topics)), np.nan)
+    aggregates = [_AGGREGATES[r[2].agg] for r in rows]
+    res = Results(values, [r[1] for r in rows], topics, run=runid, aggregates=aggregates)
+    for i, (name, canon, m, params, j) in enumerate(rows):
         if m.agg == "num_q":
-            table.names.append("num_q")
-            table.summary["num_q"] = float(num_q)
-            table.integer.add("num_q")
+            values[i] = 1.0
+            res.summary[canon] = float(num_q)
             continue
         key = (m.compute, params)
         vals = computed.get(key)
         if vals is None:  # gm_map / gm_bpref reuse map / bpref
             vals = computed[key] = m.compute(ctx, params)
-        for name, v in zip(names, vals, strict=True):
-            table.names.append(name)
-            cleared = bogus.any() and (name in _CLEARED or name.startswith("unj"))
-            if m.agg == "text":
-                table.text[name] = [
-                    "" if (cleared and b) else x for x, b in zip(v, bogus, strict=True)
-                ]
-                continue
-            v = np.asarray(v, dtype=np.float64)
-            if cleared:
-                v = np.where(bogus, 0.0, v)
-            if zscores is not None:
-                v = _to_z(zscores, table.topics, name, v)
-            if m.integer:
-                table.integer.add(name)
-            if m.agg != "gm":
-                table.values[name] = v
-            table.summary[name] = _aggregate(m.agg, v, num_q)
-            if name == "num_rel" and rel_all is not None and zscores is None:
-                # with -c trec_eval sums R over every qrels topic, scored or not
-                table.summary[name] = rel_all
+        v = vals[j]
+        uses[key] -= 1
+        if not uses[key]:
+            del computed[key]
+        _fill_row(res, i, name, m.agg, v, bogus, num_q, zscores)
+        if name == "num_rel" and rel_all is not None and zscores is None:
+            # with -c trec_eval sums R over every qrels topic, scored or not
+            res.summary[canon] = rel_all
+    return res
+
+
+def _fill_row(res: Results, i: int, name: str, agg: str, v, bogus, num_q: int, zscores) -> None:
+    """Row ``i`` of ``res`` (printed name ``name``) from its per-topic values ``v``."""
+    canon = res.measures[i]
+    cleared = bogus.any() and (name in _CLEARED or name.startswith("unj"))
+    if agg == "text":
+        res.text[canon] = ["" if (cleared and b) else x for x, b in zip(v, bogus, strict=True)]
+        return
+    v = np.asarray(v, dtype=np.float64)
+    if cleared:
+        v = np.where(bogus, 0.0, v)
+    if zscores is not None:
+        v = _to_z(zscores, res.topics, name, v)
+    res.values[i] = v
+    res.summary[canon] = _aggregate(agg, v, num_q)
 
 
 def _to_z(zs, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:

@@ -1,5 +1,5 @@
 """trec_eval's preference (``-R prefs``, ``-R qrels_prefs``) and judgment-group
-(``-R qrels_jg``) measures, as a :class:`~cwlkit.measures.trec._table.TrecTable`.
+(``-R qrels_jg``) measures, as a :class:`~cwlkit.results.Results`.
 
 The entry point is :func:`evaluate_prefs`; the counting lives in
 :mod:`~cwlkit.measures.trec.prefs_counts` and :mod:`~cwlkit.measures.trec.jg_measures`.
@@ -34,7 +34,7 @@ from ...errors import CwlkitError, ParamError
 from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
 from ...io.trec import Run
-from ._table import TrecTable
+from ...results import Results
 from .jg_measures import P_CUTOFFS, RPREC_MULTS, jg_values
 from .prefs_counts import PREFS_COUNTS, PREFS_MEASURES, prefs_values
 
@@ -61,7 +61,7 @@ def evaluate_prefs(
     max_depth: int | None,
     all_topics: bool,
     rel_level: float,
-) -> TrecTable:
+) -> Results:
     """Compute trec_eval's preference or judgment-group measures for ``run``.
 
     Parameters
@@ -89,10 +89,12 @@ def evaluate_prefs(
 
     Returns
     -------
-    TrecTable
-        Topics in print order; names in trec_eval's table order (``runid`` and ``num_q`` are
-        listed in ``names`` with a summary value only: ``summary["num_q"]`` is the topic count,
-        ``runid`` is ``run.runid``); ``prefs_num_prefs_*`` and ``num_q`` are in ``integer``.
+    Results
+        Topics in print order; measures in trec_eval's table order under the names trec_eval
+        prints (they have no other anchor; ``P_avgjg_5``), ``num_q`` as ``NumQ`` (summary:
+        the topic count), ``runid`` as ``Results.run``; the ``prefs_num_prefs_*`` counts
+        aggregate by ``sum``. ``Results.summary`` holds what trec_eval prints on the ``all``
+        lines (sums over ``num_q`` topics). :func:`prefs_names` gives the printed names.
 
     Raises
     ------
@@ -130,26 +132,31 @@ def evaluate_prefs(
         values = _jg(j, evaluated, rel_level, wanted, params)
     else:
         values = prefs_values(**_prefs_inputs(j, evaluated), what=str(judgments_path))
-    out_names = [n for n in _print_names(wanted, params) if n in values or n in ("runid", "num_q")]
-    table = TrecTable(
-        topics=[t for t, e in zip(topics_all, evaluated, strict=True) if e], runid=run.runid
+    topics = [t for t, e in zip(topics_all, evaluated, strict=True) if e]
+    rows = [n for n in _print_names(wanted, params) if n != "runid"]
+    res = Results(
+        np.full((len(rows), len(topics)), np.nan),
+        ["NumQ" if n == "num_q" else n for n in rows],
+        topics,
+        run=run.runid,
+        aggregates=["sum" if n in PREFS_COUNTS or n == "num_q" else "mean" for n in rows],
     )
-    for n in out_names:
-        table.names.append(n)
-        if n == "runid":
-            continue
+    for i, n in enumerate(rows):
         if n == "num_q":
-            table.summary[n] = float(num_q)
-            table.integer.add(n)
+            res.values[i] = 1.0
+            res.summary["NumQ"] = float(num_q)
             continue
         v = np.asarray(values[n], dtype=np.float64)
-        table.values[n] = v
-        if n in PREFS_COUNTS:
-            table.summary[n] = float(v.sum())
-            table.integer.add(n)
-        else:
-            table.summary[n] = float(v.sum() / num_q)
-    return table
+        res.values[i] = v
+        res.summary[n] = float(v.sum()) if n in PREFS_COUNTS else float(v.sum() / num_q)
+    return res
+
+
+def prefs_names(kind: str, names: list[str] | None, nickname: str | None) -> list[str]:
+    """What trec_eval prints for these measures, in print order: ``runid`` for the run's tag
+    line, then one name per measure of :func:`evaluate_prefs`'s Results, in its order (the
+    ``names`` of :func:`cwlkit.report.trec_eval.format_trec_eval`)."""
+    return _print_names(*_resolve(kind, names, nickname))
 
 
 # ----------------------------------------------------------------------------- measure names
