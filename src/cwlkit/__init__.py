@@ -44,7 +44,7 @@ _LAZY = {
     "ROCCurve": "cwlkit.measures.curves",
     "contingency": "cwlkit.measures.classic",
     "evaluate_letor_files": "cwlkit.measures.letor",
-    "gdeval_report": "cwlkit.report.gdeval",
+    "gdeval_results": "cwlkit.report.gdeval",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
@@ -75,7 +75,7 @@ __all__ = [
     "evaluate_letor_files",
     "example",
     "evaluate_trec",
-    "gdeval_report",
+    "gdeval_results",
     "DiversityQrels",
     "as_diversity_qrels",
     "ndeval_report",
@@ -106,7 +106,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.letor import evaluate_letor_files
     from .measures.parse import parse_measure
     from .measures.trec.evaluate import evaluate_trec
-    from .report.gdeval import gdeval_report
+    from .report.gdeval import gdeval_results
     from .report.ndeval import ndeval_report
     from .results import Results
 

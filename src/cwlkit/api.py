@@ -330,10 +330,12 @@ class Evaluator:
             names = (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
         cols = {c: np.full((len(ms), T), np.nan) for c in names}
         inputs: dict[str, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
+        grouped = _grouped_values(ms, batch)
         for i, m in enumerate(ms):
             form = m.cwl_form() if (want or is_cwl(m)) else None
             if form is None or form[0] is not m:
-                values[i] = np.asarray(m.compute(batch), dtype=np.float64)
+                got = grouped.get(i)
+                values[i] = np.asarray(m.compute(batch) if got is None else got, dtype=np.float64)
             if form is not None:
                 metric, spec = form
                 spec = spec or o.gain
@@ -392,6 +394,22 @@ class Evaluator:
         if res is not None:
             for j, c in enumerate(("EU", *CWL_COLUMNS)):
                 cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _grouped_values(ms: list[Measure], batch) -> dict[int, np.ndarray]:
+    """Values of the measures that share a :meth:`~Measure.group_key` with another one,
+    computed a group at a time: ``{index in ms: values}``."""
+    groups: dict[tuple, list[int]] = {}
+    for i, m in enumerate(ms):
+        key = m.group_key()
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    out: dict[int, np.ndarray] = {}
+    for idx in groups.values():
+        if len(idx) > 1:
+            members = [ms[i] for i in idx]
+            out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
+    return out
 
 
 def _evaluate_one(ev: Evaluator, item: tuple[str, Any]) -> Results:

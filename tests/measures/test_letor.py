@@ -6,6 +6,7 @@ scipy, and the error messages."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,12 +14,13 @@ import pytest
 from conftest import REPO
 from scipy import stats
 
+import cwlkit
 from cwlkit.io.letor import read_features, read_letor_results
 from cwlkit.measures.letor import (
-    evaluate_letor,
     evaluate_letor_files,
+    letor_measure_list,
+    letor_qrels_run,
     letor_version,
-    rank_documents,
 )
 
 LETOR = REPO.parent / "shared" / "data" / "letor"
@@ -49,6 +51,25 @@ def _features(tmp_path: Path, rows: list[tuple[int, str, str]], name: str = "f.t
         tmp_path / name,
         [f"{lab} qid:{q} 1:0.5 2:0.25 #docid = {d} inc = 1 prob = 0.5" for lab, q, d in rows],
     )
+
+
+def _table(res) -> dict[str, np.ndarray]:
+    """``{printed name: values[T]}``: each row of a LETOR Results under the name the script
+    prints (``LETOR_P(version='3.0')@2`` is ``P@2``; ``NumRet`` stays)."""
+    return {
+        re.sub(r"^LETOR_|\(.*\)", "", name): row
+        for name, row in zip(res.measures, res.values, strict=True)
+    }
+
+
+def _row(res, printed: str) -> np.ndarray:
+    """The values of one printed column over positions, for a one-query Results:
+    ``_row(res, "P")`` is P@1..P@K."""
+    t = _table(res)
+    if printed in ("P", "NDCG"):
+        ks = sorted(int(n.split("@")[1]) for n in t if n.startswith(printed + "@"))
+        return np.array([t[f"{printed}@{k}"][0] for k in ks])
+    return t[printed]
 
 
 def _scores(path: str, version: str, tmp_path: Path, labels, preds=None, **kw):
@@ -134,9 +155,9 @@ def test_seed_precision_example(tmp_path):
     expected = [1, 1 / 2, 1 / 3, 2 / 4, 3 / 5, 4 / 6, 4 / 7, 4 / 8, 5 / 9, 6 / 10]
     for version in ("4.0", "3.0"):
         s = _scores(f"seed{version}", version, tmp_path, labels)
-        np.testing.assert_allclose(s.precision[0, :10], expected, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(_row(s, "P")[:10], expected, rtol=0, atol=1e-15)
         ap = (1 + 2 / 4 + 3 / 5 + 4 / 6 + 5 / 9 + 6 / 10) / 6
-        assert s.ap[0] == pytest.approx(ap, abs=1e-15)
+        assert _row(s, "MAP")[0] == pytest.approx(ap, abs=1e-15)
 
 
 def test_ndcg_by_hand_and_short_queries(tmp_path):
@@ -145,18 +166,19 @@ def test_ndcg_by_hand_and_short_queries(tmp_path):
     at the query's 3 documents."""
     s4 = _scores("a", "4.0", tmp_path, [0, 2, 1])
     nd3 = (3 + 1 / math.log2(3)) / 4
-    np.testing.assert_allclose(s4.ndcg[0, :3], [0.0, 3 / 4, nd3], rtol=0, atol=1e-15)
-    assert np.isnan(s4.ndcg[0, 3:]).all()  # undefined; columns() / the report print 0
-    assert (s4.columns()["NDCG@10"] == 0).all()
+    np.testing.assert_allclose(_row(s4, "NDCG")[:3], [0.0, 3 / 4, nd3], rtol=0, atol=1e-15)
+    assert (_row(s4, "NDCG")[3:] == 0).all()  # undefined: printed and averaged as 0
     np.testing.assert_allclose(
-        s4.precision[0],
+        _row(s4, "P"),
         [0, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6, 2 / 7, 2 / 8, 2 / 9, 2 / 10],
         atol=1e-15,
     )
-    assert s4.mean_ndcg[0] == pytest.approx((0 + 3 / 4 + nd3) / 3, abs=1e-15)
-    assert s4.ap[0] == pytest.approx((1 / 2 + 2 / 3) / 2, abs=1e-15)
+    assert _row(s4, "MeanNDCG")[0] == pytest.approx((0 + 3 / 4 + nd3) / 3, abs=1e-15)
+    assert _row(s4, "MAP")[0] == pytest.approx((1 / 2 + 2 / 3) / 2, abs=1e-15)
     s3 = _scores("b", "3.0", tmp_path, [0, 2, 1])
-    assert np.isnan(s3.precision[0, 3:]).all() and np.isnan(s3.ndcg[0, 3:]).all()
+    # 3.0 leaves P@4.. and NDCG@4.. out: 0 in the results (they add 0 to its average)
+    assert (_row(s3, "P")[3:] == 0).all() and (_row(s3, "NDCG")[3:] == 0).all()
+    assert _row(s3, "NumRet")[0] == 3 and len(_row(s3, "P")) == 16
     from cwlkit.report.letor import format_letor
 
     text = format_letor(s3, 1)
@@ -192,10 +214,13 @@ def test_ties_keep_file_order_and_queries_sort_numerically(tmp_path):
     feats = _features(tmp_path, rows)
     pred = _write(tmp_path / "p.txt", ["0.5", "0.5", "3", "3"])
     s = evaluate_letor_files(feats, pred)
-    assert s.qids == ["9", "10"]  # numeric, not text, order
+    from cwlkit.report.letor import format_letor
+
+    rows = format_letor(s, 1).splitlines()
+    assert [r.split("\t")[0] for r in rows[1:3]] == ["9", "10"]  # numeric, not text, order
     # tie: file order, so the irrelevant document first in both queries
-    np.testing.assert_array_equal(s.precision[:, 0], [0, 0])
-    np.testing.assert_array_equal(s.precision[:, 1], [0.5, 0.5])
+    assert s.per_topic("LETOR_P@1") == {"9": 0.0, "10": 0.0}
+    assert s.per_topic("LETOR_P@2") == {"9": 0.5, "10": 0.5}
 
 
 def test_duplicate_docids_keep_the_last_line(tmp_path):
@@ -205,9 +230,12 @@ def test_duplicate_docids_keep_the_last_line(tmp_path):
     feats = _features(tmp_path, rows)
     pred = _write(tmp_path / "p.txt", ["9", "1", "5"])
     s4 = evaluate_letor_files(feats, pred, version="4.0")
-    assert s4.depth.tolist() == [2] and s4.ap[0] == 0.0  # only 'y' (0) and the last 'x' (0)
-    sm = evaluate_letor_files(feats, pred, version="mslr")
-    assert sm.depth.tolist() == [3]
+    assert s4.per_topic("LETOR_MAP") == {"1": 0.0}  # only 'y' (0) and the last 'x' (0)
+    s3 = evaluate_letor_files(feats, pred, version="3.0")
+    assert s3.per_topic("NumRet") == {"1": 2.0}
+    f = read_features(feats)
+    _, run = letor_qrels_run(f, np.array([9.0, 1.0, 5.0]), version=letor_version("mslr"))
+    assert len(run) == 3
 
 
 def test_mslr_conventions(tmp_path):
@@ -219,35 +247,44 @@ def test_mslr_conventions(tmp_path):
     )
     pred = _write(tmp_path / "p.txt", ["4", "3", "2", "1"])  # ranked order: labels 1, 4, 0, 3
     s = evaluate_letor_files(feats, pred, version="mslr")
-    np.testing.assert_allclose(s.precision[0, :4], [0, 1 / 2, 1 / 3, 2 / 4], atol=1e-15)
-    assert s.ap[0] == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-15)
+    np.testing.assert_allclose(_row(s, "P")[:4], [0, 1 / 2, 1 / 3, 2 / 4], atol=1e-15)
+    assert _row(s, "MAP")[0] == pytest.approx((1 / 2 + 2 / 4) / 2, abs=1e-15)
     dcg = [1, 1 + 15, 16 + 0, 16 + 7 / 2]  # rank 4 discounted by log2(4) = 2
     idcg = [15, 15 + 7, 22 + 1 / math.log2(3), 22 + 1 / math.log2(3)]
-    np.testing.assert_allclose(s.ndcg[0, :4], np.divide(dcg, idcg), rtol=1e-15)
-    assert s.mean_ndcg[0] == pytest.approx(np.mean(np.divide(dcg, idcg)), rel=1e-15)
-    assert s.version.positions == 10 and np.isnan(s.ndcg[0, 4:]).all()
+    np.testing.assert_allclose(_row(s, "NDCG")[:4], np.divide(dcg, idcg), rtol=1e-15)
+    assert _row(s, "MeanNDCG")[0] == pytest.approx(np.mean(np.divide(dcg, idcg)), rel=1e-15)
+    assert len(_row(s, "NDCG")) == 10 and (_row(s, "NDCG")[4:] == 0).all()
 
 
 def test_mslr_on_mq2008_agrees_with_40_where_the_conventions_agree():
     """On labels 0..2 MSLR's gains equal 4.0's, so NDCG and MeanNDCG agree; P@n and MAP agree
     with 4.0 told that only label 2 is relevant."""
-    sm = evaluate_letor_files(str(FEAT4), str(PRED), version="mslr")
-    s4 = evaluate_letor_files(str(FEAT4), str(PRED), version="4.0")
-    s4r = evaluate_letor_files(str(FEAT4), str(PRED), version="4.0", relevant="2")
-    np.testing.assert_array_equal(np.nan_to_num(sm.ndcg, nan=-1), np.nan_to_num(s4.ndcg, nan=-1))
-    np.testing.assert_array_equal(sm.mean_ndcg, s4.mean_ndcg)
-    np.testing.assert_array_equal(sm.precision, s4r.precision)
-    np.testing.assert_array_equal(sm.ap, s4r.ap)
-    assert not np.array_equal(sm.ap, s4.ap)
+    sm = _table(evaluate_letor_files(str(FEAT4), str(PRED), version="mslr"))
+    s4 = _table(evaluate_letor_files(str(FEAT4), str(PRED), version="4.0"))
+    s4r = _table(evaluate_letor_files(str(FEAT4), str(PRED), version="4.0", relevant="2"))
+    assert sorted(sm) == sorted(s4) == sorted(s4r)
+    for name in sm:
+        if name.startswith(("NDCG", "MeanNDCG")):
+            np.testing.assert_array_equal(sm[name], s4[name])
+        else:
+            np.testing.assert_array_equal(sm[name], s4r[name])
+    assert not np.array_equal(sm["MAP"], s4["MAP"])
 
 
-def test_rank_documents_api_matches_the_files(tmp_path):
+def test_qrels_run_api_matches_the_files(tmp_path):
+    """The qrels and run of letor_qrels_run, through cwlkit.Evaluator, give
+    evaluate_letor_files' values (which are the scripts': the golden tests)."""
     feats = read_features(FEAT4)
     preds = np.loadtxt(PRED)
     v = letor_version("4.0")
-    s = evaluate_letor(rank_documents(feats, preds, version=v), v)
-    assert len(s.qids) == 156 and s.depth.sum() == 2874
-    assert s.averages()["MAP"] == pytest.approx(0.3882, abs=5e-5)
+    qrels, run = letor_qrels_run(feats, preds, version=v)
+    ev = cwlkit.Evaluator(qrels, letor_measure_list("4.0"), order="rank", topics="run")
+    s = ev.evaluate(run)
+    assert len(s.topics) == 156 and len(run) == len(qrels) == 2874
+    assert s.mean()["LETOR_MAP"] == pytest.approx(0.3882, abs=5e-5)
+    files = evaluate_letor_files(FEAT4, PRED)
+    assert files.measures == s.measures and files.topics == s.topics
+    np.testing.assert_array_equal(files.values, s.values)
 
 
 # ---------------------------------------------------------------------------- labels and --gain
@@ -264,9 +301,12 @@ def test_label_outside_table_is_an_error_and_gain_maps_it(cli, tmp_path):
     rc, out, err = cli("letor", "score", feats, pred, "-", "1", "--gain", "exp")
     assert rc == 0 and err == ""
     s = evaluate_letor_files(feats, pred, gain="exp")
+    assert "LETOR_NDCG(gain='exp')@3" in s.measures
     # label 3: gain 7, relevant. DCG = 7, 7, 7 + 1/log2(3); ideal 7, 8, 8
-    np.testing.assert_allclose(s.ndcg[0, :3], [1, 7 / 8, (7 + 1 / math.log2(3)) / 8], rtol=1e-15)
-    np.testing.assert_allclose(s.precision[0, :3], [1, 1 / 2, 2 / 3], rtol=1e-15)
+    np.testing.assert_allclose(
+        _row(s, "NDCG")[:3], [1, 7 / 8, (7 + 1 / math.log2(3)) / 8], rtol=1e-15
+    )
+    np.testing.assert_allclose(_row(s, "P")[:3], [1, 1 / 2, 2 / 3], rtol=1e-15)
     assert (
         out.splitlines()[1] == "1\t1.0000\t0.5000\t0.6667\t0.5000\t0.4000\t0.3333"
         "\t0.2857\t0.2500\t0.2222\t0.2000\t0.8333"
@@ -513,20 +553,24 @@ def test_vectorised_code_matches_a_loop_reference(tmp_path, version):
     feats = _features(tmp_path, rows)
     pred = _write(tmp_path / "p.txt", [repr(p) for p in preds])
     s = evaluate_letor_files(feats, pred, version=version)
+    t = _table(s)
+    K = 16 if version == "3.0" else 10
     ranked: dict[str, list[int]] = {}
     order = sorted(range(len(rows)), key=lambda i: -preds[i])  # stable: file order on ties
     for i in order:
         ranked.setdefault(rows[i][1], []).append(rows[i][0])
     ref, _ = _loop_reference(ranked, version)
-    assert s.qids == sorted(ranked, key=int)
-    for qi, q in enumerate(s.qids):
+    assert sorted(s.topics) == sorted(ranked)
+    for qi, q in enumerate(s.topics):
         prec, ap, nd, mean_nd = ref[q]
-        assert s.precision[qi, : len(prec)].tolist() == prec
-        assert np.isnan(s.precision[qi, len(prec) :]).all()
-        assert s.ap[qi] == ap
-        assert s.ndcg[qi, : len(nd)].tolist() == nd
+        p_row = [t[f"P@{k}"][qi] for k in range(1, K + 1)]
+        nd_row = [t[f"NDCG@{k}"][qi] for k in range(1, K + 1)]
+        assert p_row[: len(prec)] == prec
+        assert all(v == 0 for v in p_row[len(prec) :])  # 3.0: absent, adds 0 to the mean
+        assert t["MAP"][qi] == ap
+        assert nd_row[: len(nd)] == nd and all(v == 0 for v in nd_row[len(nd) :])
         if version != "3.0":
-            assert s.mean_ndcg[qi] == mean_nd
+            assert t["MeanNDCG"][qi] == mean_nd
 
 
 def test_30_averages_stop_at_the_longest_query_and_single_document_queries(cli, tmp_path):
@@ -557,3 +601,46 @@ def test_negative_label_is_refused_unless_mapped(cli, tmp_path):
     assert rc == 2 and out == "" and f"{feats}:1: label -1 is negative" in err
     rc, out, err = cli("letor", "score", feats, pred, "-", "1", "--gain=-1:0")
     assert rc == 0 and out.split("\n")[1].startswith("1\t0.0000\t0.5000\t")
+
+
+def test_ttest_of_two_results_against_scipy(tmp_path):
+    """letor_ttest pairs the per-query values of two Results (here straight from
+    evaluate_letor_files, topics in byte order) by topic: scipy's paired t-test per measure."""
+    from cwlkit.measures.letor import letor_ttest
+
+    rng = np.random.default_rng(3)
+    other = _write(
+        tmp_path / "o.txt",
+        [repr(float(x)) for x in np.loadtxt(PRED) + rng.normal(0, 0.05, 2874)],
+    )
+    a = evaluate_letor_files(FEAT4, PRED)
+    b = evaluate_letor_files(FEAT4, other)
+    rows = letor_ttest(a, b)
+    assert [r.measure for r in rows][:2] == ["LETOR_P@1", "LETOR_P@2"]
+    assert rows[10].measure == "LETOR_MAP" and rows[-1].measure == "LETOR_MeanNDCG"
+    for r in rows:
+        x = np.array(list(a.per_topic(r.measure).values()))
+        y = np.array([b.per_topic(r.measure)[t] for t in a.topics])
+        assert r.n == 156 and r.mean_a == pytest.approx(x.mean(), rel=1e-13)
+        if np.all(x == y):
+            assert (r.t, r.p_two_sided) == (0.0, 1.0)
+            continue
+        ref = stats.ttest_rel(x, y)
+        assert r.t == pytest.approx(ref.statistic, rel=1e-12)
+        assert r.p_two_sided == pytest.approx(ref.pvalue, rel=1e-12, abs=1e-300)
+
+
+def test_format_letor_needs_the_scripts_measures():
+    from cwlkit.errors import CwlkitError
+    from cwlkit.report.letor import format_letor
+
+    res = evaluate_letor_files(FEAT3, PRED, version="3.0")
+    keep = [i for i, m in enumerate(res.measures) if m != "NumRet"]
+    short = cwlkit.Results(res.values[keep], [res.measures[i] for i in keep], res.topics)
+    with pytest.raises(CwlkitError, match="LETOR 3.0's file needs NumRet"):
+        format_letor(short, 1)
+    mixed = cwlkit.Results(
+        np.zeros((2, 1)), ["LETOR_MAP", "LETOR_MAP(version='3.0')"], ["1"], run="x"
+    )
+    with pytest.raises(CwlkitError, match="different LETOR conventions"):
+        format_letor(mixed, 1)

@@ -154,8 +154,8 @@ def test_the_seeds_one_ndcg_is_the_scripts_ndcg(tmp_path):
 
     ideal = sorted(labels, reverse=True)
     want = [dcg(labels, n) / dcg(ideal, n) for n in range(1, 11)]
-    np.testing.assert_allclose(s.columns()[f"NDCG@{1}"], [want[0]], rtol=1e-15)
-    got = [s.columns()[f"NDCG@{n}"][0] for n in range(1, 11)]
+    np.testing.assert_allclose(list(s.per_topic("LETOR_NDCG@1").values()), [want[0]], rtol=1e-15)
+    got = [s.per_topic(f"LETOR_NDCG@{n}")["7"] for n in range(1, 11)]
     np.testing.assert_allclose(got, want, rtol=1e-14)
 
 

@@ -1,7 +1,9 @@
 """LETOR's measures in the registry (``LETOR_P@k``, ``LETOR_MAP``, ``LETOR_NDCG@k``,
 ``LETOR_MeanNDCG``) on the MQ2008 Fold1 test set with the shared linear predictions: per topic
-against :func:`evaluate_letor` on the same ranking, means against the files LETOR's Perl
-scripts wrote (../shared/data/letor/expected), names, and the label check."""
+against :func:`letor_measures` on the same ranking (built here), means against the files
+LETOR's Perl scripts wrote (../shared/data/letor/expected), names, the label check, and the
+``cwlkit letor`` path (:func:`evaluate_letor_files`) against the Evaluator on a run ranked here
+as the scripts rank."""
 
 from __future__ import annotations
 
@@ -17,7 +19,12 @@ from cwlkit.errors import ParamError
 from cwlkit.io.letor import read_features, read_predictions
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
-from cwlkit.measures.letor import LetorRanking, evaluate_letor, letor_version
+from cwlkit.measures.letor import (
+    evaluate_letor_files,
+    letor_gain_rel,
+    letor_measures,
+    letor_version,
+)
 from cwlkit.report.letor import perl_num
 
 LETOR = REPO.parent / "shared" / "data" / "letor"
@@ -81,9 +88,9 @@ def _order(version: str, rule: str) -> dict[str, list[int]]:
 
 
 def _letor_scores(version: str, rule: str) -> dict[str, dict[str, float]]:
-    """``{printed name: {qid: value}}`` from :func:`evaluate_letor` on the ranking ``rule``,
-    values as the script prints them (absent positions of 3.0 as 0, as they add to the
-    average)."""
+    """``{printed name: {qid: value}}`` from :func:`letor_measures` (the scripts' arithmetic)
+    on the ranking ``rule``, values as the script prints them (absent positions of 3.0 as 0,
+    as they add to the average)."""
     _, _, lab, _ = _data(version)
     order = _order(version, rule)
     qids = list(order)
@@ -92,8 +99,17 @@ def _letor_scores(version: str, rule: str) -> dict[str, dict[str, float]]:
     for r, qid in enumerate(qids):
         labels[r, : len(order[qid])] = [lab[i] for i in order[qid]]
     depth = np.array([len(order[qid]) for qid in qids], dtype=np.int64)
-    ranking = LetorRanking(qids=qids, labels=labels, depth=depth, lines=np.zeros_like(labels))
-    cols = evaluate_letor(ranking, letor_version(version)).columns()
+    v = letor_version(version)
+    inside = np.arange(D)[None, :] < depth[:, None]
+    gain, rel = letor_gain_rel(labels, v)
+    precision, ap, ndcg, mean_ndcg = letor_measures(
+        np.where(inside, gain, 0.0), np.where(inside, rel, 0.0), depth, v
+    )
+    cols = {f"P@{k}": precision[:, k - 1] for k in range(1, v.positions + 1)}
+    cols["MAP"] = ap
+    cols |= {f"NDCG@{k}": ndcg[:, k - 1] for k in range(1, v.positions + 1)}
+    if v.mean_ndcg:
+        cols["MeanNDCG"] = mean_ndcg
     return {
         name: dict(zip(qids, np.nan_to_num(v, nan=0.0).tolist(), strict=True))
         for name, v in cols.items()
@@ -141,7 +157,7 @@ def _perl_order_run(version: str) -> Run:
 @pytest.mark.parametrize("version", ["4.0", "3.0"])
 def test_per_topic_equals_evaluate_letor_on_the_same_ranking(version):
     """The registry measures on a batch (score descending, docid descending) give, topic by
-    topic, exactly what evaluate_letor gives for that ranking (built here independently)."""
+    topic, exactly what letor_measures gives for that ranking (built here independently)."""
     qrels, run = _qrels_run(version)
     names = _names(version)
     res = cwlkit.evaluate(qrels, run, list(names.values()), topics="run")
@@ -155,7 +171,7 @@ def test_per_topic_equals_evaluate_letor_on_the_same_ranking(version):
 
 @pytest.mark.parametrize("version", ["4.0", "3.0"])
 def test_per_topic_in_the_scripts_order(version):
-    """order="rank" with the scripts' ranking gives evaluate_letor's values on that ranking
+    """order="rank" with the scripts' ranking gives letor_measures' values on that ranking
     (the ranking the ``cwlkit letor`` subcommand and the Perl scripts use)."""
     qrels = Qrels.from_records(_qrels_run(version)[0])
     names = _names(version)
@@ -337,10 +353,56 @@ def test_letor_measures_keep_the_scripts_conventions_past_the_end():
     assert res["LETOR_P(version='3.0')@3"] == 2 / 3
 
 
+@pytest.mark.parametrize("version", ["4.0", "3.0", "mslr"])
+def test_letor_path_results_equal_the_evaluator_on_the_scripts_ranking(version):
+    """The Results of the ``cwlkit letor`` path (evaluate_letor_files) equal, value for value,
+    cwlkit.evaluate with the LETOR_* measures on the feature file's qrels and a run ranked
+    here with plain Python as the scripts rank (score descending, ties in line order)."""
+    feats = FEATURES.get(version, FEATURES["4.0"])
+    got = evaluate_letor_files(feats, PRED, version=version)
+    base = "4.0" if version == "mslr" else version
+    qrels = Qrels.from_records(_qrels_run(base)[0])
+    want = cwlkit.evaluate(qrels, _perl_order_run(base), got.measures, order="rank")
+    assert len(got.measures) == (22 if base == "4.0" else 34)
+    assert ("NumRet" in got.measures) == (version == "3.0")  # 3.0 prints a row per position
+    opt = "" if version == "4.0" else f"(version='{version}')"
+    assert f"LETOR_MAP{opt}" in got.measures
+    assert got.topics == want.topics and len(got.topics) == 156
+    np.testing.assert_array_equal(got.values, want.values)  # ==, not approximately
+
+
 def test_subcommand_output_is_unchanged(cli, tmp_path: Path):
-    """evaluate_letor now computes through the shared letor_measures: the subcommand's file is
-    still the script's, byte for byte."""
+    """The subcommand computes through the Evaluator: its file is still the script's, byte
+    for byte."""
     out = tmp_path / "out.txt"
     rc, _, err = cli("letor", "score", FEATURES["3.0"], PRED, out, "0", "--version", "3.0")
     assert (rc, err) == (0, "")
     assert out.read_bytes() == EXPECTED["3.0"].read_bytes()
+
+
+def test_gain_and_relevant_parameters():
+    """``gain`` and ``relevant`` are cwlkit letor's --gain and --relevant: label 3 with
+    gain='exp' has gain 7 and is relevant (hand computation); relevant='2' leaves label 1
+    out of P@k; the names spell them and parse back."""
+    qrels = [("1", "a", 3), ("1", "b", 0), ("1", "c", 1)]
+    run = [("1", "a", 3.0), ("1", "b", 2.0), ("1", "c", 1.0)]
+    names = ["LETOR_NDCG(gain='exp')@3", "LETOR_P(gain=exp)@3"]
+    res = cwlkit.evaluate(qrels, run, names)
+    assert res.measures == ["LETOR_NDCG(gain='exp')@3", "LETOR_P(gain='exp')@3"]
+    assert cwlkit.parse_measure("LETOR_P(relevant='2')@3").name == "LETOR_P(relevant='2')@3"
+    mean = res.mean()
+    # gains 7, 0, 1: DCG@3 = 7 + 1/log2(3); ideal 7, 1, 0: 8
+    assert mean[names[0]] == pytest.approx((7 + 1 / np.log2(3)) / 8, abs=1e-15)
+    assert mean["LETOR_P(gain='exp')@3"] == 2 / 3
+    with pytest.raises(ParamError, match="version='mslr'"):  # label 3 outside 4.0's table
+        cwlkit.evaluate(qrels, run, ["LETOR_P(relevant='2')@3"])
+    q2 = [("1", "a", 2), ("1", "b", 0), ("1", "c", 1)]
+    assert cwlkit.evaluate(q2, run, ["LETOR_P(relevant='2')@3"]).mean() == {
+        "LETOR_P(relevant='2')@3": 1 / 3
+    }
+    with pytest.raises(ParamError, match="LETOR_NDCG: --gain must be 'exp' or a table"):
+        cwlkit.parse_measure("LETOR_NDCG(gain='x')@3")
+    with pytest.raises(ParamError, match="gains must be finite and >= 0"):
+        cwlkit.parse_measure("LETOR_NDCG(gain='3:-1')@3")
+    with pytest.raises(ParamError, match="negative grades"):  # 'exp' still refuses them
+        cwlkit.evaluate([("1", "a", -1)], run, ["LETOR_NDCG(gain='exp')@3"])

@@ -68,12 +68,12 @@ def build_parser():
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..io.trec import read_pair, read_run
-    from ..report.gdeval import format_gdeval, gdeval_report
+    from ..report.gdeval import format_gdeval, gdeval_max_grade, gdeval_results
 
     args = build_parser().parse_args(argv)
     if args.k < 1:
         raise ParamError(f"-k must be >= 1; got {args.k}")
-    alpha = 0.0
+    alpha = None
     if args.risk_alpha is not None:
         try:
             alpha = float(args.risk_alpha)
@@ -81,18 +81,22 @@ def main(argv: list[str]) -> int:
             raise ParamError(f"-riskAlpha must be a number >= 0; got {args.risk_alpha!r}") from None
     qrels, run = read_pair(args.qrels, args.run)
     baseline = read_run(args.baseline) if args.baseline else None
-    rep = gdeval_report(
+    grade, warnings = gdeval_max_grade(qrels, args.max_grade)
+    res = gdeval_results(
         qrels,
         run,
         k=args.k,
         all_topics=args.c,
-        max_grade=args.max_grade,
+        max_grade=grade,
         baseline=baseline,
         risk_alpha=alpha,
-        risk_alpha_text=args.risk_alpha,
     )
-    text = format_gdeval(rep)
-    for w in rep.warnings:
+    text = format_gdeval(
+        res,
+        baseline=baseline.runid if baseline is not None else None,
+        risk_alpha=args.risk_alpha,
+    )
+    for w in warnings:
         sys.stderr.write(f"cwlkit gdeval: warning: {w}\n")
     sys.stdout.write(text)
     return 0

@@ -183,7 +183,7 @@ def main(argv: list[str]) -> int:
         from ..report.letor import format_letor
 
         flag = _flag(args.flag, args.strict_flag)
-        scores = evaluate_letor_files(
+        results = evaluate_letor_files(
             args.features,
             args.predictions,
             version=args.letor_version,
@@ -191,14 +191,14 @@ def main(argv: list[str]) -> int:
             gain=args.gain,
             relevant=args.relevant,
         )
-        _write(args.output, format_letor(scores, flag))
+        _write(args.output, format_letor(results, flag))
         return 0
     from ..io.letor import read_letor_results
     from ..measures.letor import letor_ttest
     from ..report.letor import format_ttest, perl_num
 
-    a = read_letor_results(args.result_a)
-    b = read_letor_results(args.result_b)
+    a = read_letor_results(args.result_a).to_results()
+    b = read_letor_results(args.result_b).to_results()
     rows = letor_ttest(a, b)
     text = format_ttest(
         args.result_a,

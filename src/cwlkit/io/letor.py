@@ -220,6 +220,40 @@ class LetorResultFile:
     measures: dict[str, tuple[list[str], np.ndarray]]
     path: str = "<result>"
 
+    def to_results(self):
+        """The rows as :class:`cwlkit.results.Results`: one row per column, named as the
+        header spells it (``P@1``, ``MAP``...), topics in the file's order, ``run`` the path.
+
+        Raises
+        ------
+        FormatError
+            A query listed twice under one header, or a query with values in one table
+            (``P@n``/``MAP``) but not in another (``NDCG@n``).
+        """
+        from ..results import Results
+
+        names = list(self.measures)
+        topics = self.measures[names[0]][0] if names else []
+        index = {q: i for i, q in enumerate(topics)}
+        values = np.empty((len(names), len(topics)))
+        for r, name in enumerate(names):
+            qids, vals = self.measures[name]
+            if len(set(qids)) != len(qids):
+                q = next(q for i, q in enumerate(qids) if q in qids[:i])
+                raise FormatError(self.path, None, f"query {q} has two {name} values")
+            pos = [index.get(q, -1) for q in qids]
+            if len(qids) != len(topics) or min(pos, default=0) < 0:
+                extra = set(qids) ^ set(topics)
+                q = sorted(extra)[0] if extra else "?"
+                raise FormatError(
+                    self.path,
+                    None,
+                    f"query {q} has {names[0]} values but no {name} values, or the reverse: "
+                    "expected every query in every table",
+                )
+            values[r, pos] = vals
+        return Results(values, names, list(topics), run=self.path)
+
 
 def read_letor_results(path: str | Path) -> LetorResultFile:
     """Read a per-query LETOR result file, as LETOR's t-test script does.

@@ -155,6 +155,17 @@ class Measure:
         """Per-topic values, float64[T], in the batch's topic order."""
         raise NotImplementedError  # pragma: no cover
 
+    def group_key(self) -> tuple | None:
+        """Measures with the same (non-None) key are computed together by
+        :meth:`compute_group` (trec_eval's cutoffs of one measure: ``nDCG@5``, ``nDCG@10``...
+        share the ranking's cumulated gains); None: computed alone."""
+        return None
+
+    @classmethod
+    def compute_group(cls, batch: RankingBatch, measures: list[Measure]) -> list[np.ndarray]:
+        """Per-topic values of ``measures`` (one :meth:`group_key`), in their order."""
+        return [m.compute(batch) for m in measures]
+
     def cwl_form(self) -> tuple[Measure, str | None] | None:
         """The C/W/L metric that computes this measure and its gain mapping (None: the
         evaluation's), or None when the measure is not C/W/L. A C/W/L metric is its own form;

@@ -318,84 +318,6 @@ def rank_documents(
 # ---------------------------------------------------------------------------- measures
 
 
-@dataclass(frozen=True)
-class LetorScores:
-    """Per-query LETOR measures.
-
-    Attributes
-    ----------
-    version : LetorVersion
-    qids : list of str
-    depth : numpy.ndarray
-        int64[Q]: documents per query.
-    precision : numpy.ndarray
-        float64[Q, K]: P@1..P@K (K = ``version.positions``); NaN where undefined (3.0, past
-        the query's end).
-    ap : numpy.ndarray
-        float64[Q]: average precision.
-    ndcg : numpy.ndarray
-        float64[Q, K]: NDCG@1..NDCG@K; NaN past the query's end (4.0 and MSLR print and
-        average those as 0, 3.0 leaves them out).
-    mean_ndcg : numpy.ndarray
-        float64[Q]: mean of NDCG@1..NDCG@n (NaN for 3.0).
-    """
-
-    version: LetorVersion
-    qids: list[str]
-    depth: np.ndarray
-    precision: np.ndarray
-    ap: np.ndarray
-    ndcg: np.ndarray
-    mean_ndcg: np.ndarray
-
-    def columns(self) -> dict[str, np.ndarray]:
-        """``{"P@1": values[Q], ..., "MAP": ..., "NDCG@1": ..., "MeanNDCG": ...}`` as the
-        script prints them (undefined positions: 0 for 4.0/MSLR, NaN for 3.0)."""
-        fill = 0.0 if self.version.pad else np.nan
-        out: dict[str, np.ndarray] = {}
-        K = self.version.positions
-        for k in range(K):
-            out[f"P@{k + 1}"] = self.precision[:, k]
-        out["MAP"] = self.ap
-        nd = np.where(np.isnan(self.ndcg), fill, self.ndcg)
-        for k in range(K):
-            out[f"NDCG@{k + 1}"] = nd[:, k]
-        if self.version.mean_ndcg:
-            out["MeanNDCG"] = self.mean_ndcg
-        return out
-
-    def averages(self) -> dict[str, np.ndarray | float]:
-        """The scripts' ``Average`` rows: sums in query order divided by the number of
-        queries (undefined values add nothing).
-
-        Returns ``{"precision": float64[K'], "MAP": float, "ndcg": float64[K'], "MeanNDCG":
-        float}`` where ``K'`` is ``K`` for 4.0/MSLR and, for 3.0, the largest number of
-        positions any query has (``min(16, max n)``).
-        """
-        Q = len(self.qids)
-        if self.version.pad:
-            width = self.version.positions
-        else:
-            width = int(min(self.version.positions, self.depth.max())) if Q else 0
-        p = _seqsum0(np.nan_to_num(self.precision[:, :width], nan=0.0)) / Q
-        nd = _seqsum0(np.nan_to_num(self.ndcg[:, :width], nan=0.0)) / Q
-        out: dict[str, np.ndarray | float] = {
-            "precision": p,
-            "MAP": float(_seqsum0(self.ap[:, None])[0] / Q),
-            "ndcg": nd,
-        }
-        if self.version.mean_ndcg:
-            out["MeanNDCG"] = float(_seqsum0(self.mean_ndcg[:, None])[0] / Q)
-        return out
-
-
-def _seqsum0(a: np.ndarray) -> np.ndarray:
-    """Column sums added row by row in order (as a Perl loop does; not pairwise)."""
-    if a.shape[0] == 0:
-        return np.zeros(a.shape[1:])
-    return np.cumsum(a, axis=0)[-1]
-
-
 @lru_cache(maxsize=8)
 def _discount_terms(D: int) -> np.ndarray:
     """``log(j)`` for ranks ``j = 1..D`` from the C library (Perl's ``log``; numpy's SIMD
@@ -496,9 +418,9 @@ def letor_measures(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """P@1..P@K, AP, NDCG@1..NDCG@K and MeanNDCG of ranked gains: the scripts' arithmetic.
 
-    The one implementation of the formulas of the module docstring, shared by
-    :func:`evaluate_letor` (the ``cwlkit letor`` subcommand) and the registry measures of
-    :mod:`cwlkit.measures.letor_measures`. Sums run in rank order (``cumsum``) and the
+    The one implementation of the formulas of the module docstring, behind the registry
+    measures of :mod:`cwlkit.measures.letor_measures` (which the ``cwlkit letor`` subcommand
+    evaluates, :func:`evaluate_letor_files`). Sums run in rank order (``cumsum``) and the
     logarithms come from the C library, so the values are the scripts' to the last bit.
 
     Parameters
@@ -585,67 +507,162 @@ def letor_measures(
     return precision, ap, ndcg, mean_ndcg
 
 
-def evaluate_letor(ranking: LetorRanking, version: LetorVersion) -> LetorScores:
-    """P@n, AP, NDCG@n and MeanNDCG of every query, with ``version``'s conventions.
+def letor_measure_list(
+    version: str = "4.0", *, gain: str | None = None, relevant: str | None = None
+) -> list:
+    """The registry measures whose values a LETOR script prints, in its column order.
 
-    See the module docstring for the formulas (computed by :func:`letor_measures`). Labels
-    outside the gain table get gain 0 and are not relevant (as in the scripts;
-    :func:`check_labels` refuses them first in the CLI).
+    ``LETOR_P@1..K``, ``LETOR_MAP``, ``LETOR_NDCG@1..K`` (``K`` = 10, or 16 for 3.0),
+    ``LETOR_MeanNDCG`` (4.0 and MSLR), each with ``version``, ``gain`` and ``relevant`` as
+    given (:mod:`cwlkit.measures.letor_measures`), then for 3.0 ``NumRet`` (a query's number
+    of documents, which sets the positions 3.0 prints for it).
+
+    Raises
+    ------
+    ParamError
+        Unknown version, malformed ``gain`` or ``relevant`` (see :func:`letor_version`).
     """
-    lab = ranking.labels
-    D = lab.shape[1]
-    depth = ranking.depth
-    inside = np.arange(1, D + 1, dtype=np.int64)[None, :] <= depth[:, None]
-    gain, rel = letor_gain_rel(lab, version)
-    gain = np.where(inside, gain, 0.0)
-    rel = np.where(inside, rel, 0.0)
-    precision, ap, ndcg, mean_ndcg = letor_measures(gain, rel, depth, version)
-    return LetorScores(
-        version=version,
-        qids=ranking.qids,
-        depth=depth,
-        precision=precision,
-        ap=ap,
-        ndcg=ndcg,
-        mean_ndcg=mean_ndcg,
+    from .letor_measures import LETOR_MAP, LETOR_NDCG, LETOR_P, LETOR_MeanNDCG
+    from .registry import lookup
+
+    v = letor_version(version, gain=gain, relevant=relevant)
+    kw = {"version": v.name, "gain": gain or "", "relevant": relevant or ""}
+    ks = range(1, v.positions + 1)
+    out: list = [LETOR_P(k=k, **kw) for k in ks]
+    out.append(LETOR_MAP(**kw))
+    out += [LETOR_NDCG(k=k, **kw) for k in ks]
+    if v.mean_ndcg:
+        out.append(LETOR_MeanNDCG(**kw))
+    if not v.pad:
+        out.append(lookup("NumRet")())
+    return out
+
+
+def letor_qrels_run(
+    features,
+    predictions: np.ndarray,
+    *,
+    version: LetorVersion,
+    mode: str = "score",
+    predictions_path: str = "<predictions>",
+):
+    """A feature file as qrels and its predictions as a run ranked as the scripts rank.
+
+    Every kept feature line (:func:`rank_documents`: 3.0 and 4.0 keep the last line of a
+    repeated docid) is a judged document ``(qid, line number, label)``; the run holds the same
+    documents with their prediction as the score and, as the rank, their position in the
+    scripts' order (ties in line order). Evaluate it with ``order="rank"`` and
+    ``topics="run"`` to get the scripts' values.
+
+    Returns
+    -------
+    qrels : cwlkit.io.trec.Qrels
+        Documents are named by their feature-file line number; lines refer to the features.
+    run : cwlkit.io.trec.Run
+        Lines refer to the prediction file (one prediction per feature line).
+    """
+    import pyarrow.compute as pc
+
+    from ..io._text import from_numpy, from_strings
+    from ..io.trec import Qrels, Run
+
+    ranking = rank_documents(
+        features, predictions, version=version, mode=mode, predictions_path=predictions_path
     )
+    Q, D = ranking.labels.shape
+    inside = np.arange(D, dtype=np.int64)[None, :] < ranking.depth[:, None]
+    rows, cols = np.nonzero(inside)  # row-major: each query's ranks in order
+    topic = from_strings(ranking.qids).take(from_numpy(rows.astype(np.int64)))
+    lines = ranking.lines[inside]
+    doc = pc.cast(from_numpy(lines), pa.string())
+    labels = ranking.labels[inside]
+    idx = np.searchsorted(features.lines, lines)  # feature index = prediction index
+    scores = np.asarray(predictions, dtype=np.float64)[idx]
+    n = lines.size
+    zero = from_numpy(np.zeros(n, dtype=np.int64))
+    qrels = Qrels(
+        pa.table(
+            {
+                "topic": topic,
+                "iter": from_strings(["0"]).take(zero),
+                "doc": doc,
+                "label_text": pc.cast(from_numpy(labels), pa.string()),
+                "label": from_numpy(labels.astype(np.float64)),
+            }
+        ),
+        lines,
+        str(features.path),
+    )
+    run = Run(
+        pa.table(
+            {
+                "topic": topic,
+                "q0": from_strings(["Q0"]).take(zero),
+                "doc": doc,
+                "rank": pc.cast(from_numpy(cols + 1), pa.string()),
+                "score_text": pc.cast(from_numpy(scores), pa.string()),
+                "tag": from_strings(["letor"]).take(zero),
+                "score": from_numpy(scores),
+            }
+        ),
+        idx.astype(np.int64) + 1,
+        predictions_path,
+    )
+    return qrels, run
 
 
 def evaluate_letor_files(
     features_path: str,
     predictions_path: str,
     *,
-    version: str | LetorVersion = "4.0",
+    version: str = "4.0",
     mode: str = "score",
     gain: str | None = None,
     relevant: str | None = None,
-) -> LetorScores:
+):
     """Read a feature file and a prediction file and evaluate them as a LETOR script does.
+
+    The files become qrels and a run in the scripts' ranking (:func:`letor_qrels_run`),
+    scored by :class:`cwlkit.Evaluator` with ``order="rank"``, ``topics="run"`` and the
+    measures of :func:`letor_measure_list`: the values are the scripts' to the last bit, and
+    :func:`cwlkit.report.letor.format_letor` prints them as the script's file.
 
     Parameters
     ----------
     features_path, predictions_path : str
         The feature file (``label qid:Q ... #docid = D``) and the prediction file (one score,
         or with ``mode="rank"`` one rank position, per feature line).
-    version : {"4.0", "3.0", "mslr"} or LetorVersion
+    version : {"4.0", "3.0", "mslr"}
     mode : {"score", "rank"}
     gain, relevant : str, optional
         See :func:`letor_version`.
+
+    Returns
+    -------
+    cwlkit.results.Results
+        ``LETOR_P@k``, ``LETOR_MAP``, ``LETOR_NDCG@k`` and ``LETOR_MeanNDCG`` (3.0:
+        ``NumRet``) per query; topics in byte order, named ``predictions_path``. Positions
+        past a query's end: P@k = #rel/k (4.0, MSLR) or 0 (3.0), NDCG@k = 0.
+
+    Raises
+    ------
+    FormatError
+        A malformed line in either file, a label outside the gain table (naming the feature
+        line), bad rank positions (``mode="rank"``).
     """
+    from ..api import Evaluator
     from ..io.letor import read_features, read_predictions
 
-    v = (
-        version
-        if isinstance(version, LetorVersion)
-        else letor_version(version, gain=gain, relevant=relevant)
-    )
+    v = letor_version(version, gain=gain, relevant=relevant)
+    measures = letor_measure_list(v.name, gain=gain, relevant=relevant)
     feats = read_features(features_path)
     check_labels(feats, v)
     preds = read_predictions(predictions_path, feats, what=mode)
-    ranking = rank_documents(
+    qrels, run = letor_qrels_run(
         feats, preds, version=v, mode=mode, predictions_path=str(predictions_path)
     )
-    return evaluate_letor(ranking, v)
+    ev = Evaluator(qrels, measures, order="rank", topics="run")
+    return ev.evaluate(run, name=str(predictions_path))
 
 
 # ---------------------------------------------------------------------------- t-test
@@ -653,10 +670,11 @@ def evaluate_letor_files(
 
 def _measure_rank(name: str) -> int:
     """LETOR's t-test order of measures: P@n (n), MAP (100), NDCG@n (500 + n), MeanNDCG (600),
-    anything else (1000)."""
+    anything else (1000). Registry names count as the printed ones (``LETOR_P(...)@3`` as
+    ``P@3``)."""
     import re
 
-    low = name.lower()
+    low = re.sub(r"\(.*\)", "", name.lower()).removeprefix("letor_")
     if low.startswith("map"):
         return 100
     if low.startswith("meanndcg"):
@@ -701,23 +719,27 @@ class LetorTTestRow:
 
 
 def letor_ttest(a, b) -> list[LetorTTestRow]:
-    """Paired t-test of every measure of two LETOR per-query result files.
+    """Paired t-test of every measure of two per-query results.
 
     For each measure (in LETOR's order: P@n, MAP, NDCG@n, MeanNDCG, others), the values of
-    the queries of file A are paired with the same queries in file B; with ``d = A - B``,
+    the topics of ``a`` are paired with the same topics in ``b``; with ``d = A - B``,
     ``t = mean(d) / (sd(d) / sqrt(n))`` (``sd`` with ``n - 1``), ``df = n - 1``, two-sided
     ``p = 2 P(T_df > |t|)`` (:func:`cwlkit.stats.tests.t_test`, as ``scipy.stats.ttest_rel``).
     ``p_letor`` is what LETOR's script prints instead (:func:`letor_upper_p`). All
-    differences zero: ``t = 0``, ``p = 1`` (LETOR's script dies dividing by zero).
+    differences zero: ``t = 0``, ``p = 1`` (LETOR's script dies dividing by zero). The means
+    add the values in ``a``'s topic order, one at a time (as the script).
 
     Parameters
     ----------
-    a, b : cwlkit.io.letor.LetorResultFile
+    a, b : cwlkit.results.Results
+        Per-topic values, e.g. two :func:`evaluate_letor_files` results or two result files
+        read with :func:`cwlkit.io.letor.read_letor_results` (``.to_results()``); ``run``
+        names each in messages.
 
     Raises
     ------
     CwlkitError
-        A measure in one file only, a query in one file only, fewer than 2 queries.
+        A measure in one only, a topic in one only, a topic twice, fewer than 2 topics.
     """
     import pyarrow.compute as pc
 
@@ -727,38 +749,33 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)
     if only:
         m = only[0]
-        where, other = (a.path, b.path) if m in a.measures else (b.path, a.path)
+        where, other = (a.run, b.run) if m in a.measures else (b.run, a.run)
         raise CwlkitError(
             f"measure {m} is in {where} but not in {other}: "
             "the t-test pairs every measure of the two files"
         )
+    names = sorted(a.measures, key=_measure_rank)
+    first = names[0] if names else ""
+    arr_a, arr_b = from_strings(a.topics), from_strings(b.topics)
+    for arr, res in ((arr_a, a), (arr_b, b)):
+        if pc.count_distinct(arr).as_py() != len(arr):
+            raise CwlkitError(f"{first}: a query appears twice in {res.run}")
+    pos = to_numpy(pc.index_in(arr_a, value_set=arr_b), null=-1)
+    back = to_numpy(pc.index_in(arr_b, value_set=arr_a), null=-1)
+    for where, other, missing, topics in ((a, b, pos, a.topics), (b, a, back, b.topics)):
+        if (missing < 0).any():
+            q = topics[int(np.flatnonzero(missing < 0)[0])]
+            raise CwlkitError(
+                f"{first}: query {q} is in {where.run} but not in {other.run}; "
+                "the t-test needs the same queries in both files"
+            )
+    n = len(a.topics)
+    if names and n < 2:
+        raise CwlkitError(f"{first}: a paired t-test needs at least 2 queries; got {n}")
     rows: list[LetorTTestRow] = []
-    for name in sorted(a.measures, key=_measure_rank):
-        qa, va = a.measures[name]
-        qb, vb = b.measures[name]
-        arr_a, arr_b = from_strings(qa), from_strings(qb)
-        pos_f = to_numpy(pc.index_in(arr_a, value_set=arr_b), null=-1)
-        if (pos_f < 0).any():
-            q = qa[int(np.flatnonzero(pos_f < 0)[0])]
-            raise CwlkitError(
-                f"{name}: query {q} is in {a.path} but not in {b.path}; "
-                "the t-test needs the same queries in both files"
-            )
-        back = np.asarray(pc.fill_null(pc.index_in(arr_b, value_set=arr_a), -1))
-        if (back < 0).any():
-            q = qb[int(np.flatnonzero(back < 0)[0])]
-            raise CwlkitError(
-                f"{name}: query {q} is in {b.path} but not in {a.path}; "
-                "the t-test needs the same queries in both files"
-            )
-        for arr, path in ((arr_a, a.path), (arr_b, b.path)):
-            if pc.count_distinct(arr).as_py() != len(arr):
-                raise CwlkitError(f"{name}: a query appears twice in {path}")
-        x = va
-        y = vb[pos_f]
-        n = x.size
-        if n < 2:
-            raise CwlkitError(f"{name}: a paired t-test needs at least 2 queries; got {n}")
+    for name in names:
+        x = a.values[a.measures.index(name)]
+        y = b.values[b.measures.index(name)][pos]
         res = t_test(x, y)
         t = float(res.statistic)
         rows.append(

@@ -24,14 +24,14 @@ Ranking
     linear predictions the labels of one query of 156 come in another order, which leaves
     every P@n, MAP and NDCG@1..10 mean unchanged but moves 4.0's MeanNDCG by 7e-6 (below its 4
     printed decimals) and 3.0's NDCG@13..16 means in the 4th to 6th decimal. The ``cwlkit
-    letor`` subcommand does not use a batch: it ranks with
-    :func:`~cwlkit.measures.letor.rank_documents` (ties in line order, the last line of a
-    repeated docid, queries in numeric qid order) and computes with
-    :func:`~cwlkit.measures.letor.evaluate_letor`, so its files are the scripts' byte for byte.
-    To reproduce the scripts' ranking through the API, give a run whose rank column is each
-    document's position in the scripts' order and evaluate with ``order="rank"`` (or write the
-    run's lines in that order and use ``order="file"``); drop repeated docids first (a run may
-    not hold a document twice for a topic).
+    letor`` subcommand (:func:`~cwlkit.measures.letor.evaluate_letor_files`) therefore ranks
+    as the scripts do, with :func:`~cwlkit.measures.letor.rank_documents` (ties in line
+    order, the last line of a repeated docid), into a run whose rank column is each
+    document's position in that order (:func:`~cwlkit.measures.letor.letor_qrels_run`), and
+    evaluates these measures on it with ``order="rank"``: its files are the scripts' byte for
+    byte. Do the same with your own runs to reproduce the scripts' ranking (or write the
+    run's lines in that order and use ``order="file"``); drop repeated docids first (a run
+    may not hold a document twice for a topic).
 
 Labels
     Every document of a LETOR query is judged: the feature file gives the qrels ``(qid, docid,
@@ -43,7 +43,9 @@ Labels
     version's gain table (a negative grade; 3 or 4 under 3.0 and 4.0; a fractional label) is
     an error, :class:`~cwlkit.errors.ParamError` naming the label, the topic and the version
     (the scripts silently score such labels as gain 0, non-relevant; the subcommand refuses
-    them too, with :func:`~cwlkit.measures.letor.check_labels`).
+    them too, with :func:`~cwlkit.measures.letor.check_labels`). The ``gain`` and
+    ``relevant`` parameters extend the table as ``cwlkit letor --gain/--relevant`` do
+    (``gain='exp'``: every label ``l >= 0`` has gain ``2^l - 1``).
 
 Positions and averages
     The scripts print k = 1..10 (4.0, MSLR) or 1..16 (3.0); any k >= 1 is computed with the
@@ -58,6 +60,7 @@ Positions and averages
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -82,12 +85,23 @@ _SPELLINGS = {
 }
 
 
+@lru_cache(maxsize=32)
+def _conventions(version: str, gain: str, relevant: str) -> LetorVersion:
+    """:func:`letor_version` of the parameters (cached: every measure of a list asks)."""
+    return letor_version(version, gain=gain or None, relevant=relevant or None)
+
+
 def _check_labels(batch, version: LetorVersion, name: str) -> None:
-    """Raise ParamError when a label of an evaluated topic is outside the gain table."""
+    """Raise ParamError when a label of an evaluated topic is outside the gain table (with
+    ``gain='exp'``: a negative or fractional label)."""
     keys = np.array([k for k, _ in version.gains], dtype=np.float64)
     # the ranked judged labels are among their topic's qrels labels; both are checked anyway
     for labels in (batch.qrel_labels, np.where(batch.valid & batch.judged, batch.labels, np.nan)):
-        bad = np.isfinite(labels) & ~np.isin(labels, keys)
+        if version.custom == "exp":
+            with np.errstate(invalid="ignore"):
+                bad = np.isfinite(labels) & ((labels < 0) | (labels != np.floor(labels)))
+        else:
+            bad = np.isfinite(labels) & ~np.isin(labels, keys)
         if not bad.any():
             continue
         t, i = np.argwhere(bad)[0]
@@ -108,7 +122,7 @@ def _check_labels(batch, version: LetorVersion, name: str) -> None:
 
 def _prepared(batch, version: LetorVersion, name: str) -> tuple:
     """Ranked gains and relevance, candidate gains and relevant counts (cached on the batch)."""
-    key = ("letor_input", version.name)
+    key = ("letor_input", version)
     got = batch._cache.get(key)
     if got is None:
         _check_labels(batch, version, name)
@@ -135,7 +149,7 @@ def _prepared(batch, version: LetorVersion, name: str) -> tuple:
 def _scores(batch, version: LetorVersion, k: int, name: str) -> tuple:
     """:func:`letor_measures` on the batch, for positions 1..max(k, depth, printed)."""
     K = max(int(k), batch.max_depth, version.positions)
-    key = ("letor_scores", version.name, K)
+    key = ("letor_scores", version, K)
     got = batch._cache.get(key)
     if got is None:
         gain, rel, depth, ideal, n_relevant = _prepared(batch, version, name)
@@ -154,17 +168,33 @@ class _Letor(Measure):
         choices=VERSIONS,
         doc="the script whose conventions apply: 4.0 (Eval-Score-4.0), 3.0, mslr",
     )
+    gain: str = param(
+        "",
+        doc="more labels: 'exp' (gain 2^label-1 for every label) or a table '3:7,4:15' over "
+        "the version's (added labels with gain > 0 are relevant); cwlkit letor --gain",
+    )
+    relevant: str = param(
+        "",
+        doc="comma-separated labels relevant for P@k and MAP, replacing the version's set "
+        "(e.g. '1,2,3,4'); cwlkit letor --relevant",
+    )
 
     def __post_init__(self) -> None:
         spelled = _SPELLINGS.get(str(self.version).strip().lower())
         if spelled is not None:
             object.__setattr__(self, "version", spelled)
         super().__post_init__()
+        if self.version in VERSIONS and (self.gain or self.relevant):
+            try:
+                _conventions(self.version, self.gain, self.relevant)
+            except ParamError as exc:
+                raise ParamError(f"{self.family}: {exc}") from None
 
     @property
     def conventions(self) -> LetorVersion:
-        """The :class:`~cwlkit.measures.letor.LetorVersion` of ``version``."""
-        return letor_version(self.version)
+        """The :class:`~cwlkit.measures.letor.LetorVersion` of ``version``, ``gain`` and
+        ``relevant``."""
+        return _conventions(self.version, self.gain, self.relevant)
 
     def _all(self, batch, k: int = 1) -> tuple:
         return _scores(batch, self.conventions, k, self.name)

@@ -37,6 +37,7 @@ LETOR's t-test script (``Eval-ttest``) writes::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -55,37 +56,131 @@ def _f4(values: np.ndarray) -> list[str]:
     return [f"{float(v):.4f}" for v in np.asarray(values, dtype=np.float64).ravel()]
 
 
-def format_letor(scores, flag: int) -> str:
-    """The text a LETOR ``Eval-Score``/``Eval-Rank`` script writes for ``scores``.
+def format_letor(results, flag: int) -> str:
+    """The text a LETOR ``Eval-Score``/``Eval-Rank`` script writes for ``results``.
 
     Parameters
     ----------
-    scores : cwlkit.measures.letor.LetorScores
+    results : cwlkit.results.Results
+        Per-query values of the measures of
+        :func:`~cwlkit.measures.letor.letor_measure_list` (as
+        :func:`~cwlkit.measures.letor.evaluate_letor_files` gives them): ``LETOR_P@1..K``,
+        ``LETOR_MAP``, ``LETOR_NDCG@1..K``, ``LETOR_MeanNDCG`` (4.0, MSLR) and, for 3.0,
+        ``NumRet``; their ``version`` picks the layout. Other measures are ignored.
     flag : {0, 1}
         1: a row per query, then the averages; 0: the averages only.
+
+    Queries are printed in the scripts' numeric qid order. The averages add the queries up
+    in that order, one at a time, and divide by the number of queries, as the scripts do
+    (3.0: over as many positions as its longest query has, at most 16).
+
+    Raises
+    ------
+    CwlkitError
+        A needed measure is missing, or the measures follow different LETOR conventions.
     """
-    if scores.version.name == "3.0":
-        return _format_3(scores, flag)
-    return _format_4(scores, flag)
+    cols = _letor_columns(results)
+    if cols["version"].name == "3.0":
+        return _format_3(cols, flag)
+    return _format_4(cols, flag)
 
 
-def _format_4(scores, flag: int) -> str:
-    K = scores.version.positions
-    avg = scores.averages()
-    cols = scores.columns()
+def _seqsum(a: np.ndarray) -> np.ndarray:
+    """Column sums added row by row in order (as a Perl loop does; not pairwise)."""
+    if a.shape[0] == 0:
+        return np.zeros(a.shape[1:])
+    return np.cumsum(a, axis=0)[-1]
+
+
+def _letor_columns(results) -> dict:
+    """The LETOR rows of ``results`` in numeric qid order: ``{"version", "qids", "P"
+    [Q, K], "MAP" [Q], "NDCG" [Q, K], "MeanNDCG" [Q] or None, "depth" [Q] or None}``."""
+    from ..errors import CwlkitError
+    from ..io._text import from_strings
+    from ..measures.letor import _numeric_order
+    from ..measures.letor_measures import LETOR_MAP, LETOR_NDCG, LETOR_P, LETOR_MeanNDCG
+
+    rows: dict = {"P": {}, "NDCG": {}}
+    conventions = set()
+    for i, name in enumerate(results.measures):
+        m = _parse(name)
+        if isinstance(m, (LETOR_P, LETOR_NDCG)):
+            rows["P" if isinstance(m, LETOR_P) else "NDCG"][m.k] = i
+        elif isinstance(m, LETOR_MAP):
+            rows["MAP"] = i
+        elif isinstance(m, LETOR_MeanNDCG):
+            rows["MeanNDCG"] = i
+        elif m is not None and m.family == "NumRet":
+            rows["depth"] = i
+        else:
+            continue
+        if m.family != "NumRet":
+            conventions.add(m.conventions)
+    if len(conventions) != 1:
+        got = "no LETOR measures" if not conventions else "different LETOR conventions"
+        raise CwlkitError(f"format_letor: expected the measures of one LETOR script; got {got}")
+    v = conventions.pop()
+    ks = range(1, v.positions + 1)
+    need = [f"LETOR_P@{k}" for k in ks if k not in rows["P"]]
+    need += [] if "MAP" in rows else ["LETOR_MAP"]
+    need += [f"LETOR_NDCG@{k}" for k in ks if k not in rows["NDCG"]]
+    need += ["LETOR_MeanNDCG"] if v.mean_ndcg and "MeanNDCG" not in rows else []
+    need += ["NumRet"] if not v.pad and "depth" not in rows else []
+    if need:
+        raise CwlkitError(
+            f"format_letor: LETOR {v.name}'s file needs {', '.join(need)} in the results "
+            "(cwlkit.measures.letor.letor_measure_list gives every measure it prints)"
+        )
+    order = _numeric_order(from_strings(results.topics))
+    vals = results.values[:, order]
+    return {
+        "version": v,
+        "qids": [results.topics[i] for i in order.tolist()],
+        "P": vals[[rows["P"][k] for k in ks]].T,
+        "MAP": vals[rows["MAP"]],
+        "NDCG": vals[[rows["NDCG"][k] for k in ks]].T,
+        "MeanNDCG": vals[rows["MeanNDCG"]] if v.mean_ndcg else None,
+        "depth": vals[rows["depth"]].astype(np.int64) if "depth" in rows else None,
+    }
+
+
+@lru_cache(maxsize=256)
+def _parse(name: str):
+    """The LETOR measure (or NumRet) a Results row names by its canonical name, else None.
+
+    Read with the LETOR classes alone (the whole registry is not loaded for this)."""
+    from ..errors import CwlkitError
+    from ..measures import letor_measures as lm
+    from ..measures.parse import build, split_head
+
+    if name == "NumRet":
+        from ..measures.registry import lookup
+
+        return lookup("NumRet")()
+    head = split_head(name)
+    classes = {c.family: c for c in (lm.LETOR_P, lm.LETOR_MAP, lm.LETOR_NDCG, lm.LETOR_MeanNDCG)}
+    if head is None or head[0] not in classes:
+        return None
+    try:
+        return build(classes[head[0]], head[1], head[2], name)[0]
+    except CwlkitError:
+        return None
+
+
+def _format_4(cols: dict, flag: int) -> str:
+    K = cols["version"].positions
+    Q = len(cols["qids"])
+    p_map = np.column_stack([cols["P"], cols["MAP"]])
+    n_mean = np.column_stack([cols["NDCG"], cols["MeanNDCG"]])
     parts: list[str] = []
-    head_p = "qid\t" + "\t".join(f"P@{k}" for k in range(1, K + 1)) + "\tMAP\n"
-    parts.append(head_p)
+    parts.append("qid\t" + "\t".join(f"P@{k}" for k in range(1, K + 1)) + "\tMAP\n")
     if flag == 1:
-        p = np.column_stack([cols[f"P@{k}"] for k in range(1, K + 1)] + [cols["MAP"]])
-        parts.append(_rows(scores.qids, p))
-    parts.append("Average\t" + "\t".join(_f4(np.append(avg["precision"], avg["MAP"]))) + "\n\n")
-    head_n = "qid\t" + "\t".join(f"NDCG@{k}" for k in range(1, K + 1)) + "\tMeanNDCG\n"
-    parts.append(head_n)
+        parts.append(_rows(cols["qids"], p_map))
+    parts.append("Average\t" + "\t".join(_f4(_seqsum(p_map) / Q)) + "\n\n")
+    parts.append("qid\t" + "\t".join(f"NDCG@{k}" for k in range(1, K + 1)) + "\tMeanNDCG\n")
     if flag == 1:
-        n = np.column_stack([cols[f"NDCG@{k}"] for k in range(1, K + 1)] + [cols["MeanNDCG"]])
-        parts.append(_rows(scores.qids, n))
-    parts.append("Average\t" + "\t".join(_f4(np.append(avg["ndcg"], avg["MeanNDCG"]))) + "\n\n")
+        parts.append(_rows(cols["qids"], n_mean))
+    parts.append("Average\t" + "\t".join(_f4(_seqsum(n_mean) / Q)) + "\n\n")
     return "".join(parts)
 
 
@@ -99,28 +194,34 @@ def _rows(qids: Sequence[str], values: np.ndarray) -> str:
     return "".join(fmt % (q, *row) for q, row in zip(qids, flat, strict=True))
 
 
-def _format_3(scores, flag: int) -> str:
-    avg = scores.averages()
-    K = scores.version.positions
-    width = np.minimum(scores.depth, K)
+def _format_3(cols: dict, flag: int) -> str:
+    K = cols["version"].positions
+    Q = len(cols["qids"])
+    depth = cols["depth"]
+    width = np.minimum(depth, K)
+    top = int(min(K, depth.max())) if Q else 0  # the averages: the longest query's positions
     parts: list[str] = []
     if flag == 1:
-        prec = scores.precision.tolist()
+        prec = cols["P"].tolist()
         parts.extend(
             f"precision of query{i}:\t" + "".join(perl_num(v) + "\t" for v in row[:w]) + "\n"
             for i, (row, w) in enumerate(zip(prec, width.tolist(), strict=True))
         )
-    parts.append("precision:\t" + "".join(perl_num(v) + "\t" for v in avg["precision"]) + "\n\n")
+    p_avg = _seqsum(cols["P"][:, :top]) / Q
+    parts.append("precision:\t" + "".join(perl_num(v) + "\t" for v in p_avg) + "\n\n")
     if flag == 1:
-        parts.extend(f"Map of query{i}:\t{perl_num(v)}\n" for i, v in enumerate(scores.ap.tolist()))
-    parts.append(f"MAP:\t{perl_num(avg['MAP'])}\n\n")
+        parts.extend(
+            f"Map of query{i}:\t{perl_num(v)}\n" for i, v in enumerate(cols["MAP"].tolist())
+        )
+    parts.append(f"MAP:\t{perl_num(_seqsum(cols['MAP'][:, None])[0] / Q)}\n\n")
     if flag == 1:
-        nd = scores.ndcg.tolist()
+        nd = cols["NDCG"].tolist()
         parts.extend(
             f"NDCG of query{i}:\t" + "".join(perl_num(v) + "\t" for v in row[:w]) + "\n"
             for i, (row, w) in enumerate(zip(nd, width.tolist(), strict=True))
         )
-    parts.append("NDCG:\t" + "".join(perl_num(v) + "\t" for v in avg["ndcg"]) + "\n\n")
+    n_avg = _seqsum(cols["NDCG"][:, :top]) / Q
+    parts.append("NDCG:\t" + "".join(perl_num(v) + "\t" for v in n_avg) + "\n\n")
     return "".join(parts)
 
 

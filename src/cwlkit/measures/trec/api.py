@@ -85,6 +85,33 @@ class _Trec(Measure):
         ctx = context(batch, float(getattr(self, "rel", 1.0)))
         return np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64)
 
+    def group_key(self) -> tuple | None:
+        """The cutoffs of one trec_eval cutoff row (``P_5``, ``P_10``...) with the same
+        ``rel`` are computed in one call of the row, as trec_eval computes them."""
+        if type(self).compute is not _Trec.compute:
+            return None
+        return self._cut_key()
+
+    def _cut_key(self) -> tuple | None:
+        from ._spec import BY_NAME
+
+        row = self.trec_row()
+        if BY_NAME[row].kind not in ("long_cut", "double_cut"):
+            return None
+        return ("trec_eval cutoffs", row, float(getattr(self, "rel", 1.0)))
+
+    @classmethod
+    def compute_group(cls, batch, measures: list) -> list[np.ndarray]:
+        from ._spec import BY_NAME
+
+        first = measures[0]
+        fn = BY_NAME[first.trec_row()].compute
+        ctx = context(batch, float(getattr(first, "rel", 1.0)))
+        cuts = [m.trec_params()[0] for m in measures]
+        distinct = sorted(set(cuts))
+        by_cut = dict(zip(distinct, fn(ctx, tuple(distinct)), strict=True))
+        return [np.asarray(by_cut[c], dtype=np.float64) for c in cuts]
+
 
 @dataclass(frozen=True)
 class _Cut(_Trec):
@@ -193,6 +220,9 @@ class NDCG(_Trec):
 
     def trec_row(self) -> str:
         return "ndcg" if self.k is None else "ndcg_cut"
+
+    def group_key(self) -> tuple | None:
+        return self._cut_key() if self.dcg == "log2" else None
 
     def trec_params(self) -> tuple:
         if self.k is not None:
