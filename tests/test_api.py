@@ -225,3 +225,15 @@ def test_binary_measures_have_their_cwl_form():
     a = cwlkit.evaluate(QRELS, run, ["RBP(p=0.8,rel=2)"]).values
     b = cwlkit.evaluate(QRELS, run, ["RBP(p=0.8)"], gain="binary:2").values
     np.testing.assert_array_equal(a, b)
+
+
+def test_cutoffs_computed_together_equal_each_alone():
+    """nDCG@k, AP@k, P@k and R@k share one call per measure (Measure.group_key), in any order
+    and beside other measures; each value equals that measure evaluated on its own."""
+    names = ["nDCG@10", "P@20", "nDCG@5", "AP@100", "P@5", "AP", "R@1000", "AP@5", "nDCG@1000"]
+    together = cwlkit.evaluate(QRELS, RUNS[0], names)
+    for name in names:
+        alone = cwlkit.evaluate(QRELS, RUNS[0], [name])
+        np.testing.assert_array_equal(together.per_topic(name), alone.per_topic(name))
+    got = [m.group_key() for m in cwlkit.Evaluator(QRELS, names).measures]
+    assert got[0] == got[2] == got[-1] and got[1] == got[4] and got[5] is None
