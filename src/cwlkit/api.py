@@ -91,7 +91,7 @@ class Options:
     min_cost: float = 1.0
     topic_params: Any = None
     compat: str | None = None
-    chunk_topics: int | None = None
+    chunk_topics: int | str | None = None
 
     def __post_init__(self) -> None:
         if self.topics not in TOPIC_RULES:
@@ -114,7 +114,7 @@ class Options:
                 raise ParamError(f"{name} must be a positive integer; got {v!r}")
         from .core.chunks import check_chunk
 
-        check_chunk(self.chunk_topics)
+        check_chunk(self.chunk_topics, auto=True)
 
     @property
     def light(self) -> bool:
@@ -185,13 +185,28 @@ class Evaluator:
         kept; empty rankings score 0; see :mod:`cwlkit.measures.cwl.inst_eval_compat`), with
         ``compat_depth`` as its ``-n`` (ranks past it count as not provided; None: each
         topic's ranking length). Other C/W/L metrics are an error in this mode.
-    chunk_topics : int, optional
-        Score ``chunk_topics`` topics at a time (in byte order) and join the results: the
-        ranking matrices then hold one chunk (bounded memory for runs of many topics); the
-        values are the same as unchunked. Diversity qrels are scored whole.
+    chunk_topics : int or "auto", optional
+        Score ``chunk_topics`` topics at a time and join the results: the ranking matrices
+        then hold one chunk (bounded memory for runs of many topics); the values are the
+        same as unchunked (C/W/L values to their last bits: 1e-15 relative). A run given as
+        a plain-text file (not gzip, not Parquet) is then streamed: read in blocks into
+        buckets of ``chunk_topics`` topics (in order of first appearance) on disk, scored
+        a bucket at a time, so that peak memory depends on the bucket, not the file; qrels
+        given as such a file are streamed too (they are then read when a run is evaluated,
+        not here). ``"auto"``: stream a run file over 8 MB, in buckets of about 24,576
+        lines; read smaller ones whole. Diversity qrels are scored whole.
+    client : distributed.Client, optional
+        A Dask client (``pip install cwlkit[dask]``): :meth:`evaluate_many` scores each run
+        on the cluster's workers (the Evaluator, qrels encoded, is sent to every worker
+        once); :meth:`evaluate` sends the topic chunks of ``chunk_topics``, or the
+        partitions of a dask DataFrame run, to the workers (other runs it scores here).
+        Runs given as paths (or fsspec
+        URLs) are read by the workers: each must be able to read them. The Results are
+        identical to those computed here. Not an evaluation option: it is not pickled with
+        the Evaluator.
     """
 
-    def __init__(self, qrels: Any, measures: Any, **options: Any) -> None:
+    def __init__(self, qrels: Any, measures: Any, *, client: Any = None, **options: Any) -> None:
         from .io.inputs import as_qrels
 
         try:
@@ -205,8 +220,25 @@ class Evaluator:
 
             self._topic_params = resolve(self.options.topic_params)
             check_measures(self._topic_params, self.measures)
-        self.qrels = as_qrels(qrels)
+        # streamed qrels are read with each run (see _streamed.py), others here
+        self._qrels_source = qrels
+        self._qrels = None
+        if self.options.chunk_topics is None or _plain_file(qrels) is None:
+            self._qrels = as_qrels(qrels)
         self._costs = _read_costs(self.options)
+        self._client = None
+        if client is not None:
+            from ._dask import check_client
+
+            self._client = check_client(client)
+
+    def __getstate__(self) -> dict:
+        # the client stays here: a copy sent to a worker evaluates there, in that process;
+        # qrels already read are sent without the object they were read from
+        state = {**self.__dict__, "_client": None}
+        if state.get("_qrels") is not None:
+            state["_qrels_source"] = None
+        return state
 
     def evaluate(self, run: Any, *, name: str | None = None) -> Results:
         """Score one run (any form :func:`cwlkit.io.inputs.as_run` accepts) with every measure.
@@ -214,8 +246,15 @@ class Evaluator:
         With ``order="file"`` the topics come in the order they first appear in the run (as
         cwl_eval prints them); otherwise in byte order.
         """
+        if self._client is not None and _is_dask_frame(run):
+            from ._dask import evaluate_frame
+
+            return evaluate_frame(self, self._client, run, name)
+        streamed = self._streamed(run, name)
+        if streamed is not None:
+            return streamed
         r = _load_run(run, name, self._light)
-        if self.options.chunk_topics is not None and not self._diversity:
+        if self.options.chunk_topics not in (None, "auto") and not self._diversity:
             return self._evaluate_chunks(r, name, self.options.chunk_topics)
         batch = self.batch(r)
         first = _first_appearance(r) if self.options.order == "file" else None
@@ -235,37 +274,43 @@ class Evaluator:
         to ``jobs=1``; the qrels are handed to each worker once. An error in any run is
         raised (naming its file and line) before any result is returned. ``progress``: a
         bar on stderr (runs and topics done); default when stderr is a terminal.
+
+        With a Dask ``client`` (see :class:`Evaluator`) each run is one task on the
+        cluster's workers and ``jobs`` is not used; a worker lost mid-way has its tasks
+        retried by Dask on another worker.
         """
         from ._parallel import imap, progress_bar
 
         items = _named_runs(runs)
+        if len(items) > 1:
+            _ = self.qrels  # read once for every run, streamed or not
+        if self._client is not None:
+            from ._dask import map_runs
+
+            done = map_runs(self, self._client, items)
+        else:
+            done = imap(_evaluate_one, self, items, jobs=jobs)
         out: dict[str, Results] = {}
         with progress_bar(len(items), "runs", "run", progress) as tick:
-            for (name, _), res in zip(
-                items, imap(_evaluate_one, self, items, jobs=jobs), strict=True
-            ):
+            for (name, _), res in zip(items, done, strict=True):
                 out[name] = res
                 tick(len(res.topics))
         return out
 
     def _evaluate_chunks(self, r, name: str | None, size: int) -> Results:
-        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order)."""
+        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order); with a
+        Dask client the chunks are scored on its workers."""
         from .core.chunks import split
 
-        parts = [
-            self.score(self._build(q, part), run=name or r.runid)
-            for q, part in split(self.qrels, r, self.options.topics, size)
-        ]
+        chunks = split(self.qrels, r, self.options.topics, size)
+        if self._client is not None:
+            from ._dask import score_chunks
+
+            parts = score_chunks(self, self._client, chunks, name or r.runid)
+        else:
+            parts = [self.score(self._build(q, part), run=name or r.runid) for q, part in chunks]
         first = _first_appearance(r) if self.options.order == "file" else None
-        p0 = parts[0]
-        res = Results(
-            np.concatenate([p.values for p in parts], axis=1),
-            p0.measures,
-            [t for p in parts for t in p.topics],
-            {c: np.concatenate([p.columns[c] for p in parts], axis=1) for c in p0.columns},
-            p0.run,
-            p0.aggregates,
-        )
+        res = join_parts(parts)
         return res if first is None else _reorder(res, first)
 
     def batch(self, run: Any):
@@ -294,7 +339,32 @@ class Evaluator:
     @property
     def _diversity(self) -> bool:
         """Whether the qrels are diversity qrels (``cwlkit.read_diversity_qrels``)."""
-        return bool(getattr(self.qrels, "is_diversity", False))
+        # (qrels not read yet are a plain TREC file: see __init__)
+        return bool(getattr(self._qrels, "is_diversity", False))
+
+    @property
+    def qrels(self) -> Any:
+        """The judgements (a :class:`~cwlkit.io.trec.Qrels`), read on first use when
+        streamed."""
+        if self._qrels is None:
+            from .io.inputs import as_qrels
+
+            self._qrels = as_qrels(self._qrels_source)
+        return self._qrels
+
+    def _streamed(self, run: Any, name: str | None) -> Results | None:
+        """:meth:`evaluate` of a plain-text run file streamed in topic buckets (see
+        ``chunk_topics``), or None when the run is read whole."""
+        from ._streamed import buckets_for, evaluate_streamed
+
+        path = _plain_file(run) if self.options.chunk_topics is not None else None
+        if path is None or self._diversity or self._client is not None:
+            return None
+        buckets = buckets_for(path, self.options.chunk_topics)
+        if buckets is None:
+            return None
+        qrels = self._qrels if self._qrels is not None else _plain_file(self._qrels_source)
+        return evaluate_streamed(self, qrels, path, buckets, name)
 
     @property
     def _light(self) -> bool:
@@ -396,6 +466,20 @@ class Evaluator:
                 cols[f"Res{c}"][i] = res.as_array()[j]
 
 
+def join_parts(parts: list[Results]) -> Results:
+    """The Results of disjoint topic groups of one run, side by side (topics in the order of
+    the parts, then of each part's topics); measures, run and aggregates are the first's."""
+    p0 = parts[0]
+    return Results(
+        np.concatenate([p.values for p in parts], axis=1),
+        p0.measures,
+        [t for p in parts for t in p.topics],
+        {c: np.concatenate([p.columns[c] for p in parts], axis=1) for c in p0.columns},
+        p0.run,
+        p0.aggregates,
+    )
+
+
 def _grouped_values(ms: list[Measure], batch) -> dict[int, np.ndarray]:
     """Values of the measures that share a :meth:`~Measure.group_key` with another one,
     computed a group at a time: ``{index in ms: values}``."""
@@ -416,6 +500,17 @@ def _evaluate_one(ev: Evaluator, item: tuple[str, Any]) -> Results:
     """One run of :meth:`Evaluator.evaluate_many` (module level: run in worker processes)."""
     name, run = item
     return ev.evaluate(run, name=name)
+
+
+def _plain_file(obj: Any) -> str | None:
+    from ._streamed import plain_file
+
+    return plain_file(obj)
+
+
+def _is_dask_frame(obj: Any) -> bool:
+    """A dask DataFrame (tested without importing dask)."""
+    return (type(obj).__module__ or "").startswith("dask") and hasattr(obj, "to_delayed")
 
 
 def _load_run(run: Any, name: str | None, light: bool):

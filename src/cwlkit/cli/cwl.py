@@ -134,6 +134,15 @@ def build_parser():
     )
     p.add_argument("-o", "--format", choices=("text", "tsv", "json"), default="text")
     p.add_argument(
+        "--chunk-topics",
+        default="auto",
+        help=(
+            "stream the run (and qrels) file through buckets of N topics, scored one at a "
+            "time (the same output; memory bounded by the bucket); auto (default): a run file "
+            "over 8 MB in buckets of about 24,576 lines; none: read the files whole"
+        ),
+    )
+    p.add_argument(
         "--example",
         action="store_true",
         help="evaluate the bundled example (the cwl_eval paper's topics T1, T2, with costs)",
@@ -144,7 +153,9 @@ def build_parser():
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
+    from .main import lean_arrow_memory
 
+    lean_arrow_memory()  # (before pyarrow is loaded)
     args = build_parser().parse_args(argv)
     if args.version:
         from .. import __version__
@@ -196,8 +207,10 @@ def main(argv: list[str]) -> int:
         min_gain=args.min_gain,
         max_cost=args.max_cost,
         min_cost=args.min_cost,
+        chunk_topics=_chunk_option(args.chunk_topics),
     )
     res = ev.evaluate(args.run)
+    del ev
     text = format_cwl(
         res, names, residuals=args.residuals, header=args.colnames, mean=args.mean, fmt=args.format
     )
@@ -210,6 +223,19 @@ def main(argv: list[str]) -> int:
             raise CwlkitError(f"{args.bib_file}: cannot write ({exc.strerror})") from None
     sys.stdout.write(text)
     return 0
+
+
+def _chunk_option(text: str) -> int | str | None:
+    """``--chunk-topics``: a positive integer, ``auto`` or ``none`` (None)."""
+    from ..errors import ParamError
+
+    if text in ("auto", "none"):
+        return None if text == "none" else text
+    if not text.isdigit() or int(text) < 1:
+        raise ParamError(
+            f"--chunk-topics must be a positive integer, 'auto' or 'none'; got {text!r}"
+        )
+    return int(text)
 
 
 def _unique(specs: list) -> tuple[list, list[str]]:

@@ -31,7 +31,10 @@ def build_parser():
     )
     p.add_argument("qrels", help="qrels: TREC file (plain or .gz) or Parquet")
     p.add_argument(
-        "runs", nargs="+", metavar="RUN", help="runs: TREC files (plain or .gz) or Parquet"
+        "runs",
+        nargs="+",
+        metavar="RUN",
+        help="runs: TREC files (plain or .gz) or Parquet, or fsspec URLs (s3://...) of either",
     )
     add_measure_option(
         p, help="a measure (repeatable; several per value separated by spaces)", required=True
@@ -60,6 +63,12 @@ def build_parser():
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="evaluate on a Dask cluster: the scheduler's address, tcp://HOST:PORT "
+        "(pip install 'cwlkit[dask]'; every worker must be able to read the runs)",
+    )
+    p.add_argument(
         "--chunk-topics",
         type=int,
         default=None,
@@ -70,11 +79,20 @@ def build_parser():
 
 
 def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.scheduler is not None:
+        from .._dask import connect
+
+        with connect(args.scheduler) as client:
+            return _evaluate(args, client)
+    return _evaluate(args, None)
+
+
+def _evaluate(args: argparse.Namespace, client) -> int:
     from ..api import Evaluator
     from ..report.table import format_table
     from ._options import parse_measure_args
 
-    args = build_parser().parse_args(argv)
     ev = Evaluator(
         args.qrels,
         parse_measure_args(args.measures),
@@ -85,6 +103,7 @@ def main(argv: list[str]) -> int:
         depth=args.depth,
         judged_only=args.judged_only,
         chunk_topics=args.chunk_topics,
+        client=client,
     )
     # every run is evaluated before anything is printed: a bad line in any run leaves
     # stdout empty (the error names the file and line)

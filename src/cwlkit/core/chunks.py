@@ -13,6 +13,7 @@ run's tag (the tag of its last line).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import numpy as np
@@ -22,6 +23,7 @@ import pyarrow.compute as pc
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
+from .batch import RankingBatch
 
 
 class _Lines:
@@ -48,12 +50,72 @@ class _Lines:
     def size(self) -> int:
         return int(self._rows.size)
 
+    def __reduce__(self):
+        # sent to another process (a Dask worker): only this chunk's line numbers, unless
+        # they are still to be computed from a file that can be read again
+        if getattr(self._parent, "_reload", None) is not None:
+            return (_Lines, (self._parent, self._rows))
+        return (np.array, (self.array,))
 
-def check_chunk(chunk_topics: int | None) -> None:
+
+def check_chunk(chunk_topics: int | str | None, *, auto: bool = False) -> None:
+    """A positive integer (or None; or, with ``auto``, the string ``"auto"``)."""
+    if auto and chunk_topics == "auto":
+        return
     if chunk_topics is not None and (
         isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int) or chunk_topics < 1
     ):
-        raise ParamError(f"chunk_topics must be a positive integer; got {chunk_topics!r}")
+        also = " or 'auto'" if auto else ""
+        raise ParamError(f"chunk_topics must be a positive integer{also}; got {chunk_topics!r}")
+
+
+def widen(batch: RankingBatch, depth: int, judged: int) -> RankingBatch:
+    """``batch`` with its ranking matrices ``depth`` columns wide and its qrels matrix
+    ``judged`` columns wide (padded past the end as the batch pads: NaN labels, unjudged,
+    invalid), the widths of a larger batch holding these topics: every measure then scores
+    each topic as in that batch, to the bit (a row sum's rounding depends on its length).
+    """
+    T, D = batch.labels.shape
+    Q = batch.qrel_labels.shape[1]
+    if D > depth or Q > judged:
+        raise CwlkitError(f"cannot narrow a batch ({D}, {Q}) to ({depth}, {judged})")
+    if (D, Q) == (depth, judged):
+        return batch
+
+    def pad(a: np.ndarray, width: int, fill, was: int) -> np.ndarray:
+        if a.shape[1] != was:  # [T, 0]: not kept (scores and q0 of light batches)
+            return a
+        out = np.full((T, width), fill, dtype=a.dtype)
+        out[:, :was] = a
+        return out
+
+    out = dataclasses.replace(
+        batch,
+        labels=pad(batch.labels, depth, np.nan, D),
+        judged=pad(batch.judged, depth, False, D),
+        valid=pad(batch.valid, depth, False, D),
+        scores=pad(batch.scores, depth, np.nan, D),
+        q0=pad(batch.q0, depth, -1, D),
+        qrel_labels=pad(batch.qrel_labels, judged, np.nan, Q),
+        _cache=dict(batch._cache),
+    )
+    return out
+
+    out = dataclasses.replace(
+        batch,
+        labels=pad(batch.labels, depth, np.nan),
+        judged=pad(batch.judged, depth, False),
+        valid=pad(batch.valid, depth, False),
+        scores=pad(batch.scores, depth, np.nan),
+        q0=pad(batch.q0, depth, -1),
+        qrel_labels=pad(batch.qrel_labels, judged, np.nan),
+        _cache=dict(batch._cache),
+    )
+    if D == 0 and depth:  # an empty [T, 0] matrix is padded too when the batch had no depth
+        out.labels = np.full((T, depth), np.nan)
+        out.judged = np.zeros((T, depth), bool)
+        out.valid = np.zeros((T, depth), bool)
+    return out
 
 
 def kept_topics(qrels: Qrels, run: Run, topics: str) -> list[str]:

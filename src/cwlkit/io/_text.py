@@ -9,8 +9,8 @@ happy path may not).
 
 from __future__ import annotations
 
+import functools
 import gzip
-import io
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -115,11 +115,40 @@ def from_strings(items) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), len(enc), [None, pa.py_buffer(offsets), data])
 
 
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]+://")
+
+
+def is_url(path: object) -> bool:
+    """Whether ``path`` is a URL with a scheme (``file://``, ``s3://``, ``memory://``...)."""
+    return isinstance(path, str) and _URL.match(path) is not None
+
+
+def read_url(url: str) -> bytes:
+    """The bytes of an fsspec URL (fsspec imported here; ``pip install fsspec``)."""
+    try:
+        import fsspec
+    except ImportError:
+        raise CwlkitError(f"{url}: reading URLs needs fsspec; pip install fsspec") from None
+    try:
+        with fsspec.open(url, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise CwlkitError(f"{url}: no such file") from None
+    except IsADirectoryError:
+        raise CwlkitError(f"{url}: is a directory, expected a file") from None
+    except (ImportError, ValueError) as exc:  # unknown protocol, or its package is missing
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CwlkitError(f"{url}: cannot read this URL ({msg})") from None
+
+
 def read_bytes(path: str | Path) -> bytes:
-    """Return the bytes of ``path`` (``-`` is standard input), un-gzipped if it is gzip."""
+    """Return the bytes of ``path`` (``-`` is standard input; a URL such as ``s3://b/run``
+    is read with fsspec), un-gzipped if it is gzip."""
     try:
         if str(path) == "-":
             data = sys.stdin.buffer.read()
+        elif is_url(path):
+            data = read_url(str(path))
         else:
             data = Path(path).read_bytes()
     except FileNotFoundError:
@@ -252,7 +281,8 @@ def split_columns(
     def reload(full: bool) -> Callable[[], bytes] | None:
         if str(path) == "-":
             return None
-        return lambda: normalise(read_bytes(path), comments=comments, full=full)
+        # (a partial, not a lambda: a Run or Qrels pickles to be sent to another process)
+        return functools.partial(_reread, path, comments, full)
 
     quick = normalise(data, comments=comments, full=False)
     if _NONBLANK.search(quick) is None:  # (no stripped copy of the whole text)
@@ -273,6 +303,11 @@ def split_columns(
     return table, LazyLines(full, reload(True))
 
 
+def _reread(path: str | Path, comments: bool, full: bool) -> bytes:
+    """The normalised text of ``path`` read again (for the line numbers of an error)."""
+    return normalise(read_bytes(path), comments=comments, full=full)
+
+
 #: bytes per block of pyarrow's CSV reader (each block is parsed by one thread)
 BLOCK = 1 << 24
 
@@ -280,7 +315,7 @@ BLOCK = 1 << 24
 def _read(data: bytes, names: Sequence[str], keep: Sequence[str] | None = None) -> pa.Table | None:
     try:
         table = pacsv.read_csv(
-            io.BytesIO(data),
+            pa.BufferReader(data),  # (no copy of the text, unlike io.BytesIO)
             # one block (a file under 16 MiB) is parsed by one thread: skip the thread pool,
             # whose start-up costs a process about 20 ms on its first read
             read_options=pacsv.ReadOptions(

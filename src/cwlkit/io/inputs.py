@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
-from ._text import encode, from_numpy, from_strings, parse_floats, to_numpy
+from ._text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
 from .trec import Qrels, Run, _check_duplicates, read_qrels, read_run
 
 __all__ = ["as_qrels", "as_run"]
@@ -75,14 +75,16 @@ def as_qrels(obj, *, name: str | None = None) -> Qrels:
         - a file name (``str`` or ``os.PathLike``): a TREC qrels file
           (``topic iteration document label``, plain or gzip, read by
           :func:`~cwlkit.io.trec.read_qrels`), or a Parquet file (suffix ``.parquet`` or
-          ``.pq``, or the ``PAR1`` magic) whose columns are read as a table (below);
+          ``.pq``, or the ``PAR1`` magic) whose columns are read as a table (below); or
+          an fsspec URL (``file://...``, ``s3://bucket/key``, ``memory://...``) of either;
         - ``"irds:DATASET_ID"`` (e.g. ``"irds:vaswani"``): the qrels of an ir_datasets
           dataset (``pip install cwlkit[irds]``), or an ir_datasets dataset object (anything
           with ``qrels_iter()``);
-        - a pandas DataFrame, a polars DataFrame or LazyFrame (collected), a pyarrow Table or
-          RecordBatch, with columns (names matched case-insensitively, the first listed that
-          is present is used): the query id ``query_id``, ``qid`` or ``topic``; the document
-          id ``doc_id``, ``docno``, ``docid`` or ``doc``; the label ``relevance``, ``rel``
+        - a pandas DataFrame, a polars DataFrame or LazyFrame (collected), a dask DataFrame
+          (computed), a pyarrow Table or RecordBatch, with columns (names matched
+          case-insensitively, the first listed that is present is used): the query id
+          ``query_id``, ``qid`` or ``topic``; the document id ``doc_id``, ``docno``,
+          ``docid`` or ``doc``; the label ``relevance``, ``rel``
           or ``label``; optionally the iteration ``iteration`` or ``iter``. Other columns
           are ignored;
         - a pytrec_eval dict ``{query_id: {doc_id: relevance}}``;
@@ -128,14 +130,16 @@ def as_run(obj, *, name: str | None = None) -> Run:
         - a file name (``str`` or ``os.PathLike``): a TREC run file
           (``topic Q0 document rank score tag``, plain or gzip, read by
           :func:`~cwlkit.io.trec.read_run`), or a Parquet file (suffix ``.parquet`` or
-          ``.pq``, or the ``PAR1`` magic) whose columns are read as a table (below);
+          ``.pq``, or the ``PAR1`` magic) whose columns are read as a table (below); or
+          an fsspec URL (``file://...``, ``s3://bucket/key``, ``memory://...``) of either;
         - ``"irds:DATASET_ID"``: the scored documents (``scoreddocs_iter()``, e.g. a BM25
           baseline) of an ir_datasets dataset (``pip install cwlkit[irds]``; ir_datasets
           has no other runs), or an ir_datasets dataset object with ``scoreddocs_iter()``;
-        - a pandas DataFrame, a polars DataFrame or LazyFrame (collected), a pyarrow Table or
-          RecordBatch, with columns (names matched case-insensitively, the first listed that
-          is present is used): the query id ``query_id``, ``qid`` or ``topic``; the document
-          id ``doc_id``, ``docno``, ``docid`` or ``doc``; ``score`` and/or ``rank`` (without
+        - a pandas DataFrame, a polars DataFrame or LazyFrame (collected), a dask DataFrame
+          (computed), a pyarrow Table or RecordBatch, with columns (names matched
+          case-insensitively, the first listed that is present is used): the query id
+          ``query_id``, ``qid`` or ``topic``; the document id ``doc_id``, ``docno``,
+          ``docid`` or ``doc``; ``score`` and/or ``rank`` (without
           ``score`` the score is ``-rank``, so that the rank order is kept); optionally
           ``Q0``/``q0`` and the run tag ``tag``, ``run``, ``runid`` or ``run_id``. Other
           columns are ignored (a PyTerrier result frame, with ``qid``, ``docid``, ``docno``,
@@ -188,6 +192,9 @@ def _convert(obj, kind: str, name: str | None):
     if isinstance(obj, (str, os.PathLike)):
         return _from_file(obj, kind, name)
     module = type(obj).__module__ or ""
+    if module.startswith("dask") and hasattr(obj, "compute"):  # a dask DataFrame: computed
+        obj = obj.compute()
+        module = type(obj).__module__ or ""
     if module.startswith("pandas"):
         return _from_table(_pandas_table(obj, kind), kind, name or "<DataFrame>", name)
     if module.startswith("polars"):
@@ -235,6 +242,8 @@ def read_parquet(path: str) -> pa.Table:
 
     try:
         # (ParquetFile.read, unlike pq.read_table, does not import pandas)
+        if is_url(path):
+            return pq.ParquetFile(pa.BufferReader(read_url(path))).read()
         return pq.ParquetFile(path).read()
     except FileNotFoundError:
         raise CwlkitError(f"{path}: no such file") from None
@@ -255,6 +264,8 @@ def _is_parquet(path: str) -> bool:
         return False
     if Path(path).suffix.lower() in (".parquet", ".pq"):
         return True
+    if is_url(path):
+        return False  # (a URL is Parquet by its suffix; otherwise read as TREC text)
     try:
         with open(path, "rb") as f:
             return f.read(4) == b"PAR1"

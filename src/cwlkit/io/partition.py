@@ -10,6 +10,7 @@ Duplicate documents are checked bucket by bucket when the buckets are read back.
 
 from __future__ import annotations
 
+import functools
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,14 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError
-from ._text import encode_runs, from_numpy, parse_floats, split_columns
+from ._text import (
+    encode_runs,
+    from_numpy,
+    from_strings,
+    parse_floats,
+    split_columns,
+    to_numpy,
+)
 from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
 
 #: bytes of text parsed at a time
@@ -27,32 +35,90 @@ BLOCK = 1 << 25
 
 @dataclass
 class Parts:
-    """Where the buckets of one file are, and what the whole file holds."""
+    """Where the buckets of one file are, and what the whole file holds.
+
+    The rows of every bucket are in one Arrow IPC file (``file``), as record batches;
+    ``batches[k]`` lists those of bucket ``k`` (in file order).
+    """
 
     path: str
     kind: str  # "qrels" or "run"
-    files: list[Path]
+    file: Path
+    batches: list[list[int]] = field(default_factory=list)
     topics: set[str] = field(default_factory=set)
     labels: set[float] = field(default_factory=set)
     last_tag: str = ""
     rows: int = 0
+    #: lines of each topic (filled instead of ``topics`` when :func:`partition` is asked to count)
+    counts: dict[str, int] | None = None
+    _reader: pa.ipc.RecordBatchFileReader | None = field(default=None, repr=False)
+    _source: pa.NativeFile | None = field(default=None, repr=False)
+
+    def close(self) -> None:
+        """Close the bucket file (it is opened by the first :meth:`read`)."""
+        if self._reader is not None:
+            self._reader = None
+            self._source.close()
 
     def read(self, k: int):
-        """Bucket ``k`` as a :class:`Qrels` or :class:`Run` (duplicates checked)."""
-        f = self.files[k]
-        if not f.exists():
+        """Bucket ``k`` as a :class:`Qrels` or :class:`Run` (duplicates checked); None when
+        it has no rows."""
+        if k >= len(self.batches) or not self.batches[k]:
             return None
-        with pa.ipc.open_stream(f) as reader:
-            table = reader.read_all().combine_chunks()
-        lines = table.column("line").to_numpy()
+        if self._reader is None:  # (read, not memory-mapped: a bucket at a time in memory)
+            self._source = pa.OSFile(str(self.file))
+            self._reader = pa.ipc.open_file(self._source)
+        got = [self._reader.get_batch(i) for i in self.batches[k]]
+        table = pa.Table.from_batches(got) if len(got) == 1 else _combined(got)
+        del got
+        lines = to_numpy(table.column("line"))  # (pyarrow's to_numpy imports pandas)
         table = table.drop_columns(["line"])
+        if self.kind == "run":  # the tag is the file's last one (the buckets do not keep it)
+            tag = pa.DictionaryArray.from_arrays(
+                from_numpy(np.zeros(table.num_rows, np.int8)), from_strings([self.last_tag])
+            )
+            table = table.append_column("tag", tag)
         obj = (Qrels if self.kind == "qrels" else Run)(table, lines, self.path)
         _check_duplicates(self.path, table, lines, self.kind, obj.codes())
         return obj
 
 
-def _blocks(path: str):
-    """(text of whole lines, number of its first line) of the file, block by block."""
+def _combined(batches: list[pa.RecordBatch]) -> pa.Table:
+    """One table of one chunk per column from ``batches`` (same schema)."""
+    names = batches[0].schema.names
+    cols = [pa.concat_arrays([b.column(i) for b in batches]) for i in range(len(names))]
+    return pa.Table.from_arrays(cols, names=names)
+
+
+def first_error(
+    path: str, kind: str, *, comments: bool = False, extra: bool = False, block: int | None = None
+) -> FormatError | None:
+    """The format error of a qrels or run file (a line that does not parse, or a document
+    listed twice for a topic: the one repeated first in the file), or None; the file is
+    streamed as :func:`partition` streams it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
+        try:
+            parts = partition(
+                path, kind, 64, Path(tmp), comments=comments, extra=extra, block=block
+            )
+        except FormatError as exc:
+            return exc
+        found: FormatError | None = None
+        for k in range(64):
+            try:
+                parts.read(k)
+            except FormatError as exc:
+                if found is None or (exc.line or 0) < (found.line or 0):
+                    found = exc
+        parts.close()
+        return found
+
+
+def _blocks(path: str, size: int):
+    """(text of whole lines, number of its first line, number of lines) of the file, ``size``
+    bytes at a time."""
     try:
         f = open(path, "rb")  # noqa: SIM115 (closed below)
     except FileNotFoundError:
@@ -62,22 +128,17 @@ def _blocks(path: str):
     except PermissionError:
         raise CwlkitError(f"{path}: permission denied") from None
     with f:
-        carry = b""
         line = 1
         while True:
-            buf = f.read(BLOCK)
-            if not buf:
+            text = f.read(size)
+            if not text:
                 break
-            data = carry + buf
-            cut = data.rfind(b"\n") + 1
-            if cut == 0:
-                carry = data
-                continue
-            block, carry = data[:cut], data[cut:]
-            yield block, line
-            line += block.count(b"\n")
-        if carry:
-            yield carry, line
+            if not text.endswith(b"\n"):
+                text += f.readline()  # the rest of the last line (at the end: maybe no newline)
+            n = text.count(b"\n")
+            yield text, line, n + (not text.endswith(b"\n"))
+            del text  # (the next block is read once this one is handled)
+            line += n
 
 
 def _shifted(exc: FormatError, path: str, first: int) -> FormatError:
@@ -97,73 +158,212 @@ def estimate_topics(path: str) -> int:
     return max(1, int(len(first) * size / max(cut, 1)))
 
 
+def bucket_of(topics: list[str], buckets: int) -> np.ndarray:
+    """int64 bucket of each topic id: ``crc32(topic) % buckets`` (the same in every file)."""
+    return np.array([zlib.crc32(t.encode()) % buckets for t in topics], np.int64)
+
+
+class Buckets:
+    """Topics to buckets in order of first appearance, shared by the partitions of a run and
+    of its qrels (the run first).
+
+    A topic not seen before joins the open bucket, or opens the next one when the open
+    bucket already holds ``rows`` lines or ``topics`` topics. A file whose topics come in
+    blocks of lines (the usual run) thus fills one bucket after the other, each block of
+    text going to one or two buckets. Once ``frozen``, topics not seen before are dropped
+    (bucket -1): the qrels topics of a run that lacks them, when they are not evaluated.
+    """
+
+    def __init__(self, *, rows: int | None = None, topics: int | None = None) -> None:
+        self.rows, self.topics = rows, topics
+        self.of: dict[str, int] = {}
+        self.n = 0  # buckets opened
+        self.frozen = False
+        self._open = [0, 0]  # lines, topics of the open bucket
+
+    def assign(self, topics: list[str], lines: list[int]) -> np.ndarray:
+        """int64 bucket of each of ``topics`` (distinct), which have ``lines`` lines each."""
+        out = np.empty(len(topics), np.int64)
+        of, cur = self.of, self._open
+        for i, (t, n) in enumerate(zip(topics, lines, strict=True)):
+            k = of.get(t)
+            if k is None:
+                if self.frozen:
+                    out[i] = -1
+                    continue
+                full = (self.rows is not None and cur[0] >= self.rows) or (
+                    self.topics is not None and cur[1] >= self.topics
+                )
+                if self.n == 0 or full:
+                    self.n += 1
+                    cur[0] = cur[1] = 0
+                k = of[t] = self.n - 1
+                cur[1] += 1
+            if k == self.n - 1:
+                cur[0] += n
+            out[i] = k
+        return out
+
+
 def partition(
     path: str,
     kind: str,
-    buckets: int,
+    buckets: int | Buckets,
     tmpdir: Path,
     *,
     comments: bool = False,
     extra: bool = False,
+    keep: tuple[str, ...] | None = None,
+    counts: bool = False,
+    block: int | None = None,
 ) -> Parts:
-    """Split ``path`` (a plain qrels or run file) into ``buckets`` topic buckets."""
+    """Split ``path`` (a plain qrels or run file) into ``buckets`` topic buckets.
+
+    Parameters
+    ----------
+    path : str
+        A plain (not gzipped) TREC qrels or run file.
+    kind : {"qrels", "run"}
+        What the file holds.
+    buckets : int or Buckets
+        Number of buckets, a topic going to bucket ``crc32(topic) % buckets``; or the
+        assignment of topics to buckets by first appearance (:class:`Buckets`).
+    tmpdir : Path
+        Where the buckets are written (one Arrow IPC stream each, created when first used).
+    comments, extra : bool
+        As :func:`cwlkit.io.trec.read_run` (``extra``: fields after the sixth are ignored).
+    keep : tuple of str, optional
+        Run columns kept besides ``score`` (default ``topic doc score_text tag``, what
+        trec_eval's measures read; ``score_text`` is parsed and dropped). Qrels keep
+        ``topic``, ``doc`` and ``label``.
+    counts : bool
+        Count the lines of each topic into :attr:`Parts.counts` (instead of collecting the
+        topic ids into :attr:`Parts.topics`).
+    block : int, optional
+        Bytes of text parsed at a time (default :data:`BLOCK`): the peak memory of the
+        parsing is a few times this.
+    """
     names = QRELS_COLUMNS if kind == "qrels" else RUN_COLUMNS
     expected = (
         "topic iteration document label"
         if kind == "qrels"
         else ("topic Q0 document rank score tag")
     )
-    keep = (
-        ("topic", "doc", "label_text") if kind == "qrels" else ("topic", "doc", "score_text", "tag")
-    )
-    value = "label_text" if kind == "qrels" else "score_text"
-    out = Parts(path, kind, [tmpdir / f"{kind}.{k}.arrow" for k in range(buckets)])
-    writers: dict[int, pa.ipc.RecordBatchStreamWriter] = {}
+    if kind == "qrels":
+        keep = ("topic", "doc", "label_text")
+    elif keep is None:
+        keep = ("topic", "doc", "score_text", "tag")
+    out = Parts(path, kind, tmpdir / f"{kind}.arrow")
+    if isinstance(buckets, int):
+        out.batches = [[] for _ in range(buckets)]
+    if counts:
+        out.counts = {}
+    parse = functools.partial(
+        _parse_block, path=path, kind=kind, names=names, expected=expected, keep=keep,
+        extra=extra, comments=comments,
+    )  # fmt: skip
+    writer = None
     try:
-        for block, first in _blocks(path):
-            if not block.strip():
+        for text, first, n_lines in _blocks(path, block or BLOCK):
+            table = parse(text, first, n_lines)
+            del text
+            if table is None:
                 continue
-            try:
-                table, lines = split_columns(
-                    "-", block, names, expected, comments=comments, extra=extra, keep=keep
-                )
-                lines = np.asarray(lines) + (first - 1)
-                vals = parse_floats(
-                    "-",
-                    table.column(value),
-                    lines - (first - 1),
-                    "the relevance label" if kind == "qrels" else "the score",
-                    finite=kind == "qrels",
-                )
-            except FormatError as exc:
-                if exc.line is None and exc.msg.startswith("empty file"):
-                    continue  # a block of comments
-                raise _shifted(exc, path, first) from None
-            table = table.drop_columns([value])
-            table = table.append_column("label" if kind == "qrels" else "score", from_numpy(vals))
-            table = table.append_column("line", from_numpy(lines.astype(np.int64)))
-            out.rows += table.num_rows
-            if kind == "qrels":
-                out.labels.update(np.unique(vals[np.isfinite(vals)]).tolist())
-            else:
-                out.last_tag = str(table.column("tag")[-1].as_py())
-            codes, dictionary = encode_runs(table.column("topic"))
-            topics = [str(t) for t in dictionary.to_pylist()]
-            out.topics.update(topics)
-            bucket_of = np.array([zlib.crc32(t.encode()) % buckets for t in topics], np.int64)
-            b = bucket_of[codes]
-            order = np.argsort(b, kind="stable")
-            bounds = np.searchsorted(b[order], np.arange(buckets + 1))
-            for k in np.flatnonzero(np.diff(bounds)):
-                part = table.take(from_numpy(order[bounds[k] : bounds[k + 1]]))
-                w = writers.get(int(k))
-                if w is None:
-                    w = writers[int(k)] = pa.ipc.new_stream(out.files[k], part.schema)
-                w.write_table(part)
-            del table, codes, order, b, vals
+            _account(table, out)
+            if kind == "run":
+                table = table.drop_columns(["tag"])
+            if writer is None:
+                writer = pa.ipc.new_file(str(out.file), table.schema)
+            _write_block(table, out, buckets, writer)
+            del table
     finally:
-        for w in writers.values():
-            w.close()
+        if writer is not None:
+            writer.close()
     if out.rows == 0:
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
     return out
+
+
+def _parse_block(
+    text: bytes,
+    first: int,
+    n_lines: int,
+    *,
+    path: str,
+    kind: str,
+    names: tuple[str, ...],
+    expected: str,
+    keep: tuple[str, ...],
+    extra: bool,
+    comments: bool,
+) -> pa.Table | None:
+    """The rows of one block of text (``first``: the file line of its first line), checked:
+    the value column parsed to ``label`` / ``score``, and a ``line`` column; None for a
+    block of comments or blank lines."""
+    value = "label_text" if kind == "qrels" else "score_text"
+    try:
+        table, lines = split_columns(
+            "-", text, names, expected, comments=comments, extra=extra, keep=keep
+        )
+        vals = parse_floats(
+            "-",
+            table.column(value),
+            lines,
+            "the relevance label" if kind == "qrels" else "the score",
+            finite=kind == "qrels",
+        )
+    except FormatError as exc:
+        if exc.line is None and exc.msg.startswith("empty file"):
+            return None  # a block of comments
+        raise _shifted(exc, path, first) from None
+    if table.num_rows == n_lines:  # no blank or comment lines: the rows are the lines
+        at = np.arange(first, first + n_lines, dtype=np.int64)
+    else:
+        at = np.asarray(lines, dtype=np.int64) + (first - 1)
+    table = table.drop_columns([value])
+    table = table.append_column("label" if kind == "qrels" else "score", from_numpy(vals))
+    return table.append_column("line", from_numpy(at))
+
+
+def _account(table: pa.Table, out: Parts) -> None:
+    """What the whole file holds: rows, label values (qrels), last tag (run)."""
+    out.rows += table.num_rows
+    if out.kind == "qrels":
+        vals = to_numpy(table.column("label"))
+        out.labels.update(np.unique(vals[np.isfinite(vals)]).tolist())
+    else:
+        out.last_tag = str(table.column("tag")[-1].as_py())
+
+
+def _write_block(
+    table: pa.Table, out: Parts, buckets: int | Buckets, writer: pa.ipc.RecordBatchFileWriter
+) -> None:
+    """Append the rows of ``table`` to their buckets (file order kept within each)."""
+    codes, dictionary = encode_runs(table.column("topic"))
+    topics = [str(t) for t in dictionary.to_pylist()]
+    n = np.bincount(codes, minlength=len(topics)).tolist()
+    if out.counts is not None:
+        got = out.counts
+        for t, c in zip(topics, n, strict=True):
+            got[t] = got.get(t, 0) + c
+    else:
+        out.topics.update(topics)
+    if isinstance(buckets, int):
+        b = bucket_of(topics, buckets)[codes]
+    else:
+        b = buckets.assign(topics, n)[codes]
+        out.batches += [[] for _ in range(buckets.n - len(out.batches))]
+    del codes
+    if b.size > 1 and (b[1:] < b[:-1]).any():  # (a block of one bucket needs no copy)
+        order = np.argsort(b, kind="stable")
+        b = b[order]
+        table = table.take(from_numpy(order))  # one copy, grouped by bucket
+        del order
+    ks, starts = np.unique(b, return_index=True)
+    ends = [*starts[1:].tolist(), b.size]
+    for k, i, j in zip(ks.tolist(), starts.tolist(), ends, strict=True):
+        if k < 0:  # dropped (Buckets.frozen)
+            continue
+        for batch in table.slice(i, j - i).to_batches():
+            out.batches[k].append(writer.stats.num_record_batches)
+            writer.write_batch(batch)

@@ -10,6 +10,8 @@ import numpy as np
 from ..results import Results
 
 BASE = ("EU", "ETU", "EC", "ETC", "ED")
+#: lines of text formatted at a time
+ROWS = 4096
 
 
 def _columns(res: Results, residuals: bool) -> list[str]:
@@ -93,10 +95,14 @@ def format_cwl(
     out = []
     if header:
         out.append("\t".join(("Topic", "Metric", *cols)))
-    if len(topics):
-        # one ``%`` over a template of every line, filled row by row (topic, metric, values)
-        line = "\t".join(["%s", "%s"] + ["%.4f"] * len(cols))
-        args = np.empty((len(topics), 2 + len(cols)), dtype=object)
-        args[:, 0], args[:, 1], args[:, 2:] = topics, metrics, block
-        out.append("\n".join([line] * len(topics)) % tuple(args.ravel().tolist()))
+    line = "\t".join(["%s", "%s"] + ["%.4f"] * len(cols))
+    for i in range(0, len(topics), ROWS):
+        # one ``%`` over a template of ROWS lines, filled row by row (topic, metric, values):
+        # the Python objects of one slice at a time
+        n = min(ROWS, len(topics) - i)
+        args = np.empty((n, 2 + len(cols)), dtype=object)
+        rows = slice(i, i + n)
+        args[:, 0], args[:, 1], args[:, 2:] = topics[rows], metrics[rows], block[rows]
+        out.append("\n".join([line] * n) % tuple(args.ravel().tolist()))
+        del args
     return "\n".join(out) + ("\n" if out else "")

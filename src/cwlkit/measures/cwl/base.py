@@ -330,90 +330,134 @@ def measure(
         Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
     """
 
-    def grid(H: int, compat: bool) -> CWLContext:
-        key = (id(gain), id(cost), H, pad_gain, pad_cost, compat)
-        if cache is not None and key in cache:
-            return cache[key]
-        x = _grid(gain, cost, depth, H, pad_gain, pad_cost, compat)
-        if cache is not None:
-            cache[key] = x
-        return x
-
     T = gain.shape[0]
     depth = np.asarray(depth, dtype=np.int64)
+    pads = (pad_gain, pad_cost)
     if max_depth is not None:
-        x = grid(max_depth, True)
+        x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
         ED, svg, svc, etu, etc, _ = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
     todo = np.arange(T)
     H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
-    x = grid(H, False)
+    x = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
-    sv, svg, svc, etu, etc, V_next = _sums(C, x)
+    *acc, V_next = _sums(C, x)
     while True:
-        n = todo.size
-        open_ = V_next > 0
-        rest = np.zeros(n)
-        done = np.ones(n, dtype=bool)
-        if open_.any():
-            r = metric.tail(x)
-            if r is None:
-                # no closed form: stop where the remaining mass is negligible, else extend
-                if H >= MAX_HORIZON:
-                    raise CwlkitError(
-                        f"{metric.name}: the user model does not converge "
-                        f"within {MAX_HORIZON} ranks"
-                    )
-                # remaining mass, estimated as a geometric series at the last C
-                with np.errstate(divide="ignore"):
-                    left = V_next / (1.0 - C[:, -1])
-                done = ~open_ | (left <= TAIL_TOL)
-            else:
-                rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
-        inf = open_ & np.isinf(rest) & done
-        fin = done & ~inf
-        with np.errstate(invalid="ignore"):
-            tail_v = np.where(open_ & ~np.isinf(rest), V_next * rest, 0.0)
-        cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
-        idx = todo[fin]
-        ED = (sv + tail_v)[fin]
-        out["ED"][idx] = ED
-        out["EU"][idx] = (svg + pad_gain * tail_v)[fin] / ED
-        out["EC"][idx] = (svc + pad_cost * tail_v)[fin] / ED
-        out["ETU"][idx] = (
-            etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + pad_gain * tail_v
-        )[fin]
-        out["ETC"][idx] = (
-            etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + pad_cost * tail_v
-        )[fin]
-        idx = todo[inf]
-        out["EU"][idx] = 0.0
-        out["ETU"][idx] = 0.0
-        out["EC"][idx] = pad_cost
-        out["ETC"][idx] = np.inf
-        out["ED"][idx] = np.inf
+        open_, rest, done = _tail_rest(metric, x, C, V_next, H)
+        _store_finished(out, todo, acc, V_next, open_, rest, done, x, pads)
         if done.all():
             break
         # extend the open topics by a block of padding ranks, carrying V, CG and CC over
         keep = ~done
         todo = todo[keep]
-        sv, svg, svc, etu, etc, V_next = (
-            sv[keep],
-            svg[keep],
-            svc[keep],
-            etu[keep],
-            etc[keep],
-            V_next[keep],
-        )
+        acc = [s[keep] for s in acc]
+        V_next = V_next[keep]
+        cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
         block = min(H, max(1024, BLOCK_CELLS // todo.size))
         x = _padding_block(cg_h[keep], cc_h[keep], depth[todo], H, block, pad_gain, pad_cost)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
-        b_sv, b_svg, b_svc, b_etu, b_etc, V_next = _sums(C, x, V_next)
-        sv, svg, svc, etu, etc = sv + b_sv, svg + b_svg, svc + b_svc, etu + b_etu, etc + b_etc
+        *b_acc, V_next = _sums(C, x, V_next)
+        acc = [s + b for s, b in zip(acc, b_acc, strict=True)]
         H += block
     return CWLScores(**out)
+
+
+def _cached_grid(
+    cache: dict | None,
+    gain: np.ndarray,
+    cost: np.ndarray,
+    depth: np.ndarray,
+    H: int,
+    pads: tuple[float, float],
+    compat: bool,
+) -> CWLContext:
+    """:func:`_grid` over ranks 1..H with padding ``pads = (pad_gain, pad_cost)``, reused
+    from ``cache`` (keyed by the identity of ``gain`` and ``cost``) when one is given."""
+    key = (id(gain), id(cost), H, *pads, compat)
+    if cache is not None and key in cache:
+        return cache[key]
+    x = _grid(gain, cost, depth, H, *pads, compat)
+    if cache is not None:
+        cache[key] = x
+    return x
+
+
+def _tail_rest(
+    metric: CWLMetric, x: CWLContext, C: np.ndarray, V_next: np.ndarray, H: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What lies past the grid ``x`` (last rank H) for each of its topics.
+
+    Returns ``(open_, rest, done)``: whether V(H+1) > 0; the remaining expected depth from
+    H+1 per unit of V(H+1) (the metric's closed form, 0 where none or not open); whether the
+    topic is finished (closed form, not open, or the remaining mass, estimated as a geometric
+    series at the last C, is at most ``TAIL_TOL``). Raises :class:`CwlkitError` when a
+    topic without closed form is still open at ``MAX_HORIZON``.
+    """
+    n = V_next.size
+    open_ = V_next > 0
+    rest = np.zeros(n)
+    done = np.ones(n, dtype=bool)
+    if open_.any():
+        r = metric.tail(x)
+        if r is None:
+            # no closed form: stop where the remaining mass is negligible, else extend
+            if H >= MAX_HORIZON:
+                raise CwlkitError(
+                    f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
+                )
+            # remaining mass, estimated as a geometric series at the last C
+            with np.errstate(divide="ignore"):
+                left = V_next / (1.0 - C[:, -1])
+            done = ~open_ | (left <= TAIL_TOL)
+        else:
+            rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
+    return open_, rest, done
+
+
+def _store_finished(
+    out: dict[str, np.ndarray],
+    todo: np.ndarray,
+    acc: list[np.ndarray],
+    V_next: np.ndarray,
+    open_: np.ndarray,
+    rest: np.ndarray,
+    done: np.ndarray,
+    x: CWLContext,
+    pads: tuple[float, float],
+) -> None:
+    """Write the five measurements of the finished topics (``done``; rows ``todo`` of ``out``).
+
+    ``acc`` holds the grid sums (sum V, sum V g, sum V c, sum L CG, sum L CC) so far; the tail
+    adds ``V(H+1) rest`` to ED, that times the padding gain and cost to the V g and V c sums,
+    and the users still reading at H+1 stop later with CG(H), CC(H) plus padding. A topic with
+    an infinite tail gets ``ED = ETC = inf``, ``EU = ETU = 0``, ``EC = pad_cost``.
+    """
+    sv, svg, svc, etu, etc = acc
+    pad_gain, pad_cost = pads
+    inf = open_ & np.isinf(rest) & done
+    fin = done & ~inf
+    with np.errstate(invalid="ignore"):
+        tail_v = np.where(open_ & ~np.isinf(rest), V_next * rest, 0.0)
+    cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
+    idx = todo[fin]
+    ED = (sv + tail_v)[fin]
+    out["ED"][idx] = ED
+    out["EU"][idx] = (svg + pad_gain * tail_v)[fin] / ED
+    out["EC"][idx] = (svc + pad_cost * tail_v)[fin] / ED
+    out["ETU"][idx] = (
+        etu + np.where(open_ & ~np.isinf(rest), cg_h * V_next, 0.0) + pad_gain * tail_v
+    )[fin]
+    out["ETC"][idx] = (
+        etc + np.where(open_ & ~np.isinf(rest), cc_h * V_next, 0.0) + pad_cost * tail_v
+    )[fin]
+    idx = todo[inf]
+    out["EU"][idx] = 0.0
+    out["ETU"][idx] = 0.0
+    out["EC"][idx] = pad_cost
+    out["ETC"][idx] = np.inf
+    out["ED"][idx] = np.inf
 
 
 def weights(

@@ -38,6 +38,7 @@ Everything is computed over all topics at once, with no loop per topic, JG or ra
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -235,8 +236,76 @@ def prefs_values(
     njr_jg = njr[topic_of_jg]
     pa_line = is_pa[line_jg]
 
-    # --- EC JGs, counted per line b: the lines a of higher levels of its JG are preferred to it
-    ec = np.flatnonzero(~pa_line)
+    ec = _ec_lines(line_jg, level, rank, np.flatnonzero(~pa_line), njr_jg, label, what)
+    counts = _ec_counts(ec, G)
+    pa = np.flatnonzero(pa_line)
+    p_jg, p_jsg, p_lv, p_r = line_jg[pa], line_jsg[pa], level[pa], rank[pa]
+    closed = _pa_closed_prefs(p_jg, p_jsg, p_lv, p_r, label, what)
+    doc_keys, doc_lv = _pa_documents(p_jg, p_jsg, p_lv, p_r, label, what)
+    _add_pa_counts(counts, doc_keys, doc_lv, closed, njr_jg, G)
+
+    n_jgs = _count(topic_of_jg, T)
+    out = _topic_values(counts, topic_of_jg, n_jgs, T)
+    simp = (out["prefs_simp"], out["prefs_simp_ret"], out["prefs_simp_imp"])
+    out["prefs_pair"], out["prefs_pair_ret"], out["prefs_pair_imp"] = _pair_measures(
+        ec, closed, topic_of_jg, njr, n_jgs, simp
+    )
+    return {m: out[m] for m in PREFS_MEASURES}
+
+
+@dataclass
+class _ECLines:
+    """The lines of the EC JGs sorted by (JG, level descending, rank), with what each line b
+    needs to count the preferences a > b of its JG (one entry per line)."""
+
+    jg: np.ndarray
+    lv: np.ndarray
+    r: np.ndarray
+    ret: np.ndarray  # b is retrieved
+    lstart: np.ndarray  # first line of b's level class
+    in_last: np.ndarray  # b is in its JG's lowest-level class
+    higher: np.ndarray  # lines preferred to b (float64)
+    higher_ret: np.ndarray  # ... of them retrieved (float64)
+    above: np.ndarray  # ... of them retrieved and ranked above b, for a retrieved b (float64)
+
+
+@dataclass
+class _JGCounts:
+    """Per-JG tallies (float64[G] each) from which every per-JG fraction follows.
+
+    ``num_*``: relevant / non-relevant documents (all, retrieved); ``poss*``/``ful*``:
+    possible / fulfilled preferences (all, retrieved pairs, implied pairs); ``rn_*`` and
+    ``rnr_*``: total and fulfilled preferences of the ``Rnonrel`` recounts (all, retrieved),
+    used where R < N.
+    """
+
+    num_rel: np.ndarray
+    num_nonrel: np.ndarray
+    num_rel_ret: np.ndarray
+    num_nonrel_ret: np.ndarray
+    poss: np.ndarray
+    poss_ret: np.ndarray
+    poss_imp: np.ndarray
+    ful_ret: np.ndarray
+    ful_imp: np.ndarray
+    rn_tot: np.ndarray
+    rn_ful: np.ndarray
+    rnr_tot: np.ndarray
+    rnr_ful: np.ndarray
+
+
+def _ec_lines(
+    line_jg: np.ndarray,
+    level: np.ndarray,
+    rank: np.ndarray,
+    ec: np.ndarray,
+    njr_jg: np.ndarray,
+    label: Callable[[int], str],
+    what: str,
+) -> _ECLines:
+    """The EC lines ``ec`` sorted, checked, and, per line b, the lines a of higher levels of
+    its JG (preferred to b): all of them (a prefix-sum difference), the retrieved ones, and
+    the retrieved ones ranked above b (merge count)."""
     order = np.lexsort((rank[ec], -level[ec], line_jg[ec]))
     ec_lines = ec[order]
     ec_jg, ec_lv, ec_r = line_jg[ec_lines], level[ec_lines], rank[ec_lines]
@@ -245,57 +314,109 @@ def prefs_values(
     lstart, lend = _segments(ec_jg, ec_lv)
     ec_ret = ec_r < njr_jg[ec_jg]
     cumret = np.concatenate([[0], np.cumsum(ec_ret)])
-    higher = (lstart - gstart).astype(np.float64)  # lines preferred to b
-    higher_ret = (cumret[lstart] - cumret[gstart]).astype(np.float64)  # ... that are retrieved
-    above = _higher_ranked_higher_level(ec_jg, ec_lv, ec_r, ec_ret)  # ... ranked above b
-    in_last = lend == gend  # b is in the JG's lowest-level class
-    pos_in_class = np.arange(ec_lines.size) - lstart
-    b_poss_ret = np.where(ec_ret, higher_ret, 0.0)
-    b_poss_imp = np.where(ec_ret, higher - higher_ret, higher_ret)
-    b_ful_ret = np.where(ec_ret, above, 0.0)
-    b_ful_imp = np.where(ec_ret, 0.0, higher_ret)
-    b_poss = higher
-    b_ful_any = np.where(ec_ret, above, higher_ret)  # a fulfilled or implied-fulfilled
+    return _ECLines(
+        jg=ec_jg,
+        lv=ec_lv,
+        r=ec_r,
+        ret=ec_ret,
+        lstart=lstart,
+        in_last=lend == gend,
+        higher=(lstart - gstart).astype(np.float64),
+        higher_ret=(cumret[lstart] - cumret[gstart]).astype(np.float64),
+        above=_higher_ranked_higher_level(ec_jg, ec_lv, ec_r, ec_ret),
+    )
 
-    ec_rel = ec_lv > 0
-    num_rel = _count(ec_jg, G, ec_rel)
-    num_nonrel = _count(ec_jg, G, ~ec_rel)
-    num_rel_ret = _count(ec_jg, G, ec_rel & ec_ret)
-    num_nonrel_ret = _count(ec_jg, G, ~ec_rel & ec_ret)
-    n_last = _count(ec_jg, G, in_last)
-    n_ret_last = _count(ec_jg, G, in_last & ec_ret)
-    poss = _count(ec_jg, G, b_poss)
-    poss_ret = _count(ec_jg, G, b_poss_ret)
-    poss_imp = _count(ec_jg, G, b_poss_imp)
-    ful_ret = _count(ec_jg, G, b_ful_ret)
-    ful_imp = _count(ec_jg, G, b_ful_imp)
-    # Rnonrel recounts (used only where R < N): b kept unless it is in the lowest class past
-    # its first R lines; plus that class paired with its own first R lines
-    w_rn = ~in_last | (pos_in_class < num_rel[ec_jg])
-    w_rnret = (~in_last | (pos_in_class < num_rel_ret[ec_jg])) & ec_ret
-    rn_tot = _count(ec_jg, G, np.where(w_rn, b_poss, 0.0))
-    rn_ful = _count(ec_jg, G, np.where(w_rn, b_ful_any, 0.0))
-    rnr_tot = _count(ec_jg, G, np.where(w_rnret, higher_ret, 0.0))
-    rnr_ful = _count(ec_jg, G, np.where(w_rnret, above, 0.0))
+
+def _ec_counts(e: _ECLines, G: int) -> _JGCounts:
+    """Per-JG tallies of the EC JGs (zero for PA JGs), summed over their lines b.
+
+    b retrieved: its ``higher_ret`` preferences are retrieved (``above`` of them fulfilled),
+    the others implied and not fulfilled; b not retrieved: its ``higher_ret`` preferences are
+    implied and fulfilled, the others do not occur.
+    """
+    jg, ret = e.jg, e.ret
+    rel = e.lv > 0
+    num_rel = _count(jg, G, rel)
+    num_rel_ret = _count(jg, G, rel & ret)
+    rn_tot, rn_ful, rnr_tot, rnr_ful = _ec_rnonrel_counts(e, num_rel, num_rel_ret, G)
+    return _JGCounts(
+        num_rel=num_rel,
+        num_nonrel=_count(jg, G, ~rel),
+        num_rel_ret=num_rel_ret,
+        num_nonrel_ret=_count(jg, G, ~rel & ret),
+        poss=_count(jg, G, e.higher),
+        poss_ret=_count(jg, G, np.where(ret, e.higher_ret, 0.0)),
+        poss_imp=_count(jg, G, np.where(ret, e.higher - e.higher_ret, e.higher_ret)),
+        ful_ret=_count(jg, G, np.where(ret, e.above, 0.0)),
+        ful_imp=_count(jg, G, np.where(ret, 0.0, e.higher_ret)),
+        rn_tot=rn_tot,
+        rn_ful=rn_ful,
+        rnr_tot=rnr_tot,
+        rnr_ful=rnr_ful,
+    )
+
+
+def _ec_rnonrel_counts(
+    e: _ECLines, num_rel: np.ndarray, num_rel_ret: np.ndarray, G: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(rn_tot, rn_ful, rnr_tot, rnr_ful)`` of the EC JGs: the preferences recounted with
+    only the first R lines of the lowest class (all lines; retrieved lines with R retrieved),
+    plus trec_eval's pairing of that class with its own first R lines."""
+    jg, ret, in_last = e.jg, e.ret, e.in_last
+    pos_in_class = np.arange(jg.size) - e.lstart
+    n_last = _count(jg, G, in_last)
+    n_ret_last = _count(jg, G, in_last & ret)
+    b_ful_any = np.where(ret, e.above, e.higher_ret)  # a fulfilled or implied-fulfilled
+    # b kept unless it is in the lowest class past its first R lines
+    w_rn = ~in_last | (pos_in_class < num_rel[jg])
+    w_rnret = (~in_last | (pos_in_class < num_rel_ret[jg])) & ret
+    rn_tot = _count(jg, G, np.where(w_rn, e.higher, 0.0))
+    rn_ful = _count(jg, G, np.where(w_rn, b_ful_any, 0.0))
+    rnr_tot = _count(jg, G, np.where(w_rnret, e.higher_ret, 0.0))
+    rnr_ful = _count(jg, G, np.where(w_rnret, e.above, 0.0))
     # lowest class x its first R lines: a fulfils when ranked above b and retrieved
-    eq_start, _ = _segments(ec_jg, ec_lv, ec_r)
-    ranked_before = (eq_start - lstart).astype(np.float64)  # class lines with a smaller rank
-    self_ful = np.where(ec_ret, ranked_before, n_ret_last[ec_jg])
+    eq_start, _ = _segments(jg, e.lv, e.r)
+    ranked_before = (eq_start - e.lstart).astype(np.float64)  # class lines with a smaller rank
+    self_ful = np.where(ret, ranked_before, n_ret_last[jg])
     rn_tot += n_last * np.minimum(num_rel, n_last)
-    rn_ful += _count(ec_jg, G, np.where(in_last & (pos_in_class < num_rel[ec_jg]), self_ful, 0.0))
+    rn_ful += _count(jg, G, np.where(in_last & (pos_in_class < num_rel[jg]), self_ful, 0.0))
     rnr_tot += n_ret_last * np.minimum(num_rel_ret, n_ret_last)
-    rnr_ful += _count(ec_jg, G, np.where(in_last & w_rnret, ranked_before, 0.0))
+    rnr_ful += _count(jg, G, np.where(in_last & w_rnret, ranked_before, 0.0))
+    return rn_tot, rn_ful, rnr_tot, rnr_ful
 
-    # --- PA JGs: sub-group preferences, closed transitively, one per ordered document pair
-    pa = np.flatnonzero(pa_line)
-    porder, pa_a, pa_b = _lower_pairs(line_jsg[pa], level[pa], rank[pa])
-    p_jg_l, p_r_l = line_jg[pa][porder], rank[pa][porder]
-    c_jg, c_ra, c_rb = _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], label, what)
-    # one entry per (JG, document): its last level in (jsg, level desc, rank) line order
-    seq_order = np.lexsort((rank[pa], -level[pa], line_jsg[pa], line_jg[pa]))
-    d_jg = line_jg[pa][seq_order]
-    d_r = rank[pa][seq_order]
-    d_lv = level[pa][seq_order]
+
+def _pa_closed_prefs(
+    jg: np.ndarray,
+    jsg: np.ndarray,
+    lv: np.ndarray,
+    r: np.ndarray,
+    label: Callable[[int], str],
+    what: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The preferences ``(jg, ra, rb)`` of the PA lines: those of every sub-group, closed
+    transitively within each JG, one per ordered document pair."""
+    porder, pa_a, pa_b = _lower_pairs(jsg, lv, r)
+    p_jg_l, p_r_l = jg[porder], r[porder]
+    return _closure_pairs(p_jg_l[pa_a], p_r_l[pa_a], p_r_l[pa_b], label, what)
+
+
+def _pa_documents(
+    jg: np.ndarray,
+    jsg: np.ndarray,
+    lv: np.ndarray,
+    r: np.ndarray,
+    label: Callable[[int], str],
+    what: str,
+) -> tuple[np.ndarray, np.ndarray]:
+    """One entry per (JG, document) of the PA lines: its key ``jg << 32 | rank`` (sorted) and
+    its last level in (JSG, level descending, rank) line order.
+
+    Raises :class:`CwlkitError` for a document with both level 0 and a level > 0 in one JG.
+    """
+    seq_order = np.lexsort((r, -lv, jsg, jg))
+    d_jg = jg[seq_order]
+    d_r = r[seq_order]
+    d_lv = lv[seq_order]
     dkey = d_jg * (1 << 32) + d_r
     by_doc = np.lexsort((np.arange(dkey.size), dkey))
     dk = dkey[by_doc]
@@ -310,20 +431,33 @@ def prefs_values(
         raise CwlkitError(
             f"{what}: a document has both level 0 and a level > 0 in judgment group {label(g)}"
         )
-    doc_keys = dk[last]
-    doc_lv = lv_sorted[last]
+    return dk[last], lv_sorted[last]
+
+
+def _add_pa_counts(
+    c: _JGCounts,
+    doc_keys: np.ndarray,
+    doc_lv: np.ndarray,
+    closed: tuple[np.ndarray, np.ndarray, np.ndarray],
+    njr_jg: np.ndarray,
+    G: int,
+) -> None:
+    """Add the PA JGs' tallies to ``c`` (in place): documents by class, and the closed
+    preferences ``closed`` by kind; the Rnonrel recounts keep the first R non-relevant
+    documents (docid-rank order; among retrieved ones for ``rnr``)."""
+    c_jg, c_ra, c_rb = closed
     doc_jg = doc_keys >> 32
     doc_r = doc_keys & ((1 << 32) - 1)
     doc_ret = doc_r < njr_jg[doc_jg]
-    num_rel += _count(doc_jg, G, doc_lv > 0)
-    num_nonrel += _count(doc_jg, G, doc_lv == 0)
-    num_rel_ret += _count(doc_jg, G, (doc_lv > 0) & doc_ret)
-    num_nonrel_ret += _count(doc_jg, G, (doc_lv == 0) & doc_ret)
+    c.num_rel += _count(doc_jg, G, doc_lv > 0)
+    c.num_nonrel += _count(doc_jg, G, doc_lv == 0)
+    c.num_rel_ret += _count(doc_jg, G, (doc_lv > 0) & doc_ret)
+    c.num_nonrel_ret += _count(doc_jg, G, (doc_lv == 0) & doc_ret)
     # documents kept by the Rnonrel recount: the first num_rel non-relevant ones (docid order)
     nonrel = doc_lv == 0
-    keep_rn = ~nonrel | (_rank_within(doc_jg, doc_r, nonrel) < num_rel[doc_jg])
+    keep_rn = ~nonrel | (_rank_within(doc_jg, doc_r, nonrel) < c.num_rel[doc_jg])
     nonrel_ret = nonrel & doc_ret
-    keep_rnret = ~nonrel_ret | (_rank_within(doc_jg, doc_r, nonrel_ret) < num_rel[doc_jg])
+    keep_rnret = ~nonrel_ret | (_rank_within(doc_jg, doc_r, nonrel_ret) < c.num_rel[doc_jg])
     c_ka = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_ra)
     c_kb = np.searchsorted(doc_keys, c_jg * (1 << 32) + c_rb)
     n_p = njr_jg[c_jg]
@@ -331,35 +465,49 @@ def prefs_values(
     ordered = c_ra < c_rb
     both = a_ret & b_ret
     one = a_ret ^ b_ret
-    poss += _count(c_jg, G)
-    poss_ret += _count(c_jg, G, both)
-    poss_imp += _count(c_jg, G, one)
-    ful_ret += _count(c_jg, G, both & ordered)
-    ful_imp += _count(c_jg, G, one & a_ret)
+    c.poss += _count(c_jg, G)
+    c.poss_ret += _count(c_jg, G, both)
+    c.poss_imp += _count(c_jg, G, one)
+    c.ful_ret += _count(c_jg, G, both & ordered)
+    c.ful_imp += _count(c_jg, G, one & a_ret)
     w = keep_rn[c_ka] & keep_rn[c_kb]
-    rn_tot += _count(c_jg, G, w)
-    rn_ful += _count(c_jg, G, w & ordered & a_ret)
+    c.rn_tot += _count(c_jg, G, w)
+    c.rn_ful += _count(c_jg, G, w & ordered & a_ret)
     w = keep_rnret[c_ka] & keep_rnret[c_kb] & both
-    rnr_tot += _count(c_jg, G, w)
-    rnr_ful += _count(c_jg, G, w & ordered)
-    ful = ful_ret + ful_imp
+    c.rnr_tot += _count(c_jg, G, w)
+    c.rnr_ful += _count(c_jg, G, w & ordered)
 
+
+def _jg_fractions(c: _JGCounts) -> tuple[np.ndarray, ...]:
+    """Per JG: ``(ful, simp, ret, imp, Rnonrel, Rnonrel_ret)``, ful = ful_ret + ful_imp and
+    the fractions of fulfilled preferences the ``avgjg*`` measures average (see
+    :func:`prefs_values`)."""
+    ful = c.ful_ret + c.ful_imp
     with np.errstate(divide="ignore", invalid="ignore"):
-        extra = num_rel - num_nonrel
+        extra = c.num_rel - c.num_nonrel
         rn = np.where(
-            extra >= 0, (ful + num_rel_ret * extra) / (poss + num_rel * extra), rn_ful / rn_tot
+            extra >= 0,
+            (ful + c.num_rel_ret * extra) / (c.poss + c.num_rel * extra),
+            c.rn_ful / c.rn_tot,
         )
-        extra_r = num_rel_ret - num_nonrel_ret
+        extra_r = c.num_rel_ret - c.num_nonrel_ret
         rnr = np.where(
             extra_r >= 0,
-            (ful_ret + num_rel_ret * extra_r) / (poss_ret + num_rel * extra_r),
-            rnr_ful / rnr_tot,
+            (c.ful_ret + c.num_rel_ret * extra_r) / (c.poss_ret + c.num_rel * extra_r),
+            c.rnr_ful / c.rnr_tot,
         )
-        jg_simp = np.where(poss > 0, ful / poss, 0.0)
-        jg_ret = np.where(poss_ret > 0, ful_ret / poss_ret, 0.0)
-        jg_imp = np.where(poss_ret + poss_imp > 0, ful / (poss_ret + poss_imp), 0.0)
+        jg_simp = np.where(c.poss > 0, ful / c.poss, 0.0)
+        jg_ret = np.where(c.poss_ret > 0, c.ful_ret / c.poss_ret, 0.0)
+        jg_imp = np.where(c.poss_ret + c.poss_imp > 0, ful / (c.poss_ret + c.poss_imp), 0.0)
+    return ful, jg_simp, jg_ret, jg_imp, rn, rnr
 
-    n_jgs = _count(topic_of_jg, T)
+
+def _topic_values(
+    c: _JGCounts, topic_of_jg: np.ndarray, n_jgs: np.ndarray, T: int
+) -> dict[str, np.ndarray]:
+    """Per-topic counts, ``prefs_simp*`` (sums over JGs, then ratios) and ``prefs_avgjg*``
+    (averages of the per-JG fractions) from the per-JG tallies; no ``prefs_pair*``."""
+    ful, jg_simp, jg_ret, jg_imp, rn, rnr = _jg_fractions(c)
 
     def tsum(x: np.ndarray) -> np.ndarray:
         return _count(topic_of_jg, T, x)
@@ -373,23 +521,47 @@ def prefs_values(
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(den > 0, num / np.where(den > 0, den, 1), 0.0)
 
-    t_poss, t_ful, t_ful_ret = tsum(poss), tsum(ful), tsum(ful_ret)
-    t_poss_ret, t_poss_imp = tsum(poss_ret), tsum(poss_imp)
-    simp, simp_ret, simp_imp = (
-        ratio(t_ful, t_poss),
-        ratio(t_ful_ret, t_poss_ret),
-        ratio(t_ful, t_poss_ret + t_poss_imp),
-    )
+    t_poss, t_ful, t_ful_ret = tsum(c.poss), tsum(ful), tsum(c.ful_ret)
+    t_poss_ret, t_poss_imp = tsum(c.poss_ret), tsum(c.poss_imp)
+    return {
+        "prefs_num_prefs_poss": t_poss,
+        "prefs_num_prefs_ful": t_ful,
+        "prefs_num_prefs_ful_ret": t_ful_ret,
+        "prefs_simp": ratio(t_ful, t_poss),
+        "prefs_avgjg": avg_over_jgs(jg_simp),
+        "prefs_avgjg_Rnonrel": avg_over_jgs(rn),
+        "prefs_simp_ret": ratio(t_ful_ret, t_poss_ret),
+        "prefs_avgjg_ret": avg_over_jgs(jg_ret),
+        "prefs_avgjg_Rnonrel_ret": avg_over_jgs(rnr),
+        "prefs_simp_imp": ratio(t_ful, t_poss_ret + t_poss_imp),
+        "prefs_avgjg_imp": avg_over_jgs(jg_imp),
+    }
 
-    # prefs_pair*: equal to prefs_simp* where no document pair can carry two preferences (one
-    # JG, no document listed twice in it); elsewhere the pairs are enumerated and grouped
-    dup_doc = _count(ec_jg, G, _duplicate_in_group(ec_jg, ec_r)) > 0
+
+def _pair_measures(
+    ec: _ECLines,
+    closed: tuple[np.ndarray, np.ndarray, np.ndarray],
+    topic_of_jg: np.ndarray,
+    njr: np.ndarray,
+    n_jgs: np.ndarray,
+    simp: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(prefs_pair, prefs_pair_ret, prefs_pair_imp)`` per topic.
+
+    Equal to ``simp`` (the ``prefs_simp*`` values) where no document pair can carry two
+    preferences (one JG, no document listed twice in it); elsewhere the topic's preferences
+    (EC pairs enumerated, PA pairs from ``closed``) are grouped by document pair.
+    """
+    T = int(njr.size)
+    G = int(topic_of_jg.size)
+    c_jg, c_ra, c_rb = closed
+    dup_doc = _count(ec.jg, G, _duplicate_in_group(ec.jg, ec.r)) > 0
     complex_topic = (n_jgs > 1) | (_count(topic_of_jg, T, dup_doc) > 0)
-    pair, pair_ret, pair_imp = simp.copy(), simp_ret.copy(), simp_imp.copy()
+    pair, pair_ret, pair_imp = simp[0].copy(), simp[1].copy(), simp[2].copy()
     if complex_topic.any():
-        sel = complex_topic[topic_of_jg[ec_jg]]
-        _, a, b = _lower_pairs(ec_jg[sel], ec_lv[sel], ec_r[sel])  # already in that order
-        sj, sr = ec_jg[sel], ec_r[sel]
+        sel = complex_topic[topic_of_jg[ec.jg]]
+        _, a, b = _lower_pairs(ec.jg[sel], ec.lv[sel], ec.r[sel])  # already in that order
+        sj, sr = ec.jg[sel], ec.r[sel]
         csel = complex_topic[topic_of_jg[c_jg]]
         p_jg = np.concatenate([sj[a], c_jg[csel]])
         p_ra = np.concatenate([sr[a], c_ra[csel]])
@@ -398,23 +570,7 @@ def prefs_values(
         pair = np.where(complex_topic, cp, pair)
         pair_ret = np.where(complex_topic, cpr, pair_ret)
         pair_imp = np.where(complex_topic, cpi, pair_imp)
-
-    return {
-        "prefs_num_prefs_poss": t_poss,
-        "prefs_num_prefs_ful": t_ful,
-        "prefs_num_prefs_ful_ret": t_ful_ret,
-        "prefs_simp": simp,
-        "prefs_pair": pair,
-        "prefs_avgjg": avg_over_jgs(jg_simp),
-        "prefs_avgjg_Rnonrel": avg_over_jgs(rn),
-        "prefs_simp_ret": simp_ret,
-        "prefs_pair_ret": pair_ret,
-        "prefs_avgjg_ret": avg_over_jgs(jg_ret),
-        "prefs_avgjg_Rnonrel_ret": avg_over_jgs(rnr),
-        "prefs_simp_imp": simp_imp,
-        "prefs_pair_imp": pair_imp,
-        "prefs_avgjg_imp": avg_over_jgs(jg_imp),
-    }
+    return pair, pair_ret, pair_imp
 
 
 def _duplicate_in_group(group: np.ndarray, key: np.ndarray) -> np.ndarray:
