@@ -105,3 +105,26 @@ class progress_bar:  # noqa: N801 (used as a context manager, like open)
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.close()
+
+
+_THREADS: tuple[int, Any] | None = None  # (pid, ThreadPoolExecutor) of this process
+
+
+def thread_map(fn: Callable[[I], R], items: Sequence[I], *, least: int = 4) -> list[R]:
+    """``[fn(item) for item in items]``, the items split into one contiguous part per core,
+    each part run in order by a thread of this process (for kernels that release the GIL,
+    such as pyarrow's: block-wise hashing of millions of strings). Fewer than ``least`` items,
+    or one core: run here, in order. Results are in the order of ``items`` either way.
+    """
+    n = cores()
+    if n <= 1 or len(items) < least:
+        return [fn(item) for item in items]
+    global _THREADS
+    if _THREADS is None or _THREADS[0] != os.getpid():  # (threads do not survive a fork)
+        from concurrent.futures import ThreadPoolExecutor
+
+        _THREADS = (os.getpid(), ThreadPoolExecutor(n, thread_name_prefix="cwlkit"))
+    step = -(-len(items) // n)
+    parts = [items[i : i + step] for i in range(0, len(items), step)]
+    done = _THREADS[1].map(lambda part: [fn(item) for item in part], parts)
+    return [r for part in done for r in part]

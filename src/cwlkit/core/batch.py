@@ -561,12 +561,13 @@ def _doc_lookup(
         return _index_in(run_dict, qrel_dict)
     block_bounds = np.searchsorted(pair_block, np.arange(n_blocks + 1))
     out = np.full(n, -1, dtype=np.int64)
-    for k in range(n_blocks):
+
+    def block(k: int) -> None:  # (blocks write disjoint slices of out)
         tops = pair_topic[block_bounds[k] : block_bounds[k + 1]]
         lo, cnt = qbounds[tops], per_topic[tops]
         total = int(cnt.sum())
         if total == 0:
-            continue
+            return
         rows = qorder[np.repeat(lo - (np.cumsum(cnt) - cnt), cnt) + np.arange(total)]
         codes = qrel_doc[rows]  # may repeat a document: index_in gives its first position
         a, b = k * LOOKUP_BLOCK, min(n, (k + 1) * LOOKUP_BLOCK)
@@ -575,6 +576,10 @@ def _doc_lookup(
             null=-1,
         )
         out[a:b] = np.where(got >= 0, codes[np.maximum(got, 0)], -1)
+
+    from .._parallel import thread_map
+
+    thread_map(block, range(n_blocks))
     return out
 
 
@@ -621,14 +626,37 @@ def _score_order(
     new[1:] = ~same[pos[1:] - 1]
     group = np.cumsum(new, dtype=np.int32 if pos.size < 2**31 else np.int64)
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
-    order = to_numpy(
-        pc.sort_indices(
-            pa.table({"g": from_numpy(group), "d": names}),
+    perm[tie] = tied[_tie_order(group, names)]
+    return perm
+
+
+def _tie_order(group: np.ndarray, names: pa.Array) -> np.ndarray:
+    """Permutation sorting rows by ``group`` (ascending, already non-decreasing), then
+    ``names`` descending (bytes). Parts that split no group are sorted by separate threads."""
+    from .._parallel import cores, thread_map
+
+    n = group.size
+    cuts = [0]
+    for k in range(1, cores() if n >= TIE_PART_ROWS else 1):
+        cut = int(np.searchsorted(group, group[k * n // cores()], side="left"))
+        if cut > cuts[-1]:
+            cuts.append(cut)
+    cuts.append(n)
+
+    def part(ab: tuple[int, int]) -> np.ndarray:
+        a, b = ab
+        got = pc.sort_indices(
+            pa.table({"g": from_numpy(group[a:b]), "d": names.slice(a, b - a)}),
             sort_keys=[("g", "ascending"), ("d", "descending")],
         )
-    )
-    perm[tie] = tied[order]
-    return perm
+        return to_numpy(got) + a
+
+    spans = list(zip(cuts[:-1], cuts[1:], strict=True))
+    return np.concatenate(thread_map(part, spans, least=2))
+
+
+#: tied rows from which :func:`_tie_order` sorts parts in several threads
+TIE_PART_ROWS = 1 << 16
 
 
 def _doc_byte_rank(run: Run) -> np.ndarray:

@@ -310,16 +310,21 @@ def _reread(path: str | Path, comments: bool, full: bool) -> bytes:
 
 #: bytes per block of pyarrow's CSV reader (each block is parsed by one thread)
 BLOCK = 1 << 24
+#: texts up to this size are parsed by one thread, in one block: the thread pool's start-up
+#: costs a process about 20 ms on its first read, more than such a text takes to parse
+ONE_THREAD = 1 << 22
 
 
 def _read(data: bytes, names: Sequence[str], keep: Sequence[str] | None = None) -> pa.Table | None:
+    # above ONE_THREAD bytes, blocks of 1 MiB up to 16 MiB of text (so that a few MiB of
+    # qrels are still parsed by every core), of BLOCK beyond
+    threads = len(data) > ONE_THREAD
+    block = BLOCK if not threads or len(data) > BLOCK else 1 << 20
     try:
         table = pacsv.read_csv(
             pa.BufferReader(data),  # (no copy of the text, unlike io.BytesIO)
-            # one block (a file under 16 MiB) is parsed by one thread: skip the thread pool,
-            # whose start-up costs a process about 20 ms on its first read
             read_options=pacsv.ReadOptions(
-                column_names=list(names), block_size=BLOCK, use_threads=len(data) > BLOCK
+                column_names=list(names), block_size=block, use_threads=threads
             ),
             parse_options=pacsv.ParseOptions(
                 delimiter=" ", quote_char=False, escape_char=False, ignore_empty_lines=True
@@ -491,15 +496,16 @@ def encode_blocks(
     bounds = np.concatenate(([0], change, [n]))
     cuts = np.unique(bounds[np.searchsorted(bounds, np.arange(0, n, block))])
     cuts = np.concatenate((cuts, [n])) if cuts[-1] != n else cuts
+    from .._parallel import thread_map
+
+    spans = list(zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True))
+    encoded = thread_map(lambda ab: pc.dictionary_encode(col.slice(ab[0], ab[1] - ab[0])), spans)
     codes = np.empty(n, dtype=np.int64)
-    dicts = []
     offset = 0
-    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
-        enc = pc.dictionary_encode(col.slice(int(a), int(b - a)))
+    for (a, b), enc in zip(spans, encoded, strict=True):
         codes[a:b] = to_numpy(enc.indices) + offset
-        dicts.append(enc.dictionary)
         offset += len(enc.dictionary)
-    return codes, pa.concat_arrays(dicts)
+    return codes, pa.concat_arrays([enc.dictionary for enc in encoded])
 
 
 def sort_rank(dictionary: pa.Array) -> np.ndarray:
