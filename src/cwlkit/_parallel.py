@@ -32,9 +32,12 @@ def cores() -> int:
 
 
 def resolve_jobs(jobs: int | None) -> int:
-    """``jobs`` checked; None means every available core."""
+    """``jobs`` checked; None means every available core (one in a daemonic process, such
+    as a ``multiprocessing.Pool`` worker, which may not start processes)."""
     if jobs is None:
-        return cores()
+        import multiprocessing as mp
+
+        return 1 if mp.current_process().daemon else cores()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ParamError(f"jobs must be a positive integer; got {jobs!r}")
     return jobs
@@ -67,11 +70,22 @@ def imap(
 
     # fork: the state is inherited, not pickled; elsewhere it is pickled once per worker
     ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else None
+    from collections import deque
+    from itertools import islice
+
+    # at most 2 tasks a worker ahead of the caller: results not yet taken stay few (a
+    # result is dropped here once yielded), whatever the number of items
+    todo = iter(items)
     with ProcessPoolExecutor(n, mp_context=ctx, initializer=_init, initargs=(fn, state)) as ex:
-        futures = [ex.submit(_call, item) for item in items]
+        futures = deque(ex.submit(_call, item) for item in islice(todo, 2 * n))
         try:
-            for f in futures:
-                yield f.result()
+            while futures:
+                result = futures.popleft().result()
+                for item in todo:
+                    futures.append(ex.submit(_call, item))
+                    break
+                yield result
+                del result
         finally:
             for f in futures:
                 f.cancel()
@@ -104,6 +118,12 @@ class progress_bar:  # noqa: N801 (used as a context manager, like open)
 
     def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
+            import time
+
+            # the final count, even when the work took less than tqdm's refresh interval (but
+            # not when it took less than the bar's delay: a short job shows no bar)
+            if time.time() - self.bar.start_t >= self.bar.delay:
+                self.bar.refresh()
             self.bar.close()
 
 

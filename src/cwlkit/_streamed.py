@@ -106,10 +106,13 @@ class MemoryParts:
 
 
 def evaluate_streamed(
-    ev: Evaluator, qrels: Any, run_path: str, buckets, name: str | None
+    ev: Evaluator, qrels: Any, run_path: str, buckets, name: str | None, *, jobs: int | None = 1
 ) -> Results:
     """:meth:`Evaluator.evaluate` of the run file ``run_path``, one bucket of topics at a time
-    (``buckets``: a :class:`~cwlkit.io.partition.Buckets`).
+    (``buckets``: a :class:`~cwlkit.io.partition.Buckets`) in each of ``jobs`` processes
+    (see :func:`cwlkit._parallel.imap`: a task is a bucket's index, the buckets are read
+    from disk by the process scoring them, at most ``2 * jobs`` are in flight, and the
+    Results are collected in bucket order, so they are those of ``jobs=1``).
 
     ``qrels`` is the path of a plain qrels file (streamed too) or a loaded :class:`Qrels`.
     The run is partitioned first (its topics fill the buckets in order of appearance), then
@@ -125,11 +128,7 @@ def evaluate_streamed(
             widths = _widths(ev, qp, rp, buckets.n, label_values)
             out = _Collected(kept, o.order == "file")
             try:
-                for k in range(buckets.n):
-                    got = _bucket(ev, qp, rp, k, label_values, widths, name or rp.last_tag)
-                    if got is not None:
-                        out.add(*got)
-                    del got
+                _score_buckets(ev, (qp, rp, label_values, widths), buckets.n, name, jobs, out)
             finally:
                 for parts in (qp, rp):
                     getattr(parts, "close", lambda: None)()
@@ -214,6 +213,33 @@ def _pair(ev: Evaluator, qp, rp, k: int, label_values: np.ndarray):
         return None
     q._cache["label_values"] = label_values
     return q, r
+
+
+def _score_buckets(
+    ev: Evaluator, parts: tuple, n: int, name: str | None, jobs: int | None, out: _Collected
+) -> None:
+    """Score the ``n`` buckets of ``parts`` (qrels parts, run parts, label values, widths)
+    over ``jobs`` processes into ``out``, in bucket order."""
+    from contextlib import closing
+
+    from ._parallel import imap
+
+    qp, rp = parts[:2]
+    for p in (qp, rp):  # each process opens the bucket files for itself
+        getattr(p, "close", lambda: None)()
+    state = (ev, *parts, name or rp.last_tag)
+    with closing(imap(_bucket_task, state, range(n), jobs=jobs)) as done:
+        for got in done:
+            if got is not None:
+                out.add(*got)
+            del got
+
+
+def _bucket_task(state: tuple, k: int):
+    """:func:`_bucket` ``k`` of ``state`` (the Evaluator, qrels parts, run parts, label
+    values, widths, run name): module level, run in worker processes."""
+    ev, qp, rp, label_values, widths, run = state
+    return _bucket(ev, qp, rp, k, label_values, widths, run)
 
 
 def _bucket(ev: Evaluator, qp, rp, k: int, label_values, widths, run: str):

@@ -240,22 +240,31 @@ class Evaluator:
             state["_qrels_source"] = None
         return state
 
-    def evaluate(self, run: Any, *, name: str | None = None) -> Results:
+    def evaluate(self, run: Any, *, name: str | None = None, jobs: int | None = None) -> Results:
         """Score one run (any form :func:`cwlkit.io.inputs.as_run` accepts) with every measure.
 
         With ``order="file"`` the topics come in the order they first appear in the run (as
         cwl_eval prints them); otherwise in byte order.
+
+        ``jobs``: processes scoring the topic chunks of ``chunk_topics`` (the chunks of a run
+        read whole, or the buckets of a streamed file), default every available core, 1 in
+        this process (see :func:`cwlkit._parallel.cores`). Each chunk is scored whole in one
+        process by the same code and the parts are joined in the same order, so the Results
+        are those of ``jobs=1`` to the bit; each worker is handed the Evaluator and the
+        run's chunk plan once (inherited by fork) and a task is one chunk's index, and at most
+        ``2 * jobs`` chunks are in flight. Without ``chunk_topics`` (or with ``"auto"`` and a
+        run read whole), or with a Dask ``client``, ``jobs`` has no effect.
         """
         if self._client is not None and _is_dask_frame(run):
             from ._dask import evaluate_frame
 
             return evaluate_frame(self, self._client, run, name)
-        streamed = self._streamed(run, name)
+        streamed = self._streamed(run, name, jobs)
         if streamed is not None:
             return streamed
         r = _load_run(run, name, self._light)
         if self.options.chunk_topics not in (None, "auto") and not self._diversity:
-            return self._evaluate_chunks(r, name, self.options.chunk_topics)
+            return self._evaluate_chunks(r, name, self.options.chunk_topics, jobs)
         batch = self.batch(r)
         first = _first_appearance(r) if self.options.order == "file" else None
         if r is not run:
@@ -271,7 +280,8 @@ class Evaluator:
 
         The qrels are read and encoded once. ``jobs`` processes (default: every available
         core) score the runs, each run whole in one process, so the results are identical
-        to ``jobs=1``; the qrels are handed to each worker once. An error in any run is
+        to ``jobs=1``; the qrels are handed to each worker once. One run alone has its topic
+        chunks scored over ``jobs`` processes (see :meth:`evaluate`). An error in any run is
         raised (naming its file and line) before any result is returned. ``progress``: a
         bar on stderr (runs and topics done); default when stderr is a terminal.
 
@@ -288,6 +298,8 @@ class Evaluator:
             from ._dask import map_runs
 
             done = map_runs(self, self._client, items)
+        elif len(items) == 1:  # the processes score its chunks, if any
+            done = iter([self.evaluate(items[0][1], name=items[0][0], jobs=jobs)])
         else:
             done = imap(_evaluate_one, self, items, jobs=jobs)
         out: dict[str, Results] = {}
@@ -297,18 +309,22 @@ class Evaluator:
                 tick(len(res.topics))
         return out
 
-    def _evaluate_chunks(self, r, name: str | None, size: int) -> Results:
-        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order); with a
-        Dask client the chunks are scored on its workers."""
-        from .core.chunks import split
+    def _evaluate_chunks(self, r, name: str | None, size: int, jobs: int | None) -> Results:
+        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order), over
+        ``jobs`` processes; with a Dask client the chunks are scored on its workers."""
+        from .core.chunks import Chunks, split
 
-        chunks = split(self.qrels, r, self.options.topics, size)
         if self._client is not None:
             from ._dask import score_chunks
 
+            chunks = split(self.qrels, r, self.options.topics, size)
             parts = score_chunks(self, self._client, chunks, name or r.runid)
         else:
-            parts = [self.score(self._build(q, part), run=name or r.runid) for q, part in chunks]
+            from ._parallel import imap
+
+            plan = Chunks(self.qrels, r, self.options.topics, size)
+            state = (self, plan, name or r.runid)
+            parts = list(imap(_score_chunk, state, range(plan.n), jobs=jobs))
         first = _first_appearance(r) if self.options.order == "file" else None
         res = join_parts(parts)
         return res if first is None else _reorder(res, first)
@@ -352,7 +368,7 @@ class Evaluator:
             self._qrels = as_qrels(self._qrels_source)
         return self._qrels
 
-    def _streamed(self, run: Any, name: str | None) -> Results | None:
+    def _streamed(self, run: Any, name: str | None, jobs: int | None) -> Results | None:
         """:meth:`evaluate` of a plain-text run file streamed in topic buckets (see
         ``chunk_topics``), or None when the run is read whole."""
         from ._streamed import buckets_for, evaluate_streamed
@@ -364,7 +380,7 @@ class Evaluator:
         if buckets is None:
             return None
         qrels = self._qrels if self._qrels is not None else _plain_file(self._qrels_source)
-        return evaluate_streamed(self, qrels, path, buckets, name)
+        return evaluate_streamed(self, qrels, path, buckets, name, jobs=jobs)
 
     @property
     def _light(self) -> bool:
@@ -497,9 +513,18 @@ def _grouped_values(ms: list[Measure], batch) -> dict[int, np.ndarray]:
 
 
 def _evaluate_one(ev: Evaluator, item: tuple[str, Any]) -> Results:
-    """One run of :meth:`Evaluator.evaluate_many` (module level: run in worker processes)."""
+    """One run of :meth:`Evaluator.evaluate_many` (module level: run in worker processes;
+    its chunks, if any, in that process)."""
     name, run = item
-    return ev.evaluate(run, name=name)
+    return ev.evaluate(run, name=name, jobs=1)
+
+
+def _score_chunk(state: tuple[Evaluator, Any, str], k: int) -> Results:
+    """Chunk ``k`` of a run read whole (``state``: the Evaluator, the run's
+    :class:`~cwlkit.core.chunks.Chunks`, the run's name), scored (run in worker processes)."""
+    ev, plan, run = state
+    q, part = plan.chunk(k)
+    return ev.score(ev._build(q, part), run=run)
 
 
 def _plain_file(obj: Any) -> str | None:

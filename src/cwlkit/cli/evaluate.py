@@ -59,7 +59,8 @@ def build_parser():
         type=int,
         default=None,
         metavar="N",
-        help="processes evaluating the runs (default: every available core)",
+        help="processes evaluating the runs, or the topic chunks of a single run with "
+        "--chunk-topics (default: every available core; same output for any N)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     p.add_argument(

@@ -39,7 +39,8 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
                                  numbers); 10: trec_eval 10.0 (double scores, rounded recall
                                  cutoffs, rbp/rbp_resid/unj in all_trec, '#' comments,
                                  missing topics refused without -c)
-  -j, --jobs N                   with several runs: N processes (default: every core)
+  -j, --jobs N                   N processes for several runs, or for the topic chunks of
+                                 one run (default: every core)
   --quiet                        no progress bar on stderr (drawn only on a terminal)
   --chunk-topics N               evaluate N topics at a time (same output, less memory;
                                  not with -c)
@@ -173,34 +174,9 @@ def main(argv: list[str]) -> int:
         chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
         if chunk is not None and len(run_paths) == 1 and not args.c:
             if _plain(qrels_path) and _plain(run_paths[0]):  # streamed: bounded memory
-                from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
-
-                _return_freed_memory()
-                res = evaluate_trec_files(
-                    qrels_path,
-                    run_paths[0],
-                    args.m or None,
-                    chunk_topics=chunk,
-                    comments=comments,
-                    version=version,
-                    zscores=zs,
-                    progress=False if args.quiet else None,
-                    rel_level=level,
-                    max_depth=max_depth,
-                    judged_only=args.J,
-                    num_docs=num_docs,
-                )
-                from ..report.trec_eval import write_trec_eval
-
-                # evaluated: the text is written topic block by topic block
-                write_trec_eval(
-                    res,
-                    sys.stdout.write,
-                    trec_eval_names(args.m or None, version),
-                    per_topic=args.q,
-                    summary=not args.n,
-                    zscore=zs is not None,
-                )
+                options = dict(rel_level=level, max_depth=max_depth, judged_only=args.J)
+                options.update(num_docs=num_docs, comments=comments, version=version, jobs=jobs)
+                _streamed(args, qrels_path, run_paths[0], chunk, zs, options)
                 return 0
         if len(run_paths) == 1:
             qrels, run = read_pair(
@@ -239,6 +215,53 @@ def main(argv: list[str]) -> int:
     # every run is evaluated before anything is printed: an error leaves stdout empty
     sys.stdout.write("".join(outs))
     return 0
+
+
+def _streamed(args, qrels_path: str, run_path: str, chunk: int, zs, options: dict) -> None:
+    """One run of two plain files in bounded memory: topic buckets in byte order, each
+    bucket's per-topic lines (formatted where it is scored) spooled to an unnamed temporary
+    file, then copied to stdout with the ``all`` lines once every bucket is scored."""
+    import shutil
+    import tempfile
+    from functools import partial
+
+    from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
+    from ..report.trec_eval import format_trec_eval
+
+    names = trec_eval_names(args.m or None, options["version"])
+    fmt = partial(format_trec_eval, names=names, zscore=zs is not None)
+    _return_freed_memory()
+    with tempfile.TemporaryFile(
+        "w+", encoding="utf-8", errors="surrogatepass", newline=""
+    ) as spool:
+        res = evaluate_trec_files(
+            qrels_path,
+            run_path,
+            args.m or None,
+            chunk_topics=chunk,
+            zscores=zs,
+            progress=False if args.quiet else None,
+            each=partial(_topic_lines, names=names, per_topic=args.q, zscore=zs is not None),
+            sink=spool.writelines,
+            **options,
+        )
+        # every bucket is scored: an error before this point leaves stdout empty
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout, 1 << 20)
+    if not args.n:
+        sys.stdout.write(fmt(res, per_topic=False, summary=True))
+
+
+def _topic_lines(res, *, names: list[str], per_topic: bool, zscore: bool) -> list[str]:
+    """The per-topic lines of one bucket's Results, in pieces of 1,000 topics (formatting
+    many topics at once holds several times the text in Python objects)."""
+    from ..report.trec_eval import write_trec_eval
+
+    pieces: list[str] = []
+    if per_topic:
+        write = pieces.append
+        write_trec_eval(res, write, names, per_topic=True, summary=False, zscore=zscore, block=1000)
+    return pieces
 
 
 def _return_freed_memory() -> None:

@@ -147,26 +147,42 @@ def _rows_by_chunk(table: pa.Table, chunk_of: dict[str, int], n_chunks: int):
 
 def split(qrels: Qrels, run: Run, topics: str, chunk_topics: int) -> Iterator[tuple[Qrels, Run]]:
     """Yield ``(qrels, run)`` restricted to each group of ``chunk_topics`` kept topics."""
-    check_chunk(chunk_topics)
-    kept = kept_topics(qrels, run, topics)
-    if not kept:
-        raise CwlkitError(
-            f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
-            if topics == "both"
-            else "no topics to evaluate"
-        )
-    n = -(-len(kept) // chunk_topics)
-    chunk_of = {t: i // chunk_topics for i, t in enumerate(kept)}
-    qo, qb = _rows_by_chunk(qrels.table, chunk_of, n)
-    ro, rb = _rows_by_chunk(run.table, chunk_of, n)
-    label_values = qrels._cache.get("label_values")
-    if label_values is None:
-        from .batch import _label_values
+    plan = Chunks(qrels, run, topics, chunk_topics)
+    for k in range(plan.n):
+        yield plan.chunk(k)
 
-        label_values = _label_values(qrels)
-    for k in range(n):
+
+class Chunks:
+    """The topic chunks of a loaded ``(qrels, run)``: ``n`` groups of ``chunk_topics`` kept
+    topics (byte order); :meth:`chunk` makes one. Only row indices are kept here, so that
+    processes sharing this object (forked) can each make the chunks they are given."""
+
+    def __init__(self, qrels: Qrels, run: Run, topics: str, chunk_topics: int) -> None:
+        check_chunk(chunk_topics)
+        kept = kept_topics(qrels, run, topics)
+        if not kept:
+            raise CwlkitError(
+                f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
+                if topics == "both"
+                else "no topics to evaluate"
+            )
+        self.n = n = -(-len(kept) // chunk_topics)
+        chunk_of = {t: i // chunk_topics for i, t in enumerate(kept)}
+        self._q = (qrels, *_rows_by_chunk(qrels.table, chunk_of, n))
+        self._r = (run, *_rows_by_chunk(run.table, chunk_of, n))
+        label_values = qrels._cache.get("label_values")
+        if label_values is None:
+            from .batch import _label_values
+
+            label_values = _label_values(qrels)
+        self.label_values = label_values
+
+    def chunk(self, k: int) -> tuple[Qrels, Run]:
+        """``(qrels, run)`` of chunk ``k`` (rows in file order)."""
+        qrels, qo, qb = self._q
+        run, ro, rb = self._r
         qi, ri = qo[qb[k] : qb[k + 1]], ro[rb[k] : rb[k + 1]]
         q = Qrels(qrels.table.take(from_numpy(qi)), _Lines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
-        q._cache["label_values"] = label_values
+        q._cache["label_values"] = self.label_values
         r = Run(run.table.take(from_numpy(ri)), _Lines(run.lines, ri), run.path)  # type: ignore[arg-type]
-        yield q, r
+        return q, r

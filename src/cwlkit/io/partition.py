@@ -2,7 +2,8 @@
 
 The file is read in blocks of whole lines (``BLOCK`` bytes); each block is parsed and checked
 as :func:`cwlkit.io.trec.read_qrels` / :func:`~cwlkit.io.trec.read_run` check a whole file
-(errors name the file and its line), and its rows go to bucket ``crc32(topic) % buckets``,
+(errors name the file and its line), and its rows go to bucket ``crc32(topic) % buckets`` (or by
+first appearance, :class:`Buckets`, or by ranges of byte order, :class:`TopicRanges`), in
 an Arrow IPC stream in a temporary directory: every line of a topic lands in one bucket, so a
 bucket can be evaluated alone. Only one block and the buckets' write buffers are in memory.
 Duplicate documents are checked bucket by bucket when the buckets are read back.
@@ -205,10 +206,85 @@ class Buckets:
         return out
 
 
+class TopicRanges:
+    """Topics to buckets by ranges of their byte (strcmp) order: bucket ``k`` holds the
+    topics ``t`` with ``bounds[k - 1] <= t < bounds[k]``, so that buckets taken in order
+    give the topics in the order trec_eval prints them.
+
+    Any sorted ``bounds`` is correct (Python orders ``str`` by code point, which is the byte
+    order of their UTF-8); :func:`topic_bounds` chooses them to balance the buckets.
+    """
+
+    def __init__(self, bounds: list[str]) -> None:
+        if any(a >= b for a, b in zip(bounds, bounds[1:], strict=False)):
+            raise ValueError("topic bounds must be strictly increasing")
+        self.bounds = bounds
+        self.n = len(bounds) + 1  # buckets (all open from the start)
+
+    def assign(self, topics: list[str], lines: list[int]) -> np.ndarray:
+        """int64 bucket of each of ``topics`` (``lines`` is unused: the interface of
+        :meth:`Buckets.assign`)."""
+        from bisect import bisect_right
+
+        b = self.bounds
+        return np.fromiter((bisect_right(b, t) for t in topics), np.int64, len(topics))
+
+
+def topic_bounds(
+    path: str, chunk_topics: int, *, most: int = 1024, sample: int = 1 << 24
+) -> list[str]:
+    """Bounds of :class:`TopicRanges` for buckets of about ``chunk_topics`` topics of ``path``
+    (at most ``most`` buckets).
+
+    A file of at most ``sample`` bytes is read whole: its distinct topics, sorted, are cut
+    every ``chunk_topics`` (exact sizes). A larger file is sampled: 256 windows spread evenly
+    over it, whose topics (first field of each whole line) estimate the quantiles of the
+    file's topics in byte order; the number of buckets is :func:`estimate_topics` /
+    ``chunk_topics``. Bounds only balance the buckets: any choice gives the same results.
+    """
+    import os
+
+    size = os.path.getsize(path)
+    if size <= sample:
+        with open(path, "rb") as f:
+            seen = _first_fields(f.read(), head=True, tail=True)
+        n = len(seen)
+        step = max(chunk_topics, -(-n // most))
+    else:
+        seen = set()
+        window = sample // 256
+        with open(path, "rb") as f:
+            for i in range(256):
+                at = i * (size - window) // 255
+                f.seek(at)
+                seen |= _first_fields(f.read(window), head=at == 0, tail=i == 255)
+        n = len(seen)
+        buckets = min(most, max(1, -(-estimate_topics(path) // chunk_topics)))
+        step = max(1, -(-n // buckets))
+    topics = sorted(seen)
+    return topics[step::step]
+
+
+def _first_fields(text: bytes, *, head: bool, tail: bool) -> set[str]:
+    """The distinct first fields of the whole lines of ``text`` (``head``: it starts at a
+    line's start, else its first, partial line is skipped; ``tail``: it ends at the file's
+    end, else its last, partial line is skipped)."""
+    if not head:
+        text = text[text.find(b"\n") + 1 :]
+    if not tail:
+        text = text[: text.rfind(b"\n") + 1]
+    out = set()
+    for line in text.splitlines():
+        field = line.split(None, 1)
+        if field:
+            out.add(field[0].decode("utf-8", "replace"))
+    return out
+
+
 def partition(
     path: str,
     kind: str,
-    buckets: int | Buckets,
+    buckets: int | Buckets | TopicRanges,
     tmpdir: Path,
     *,
     comments: bool = False,
@@ -225,9 +301,10 @@ def partition(
         A plain (not gzipped) TREC qrels or run file.
     kind : {"qrels", "run"}
         What the file holds.
-    buckets : int or Buckets
+    buckets : int, Buckets or TopicRanges
         Number of buckets, a topic going to bucket ``crc32(topic) % buckets``; or the
-        assignment of topics to buckets by first appearance (:class:`Buckets`).
+        assignment of topics to buckets by first appearance (:class:`Buckets`) or by ranges
+        of their byte order (:class:`TopicRanges`).
     tmpdir : Path
         Where the buckets are written (one Arrow IPC stream each, created when first used).
     comments, extra : bool
@@ -336,7 +413,10 @@ def _account(table: pa.Table, out: Parts) -> None:
 
 
 def _write_block(
-    table: pa.Table, out: Parts, buckets: int | Buckets, writer: pa.ipc.RecordBatchFileWriter
+    table: pa.Table,
+    out: Parts,
+    buckets: int | Buckets | TopicRanges,
+    writer: pa.ipc.RecordBatchFileWriter,
 ) -> None:
     """Append the rows of ``table`` to their buckets (file order kept within each)."""
     codes, dictionary = encode_runs(table.column("topic"))

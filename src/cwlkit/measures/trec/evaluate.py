@@ -18,7 +18,9 @@ Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -406,85 +408,196 @@ def evaluate_trec_files(
     version: int = 9,
     zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
     progress: bool | None = None,
-    **options,
+    jobs: int | None = 1,
+    each: Callable[[Results], Any] | None = None,
+    sink: Callable[[Any], object] | None = None,
+    rel_level: float = 1,
+    max_depth: int | None = None,
+    judged_only: bool = False,
+    num_docs: int = 0,
 ) -> Results:
     """:func:`evaluate_trec` on two plain files, in bounded memory (without ``-c``).
 
-    Both files are streamed into topic buckets on disk (:mod:`cwlkit.io.partition`), about
-    ``chunk_topics`` topics each; the buckets are evaluated one at a time, and the per-topic
-    values (small: one number per topic and measure) are put back in byte order of topics
-    and summarised as :func:`evaluate_trec` does: the output is the same, byte for byte.
-    Peak memory is one block of text, one bucket and the per-topic values. ``progress``: a
-    bar on stderr (chunks and topics done; default: when stderr is a terminal).
+    Both files are streamed into buckets on disk (:mod:`cwlkit.io.partition`) that hold
+    ranges of topics in byte order, about ``chunk_topics`` topics each
+    (:func:`~cwlkit.io.partition.topic_bounds`); the buckets are scored in order, over
+    ``jobs`` processes (None: every core), each as :func:`evaluate_trec` scores a whole file.
+    The ``all`` values continue trec_eval's running totals from bucket to bucket: topics
+    added one at a time in byte order (``total += value``), then ``sum``, ``total / num_q``
+    or, for the geometric means, ``exp(sum(log(max(value, 1e-5))) / num_q)``; the output is
+    the same as :func:`evaluate_trec`'s, byte for byte.
+
+    Parameters
+    ----------
+    qrels_path, run_path : str
+        Plain (not gzipped) files.
+    specs, version, zscores, rel_level, max_depth, judged_only, num_docs
+        As :func:`evaluate_trec`.
+    chunk_topics : int
+        About how many topics a bucket holds.
+    comments : bool
+        ``#`` lines are comments (trec_eval 10.0).
+    jobs : int, optional
+        Processes scoring buckets (1: this one; None: every core).
+    each : callable, optional
+        Called, in the process that scores it, on each bucket's Results (its topics in byte
+        order, its ``summary`` that of the bucket alone); what it returns is passed to
+        ``sink`` in this process, bucket after bucket in topic order. With ``each`` the
+        Results returned holds no topic, only the summary, and peak memory is one bucket's
+        (per process) whatever the number of topics. Without it, every topic's values are
+        returned (memory grows with the topics).
+    sink : callable, optional
+        Receives what ``each`` returns (ignored when None).
+    progress : bool, optional
+        A bar on stderr (chunks and topics done; default: when stderr is a terminal).
     """
     import tempfile
+    from contextlib import closing
     from pathlib import Path
 
-    from ..._parallel import progress_bar
+    from ..._parallel import imap, progress_bar
     from ...core.chunks import check_chunk
-    from ...io._text import from_strings, sort_rank
-    from ...io.partition import estimate_topics, partition
+    from ...io.partition import TopicRanges, partition, topic_bounds
 
     check_chunk(chunk_topics)
+    measures = _file_measures(specs, version, max_depth)
+    options = dict(rel_level=rel_level, max_depth=max_depth, judged_only=judged_only)
+    options["num_docs"] = num_docs
+    ranges = TopicRanges(topic_bounds(qrels_path, chunk_topics))
+    kept: list[Results] = []
+    totals = _Totals()
+    with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
+        qp = partition(qrels_path, "qrels", ranges, Path(tmp), comments=comments)
+        rp = partition(run_path, "run", ranges, Path(tmp), comments=comments, extra=True)
+        _check_files_topics(qp, rp, version)
+        label_values = np.sort(np.asarray(sorted(qp.labels), dtype=np.float64))
+        qp.topics = rp.topics = set()  # checked: free them (a million topics: ~150 MB)
+        job = _FilesJob(qp, rp, label_values, measures, version, zscores, each, options)
+        work = closing(imap(_score_bucket, job, range(ranges.n), jobs=jobs))
+        with work, progress_bar(ranges.n, "topic chunks", "chunk", progress) as tick:
+            for got in work.thing:
+                if got is not None:
+                    out, summands, layout = got
+                    totals.add(summands, layout)
+                    if each is None:
+                        kept.append(out)
+                    elif sink is not None:
+                        sink(out)
+                tick(0 if got is None else got[1].shape[1])
+        qp.close()
+        rp.close()
+    return totals.results(kept, rp.last_tag)
+
+
+def _file_measures(specs: list[str] | None, version: int, max_depth: int | None) -> list:
+    """The measures of ``specs`` for :func:`evaluate_trec_files`, once the options pass."""
     if version not in (9, 10):
         raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
-    if options.get("max_depth") is not None and options["max_depth"] < 0:
-        raise ParamError(f"-M must be >= 0; got {options['max_depth']}")
+    if max_depth is not None and max_depth < 0:
+        raise ParamError(f"-M must be >= 0; got {max_depth}")
     measures, others = select_measures(specs, version)
     if others:
         raise CwlkitError(
             f"measure {others[0]!r} needs preference or judgment-group input "
             "(-R prefs, qrels_prefs or qrels_jg)"
         )
-    buckets = max(1, min(1024, -(-estimate_topics(qrels_path) // chunk_topics)))
-    topics: list[str] = []
-    parts: list[dict] = []
-    with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
-        qp = partition(qrels_path, "qrels", buckets, Path(tmp), comments=comments)
-        rp = partition(run_path, "run", buckets, Path(tmp), comments=comments, extra=True)
-        if not qp.topics & rp.topics:
-            raise CwlkitError(
-                f"no topic has both results ({run_path}) and relevance judgements ({qrels_path})"
-            )
-        if version >= 10 and qp.topics - rp.topics:
-            missing = min(qp.topics - rp.topics)
-            raise CwlkitError(
-                f"topic {missing!r} of {qrels_path} has no results in {run_path} "
-                "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
-            )
-        label_values = np.sort(np.asarray(sorted(qp.labels), dtype=np.float64))
-        qp.topics = rp.topics = set()  # checked: free them (a million topics: ~150 MB)
-        with progress_bar(buckets, "topic chunks", "chunk", progress) as tick:
-            for k in range(buckets):
-                _bucket(qp, rp, k, label_values, measures, topics, parts, version, options)
-                tick(len(topics) - tick.topics)
-    order = np.argsort(sort_rank(from_strings(topics)), kind="stable")
-    topics = [topics[i] for i in order]
-    computed = {}
-    for key in list(parts[0]):  # one measure at a time, its chunks freed as it is joined
-        joined = _concat([p.pop(key) for p in parts])
-        computed[key] = [[x[i] for i in order] if isinstance(x, list) else x[order] for x in joined]
-        del joined
-    bogus = np.zeros(len(topics), bool)
-    level = options.get("rel_level", 1)
-    return _results(
-        measures, topics, rp.last_tag, None, bogus, len(topics), None, zscores, level, computed
-    )
+    return measures
 
 
-def _bucket(qp, rp, k: int, label_values, measures, topics: list, parts: list, version, options):
-    """Evaluate bucket ``k`` of :func:`evaluate_trec_files`: append its topics and values."""
-    q, r = qp.read(k), rp.read(k)
+def _check_files_topics(qp, rp, version: int) -> None:
+    """Topics of the whole files (``Parts.topics``) as :func:`_checked_measures` checks them."""
+    if not qp.topics & rp.topics:
+        raise CwlkitError(
+            f"no topic has both results ({rp.path}) and relevance judgements ({qp.path})"
+        )
+    if version >= 10 and qp.topics - rp.topics:
+        missing = min(qp.topics - rp.topics)
+        raise CwlkitError(
+            f"topic {missing!r} of {qp.path} has no results in {rp.path} "
+            "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
+        )
+
+
+@dataclass
+class _FilesJob:
+    """What every bucket of :func:`evaluate_trec_files` needs (inherited by the workers)."""
+
+    qp: Any
+    rp: Any
+    label_values: np.ndarray
+    measures: list
+    version: int
+    zscores: dict | None
+    each: Callable[[Results], Any] | None
+    options: dict
+
+
+def _score_bucket(job: _FilesJob, k: int) -> tuple[Any, np.ndarray, tuple] | None:
+    """Bucket ``k`` of :func:`evaluate_trec_files` scored: (its Results, or what ``each``
+    makes of them; its summands: float64[M, T], each measure's values as trec_eval adds
+    them, the logarithms for the geometric means; the layout of its Results), or None when
+    no topic is in both files."""
+    q, r = job.qp.read(k), job.rp.read(k)
     if q is None or r is None:
-        return
+        return None
     if not set(q.codes()[1].to_pylist()) & set(r.codes()[1].to_pylist()):
-        return
-    q._cache["label_values"] = label_values
-    ctx, got, _, _, _ = _trec_codes(
-        q, r, version=version, all_topics=False, release=True, **options
+        return None
+    q._cache["label_values"] = job.label_values
+    ctx, topics, bogus, num_q, _ = _trec_codes(
+        q, r, version=job.version, all_topics=False, release=True, **job.options
     )
-    topics += got
-    parts.append(_compute(measures, ctx))
+    del q, r
+    computed = _compute(job.measures, ctx)  # (compact copies: no view keeps ctx alive)
+    del ctx
+    level = job.options.get("rel_level", 1)
+    runid, zs = job.rp.last_tag, job.zscores
+    res = _results(job.measures, topics, runid, None, bogus, num_q, None, zs, level, computed)
+    summands = res.values.copy()
+    for i, agg in enumerate(res.aggregates):
+        if agg == "gmean":
+            summands[i] = np.log(np.maximum(summands[i], 1e-5))
+    layout = (res.measures, res.aggregates, list(res.text))
+    return (res if job.each is None else job.each(res)), summands, layout
+
+
+class _Totals:
+    """trec_eval's running totals, continued over buckets taken in topic order."""
+
+    def __init__(self) -> None:
+        self.sums: np.ndarray | None = None
+        self.num_q = 0
+        self.layout: tuple[list[str], list[str], list[str]] = ([], [], [])
+
+    def add(self, summands: np.ndarray, layout: tuple) -> None:
+        """Add a bucket's summands (float64[M, T]) topic after topic, as trec_eval does;
+        ``layout``: its Results' (measures, aggregates, text measures)."""
+        self.layout = layout
+        self.num_q += summands.shape[1]
+        if self.sums is not None:  # the running total first: the same additions, in order
+            summands = np.concatenate([self.sums[:, None], summands], axis=1)
+        self.sums = np.cumsum(summands, axis=1)[:, -1]
+
+    def results(self, kept: list[Results], runid: str) -> Results:
+        """The Results of the buckets ``kept`` joined (none: no topic), with the summary
+        of every bucket added."""
+        from ...results import Results
+
+        measures, aggregates, text = self.layout
+        if kept:
+            values = np.concatenate([r.values for r in kept], axis=1)
+        else:
+            values = np.zeros((len(measures), 0))
+        topics = [t for r in kept for t in r.topics]
+        texts = {m: [x for r in kept for x in r.text[m]] for m in text}
+        res = Results(values, measures, topics, run=runid, aggregates=aggregates, text=texts)
+        assert self.sums is not None  # (at least one topic: checked before scoring)
+        for i, (m, agg) in enumerate(zip(measures, aggregates, strict=True)):
+            if m == "NumQ":
+                res.summary[m] = float(self.num_q)
+            elif m not in text:
+                how = {"gmean": "gm", "sum": "sum"}.get(agg, "mean")
+                res.summary[m] = _from_total(how, float(self.sums[i]), self.num_q, self.num_q)
+        return res
 
 
 def _compute(measures, ctx: Ctx) -> dict:
@@ -596,12 +709,17 @@ def _to_z(zs, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:
 def _aggregate(agg: str, v: np.ndarray, num_q: int) -> float:
     """Summary value: topics added in order, left to right, as trec_eval accumulates them."""
 
-    def total(x: np.ndarray) -> float:
-        return float(np.cumsum(x)[-1]) if x.size else 0.0
-
-    if agg == "sum":
-        return total(v)
     if agg == "gm":
-        logs = total(np.log(np.maximum(v, 1e-5))) + (num_q - v.size) * math.log(1e-5)
+        v = np.log(np.maximum(v, 1e-5))
+    return _from_total(agg, float(np.cumsum(v)[-1]) if v.size else 0.0, v.size, num_q)
+
+
+def _from_total(agg: str, total: float, size: int, num_q: int) -> float:
+    """Summary value from the running total of ``size`` topics' values (their logarithms for
+    ``gm``), averaged over ``num_q`` topics (topics without values count as 1e-5 in ``gm``)."""
+    if agg == "sum":
+        return total
+    if agg == "gm":
+        logs = total + (num_q - size) * math.log(1e-5)
         return math.exp(logs / num_q) if num_q else 0.0
-    return total(v) / num_q if num_q else total(v)
+    return total / num_q if num_q else total

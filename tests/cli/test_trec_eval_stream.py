@@ -1,0 +1,135 @@
+"""``cwlkit trec_eval --chunk-topics N [-j J] QRELS RUN`` on plain files (issue #10): topic
+buckets by ranges of byte order, each formatted as soon as it is scored, the ``all`` totals
+continued from bucket to bucket. The output is trec_eval's (the golden files of its own test
+suites) and, on web2012, the unchunked path's (itself checked against trec_eval and
+pytrec_eval by tests/measures/trec), byte for byte, at every chunk size and job count."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA
+
+from cwlkit.io.partition import TopicRanges, partition, topic_bounds
+
+WEB = DATA / "web2012"
+QRELS = WEB / "qrels.web.151-200.txt"
+RUNS = sorted((WEB / "runs").glob("*.run"))
+TE = DATA / "trec_eval_test"
+SIZES = ["1", "7", "1000"]
+JOBS = ["1", "2"]
+
+
+def _cases() -> list:
+    out = []
+    for version in ("9.0.8", "10.0"):
+        for line in (TE / version / "CASES").read_text().splitlines():
+            if not line.strip() or line.startswith("#") or "-R" in line.split():
+                continue
+            expected, args = line.split("\t", 1)
+            out.append(pytest.param(version, expected, args.split(), id=f"{version}:{args}"))
+    return out
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("version", "expected", "args"), _cases())
+def test_golden_streamed(cli, monkeypatch, version, expected, args, size, jobs):
+    """trec_eval's own outputs (-q, -c, -M, -l, relstring, -Z, parameters, '#' comments)."""
+    monkeypatch.chdir(TE / version)
+    extra = ["--trec-version", "10"] if version == "10.0" else []
+    rc, out, err = cli("trec_eval", *extra, "--chunk-topics", size, "-j", jobs, *args)
+    assert (rc, err) == (0, "")
+    assert out == (TE / version / expected).read_text()
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["-q", "-m", "all_trec"],
+        ["-m", "all_trec"],
+        ["-q", "-n", "-m", "official"],
+        ["-q", "-J", "-M", "30", "-l", "2", "-m", "all_trec", "--trec-version", "10"],
+    ],
+    ids=["q", "summary", "nosummary", "J-M-l-v10"],
+)
+def test_web2012_streamed_is_whole_output(cli, flags, size, jobs):
+    for run in RUNS:
+        whole = cli("trec_eval", *flags, QRELS, run)
+        assert whole[0] == 0 and whole[1]
+        assert cli("trec_eval", "--chunk-topics", size, "-j", jobs, *flags, QRELS, run) == whole
+
+
+@pytest.fixture(scope="module")
+def odd_topics(tmp_path_factory):
+    """Topics whose byte order is neither numeric nor by first appearance (non-ASCII too),
+    with some only in one file, and values that make every total order-sensitive."""
+    d = tmp_path_factory.mktemp("odd")
+    topics = ["9", "10", "100", "B", "a", "é1", "Z", "0x", "ä", "_", "-3"]
+    q, r = [], []
+    for n, t in enumerate(reversed(topics)):
+        if t != "Z":  # only in the run
+            q += [f"{t} 0 d{i} {(i * 7 + n) % 4 - (i == 3)}\n" for i in range(9)]
+        if t != "_":  # only in the qrels
+            r += [f"{t} Q0 d{i} {i} {((i * 13 + n) % 10) / 3:.6f} tag{n}\n" for i in range(14)]
+    (d / "q").write_text("".join(q), encoding="utf-8")
+    (d / "r").write_text("".join(r), encoding="utf-8")
+    return d / "q", d / "r"
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize("size", ["1", "2", "5", "50"])
+def test_byte_order_topics(cli, odd_topics, size, jobs):
+    q, r = odd_topics
+    for flags in (["-q", "-m", "all_trec"], ["-q", "-m", "all_trec", "-M", "4"]):
+        whole = cli("trec_eval", *flags, q, r)
+        assert whole[0] == 0
+        topics = [ln.split("\t")[1] for ln in whole[1].splitlines() if ln.startswith("map ")]
+        assert topics[:-1] == sorted(topics[:-1], key=str.encode) and topics[-1] == "all"
+        assert cli("trec_eval", "--chunk-topics", size, "-j", jobs, *flags, q, r) == whole
+
+
+@pytest.mark.parametrize("sample", [10**9, 512])
+def test_topic_ranges_buckets_are_byte_ranges(odd_topics, tmp_path, sample):
+    """Whole-file bounds cut every ``chunk`` topics; sampled ones (a small ``sample``) may be
+    uneven, but every bucket holds a range of topics and the buckets follow byte order."""
+    q, _ = odd_topics
+    bounds = topic_bounds(str(q), 3, sample=sample)
+    assert bounds == sorted(set(bounds))
+    if sample > 1000:  # read whole: 10 topics of the qrels, 3 a bucket
+        assert len(bounds) == 3
+    parts = partition(str(q), "qrels", TopicRanges(bounds), tmp_path)
+    seen: list[list[str]] = []
+    for k in range(len(bounds) + 1):
+        got = parts.read(k)
+        if got is not None:
+            seen.append(sorted(set(got.table.column("topic").to_pylist()), key=str.encode))
+    parts.close()
+    flat = [t for s in seen for t in s]
+    assert flat == sorted(flat, key=str.encode) and len(flat) == 10
+
+
+def test_unsorted_bounds_refused():
+    with pytest.raises(ValueError, match="increasing"):
+        TopicRanges(["b", "a"])
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_error_in_last_bucket_leaves_stdout_empty(cli, tmp_path, jobs):
+    """A document listed twice in the last topic (byte order) is found only when the last
+    bucket is read, after every other bucket is scored: nothing is printed."""
+    run = RUNS[0]
+    lines = run.read_text().splitlines(keepends=True)
+    last = max((ln.split()[0] for ln in lines), key=str.encode)
+    at = max(i for i, ln in enumerate(lines) if ln.split()[0] == last)
+    first = next(ln for ln in lines if ln.split()[0] == last)
+    lines.insert(at + 1, first)  # a repeat of the topic's first document, at its end
+    bad = tmp_path / "dup.run"
+    bad.write_text("".join(lines))
+    rc, out, err = cli(
+        "trec_eval", "--chunk-topics", "1", "-j", jobs, "-q", "-m", "map", QRELS, bad
+    )
+    assert rc != 0 and out == ""
+    assert err.count("\n") == 1 and f"{bad}:{at + 2}:" in err and "twice" in err, err
+    assert cli("trec_eval", "-q", "-m", "map", QRELS, bad)[2] == err  # the unchunked message
