@@ -26,3 +26,19 @@ def cli():
         return rc, out.getvalue(), err.getvalue()
 
     return run
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Count the streamed evaluations (so that a test knows which path ran)."""
+    import cwlkit._streamed as streamed
+
+    n = [0]
+    real = streamed.evaluate_streamed
+
+    def spy(*args, **kwargs):
+        n[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(streamed, "evaluate_streamed", spy)
+    return n

@@ -16,7 +16,6 @@ from conftest import DATA
 from test_streamed import assert_same
 
 import cwlkit
-import cwlkit._streamed as streamed
 from cwlkit.errors import FormatError
 
 WEB = DATA / "web2012"
@@ -40,20 +39,6 @@ def tasks(monkeypatch):
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(ProcessPoolExecutor, "submit", spy)
-    return n
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """Count the streamed evaluations (so that a test knows which path ran)."""
-    n = [0]
-    real = streamed.evaluate_streamed
-
-    def spy(*args, **kwargs):
-        n[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(streamed, "evaluate_streamed", spy)
     return n
 
 

@@ -27,20 +27,6 @@ INPUTS = {
 }
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """Count the streamed evaluations (so that a test knows the streamed path ran)."""
-    n = [0]
-    real = streamed.evaluate_streamed
-
-    def spy(*args, **kwargs):
-        n[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(streamed, "evaluate_streamed", spy)
-    return n
-
-
 def assert_same(got: cwlkit.Results, want: cwlkit.Results, cwl_rows: list[int]) -> None:
     """Same topics, measures, run and aggregates; values and columns equal, exactly except the
     rows of C/W/L metrics (``cwl_rows``) and the C/W/L columns, equal to 1e-12 relative."""
