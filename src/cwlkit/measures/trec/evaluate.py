@@ -300,16 +300,7 @@ def _checked_measures(
 
     from ...io._text import from_numpy, to_numpy
 
-    if version not in (9, 10):
-        raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
-    if max_depth is not None and max_depth < 0:
-        raise ParamError(f"-M must be >= 0; got {max_depth}")
-    measures, others = select_measures(specs, version)
-    if others:
-        raise CwlkitError(
-            f"measure {others[0]!r} needs preference or judgment-group input "
-            "(-R prefs, qrels_prefs or qrels_jg)"
-        )
+    measures = _file_measures(specs, version, max_depth)
     qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
     in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
     if not in_run.any():
@@ -490,7 +481,7 @@ def evaluate_trec_files(
 
 
 def _file_measures(specs: list[str] | None, version: int, max_depth: int | None) -> list:
-    """The measures of ``specs`` for :func:`evaluate_trec_files`, once the options pass."""
+    """The measures of ``specs``, once the options pass (the topics are checked apart)."""
     if version not in (9, 10):
         raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
     if max_depth is not None and max_depth < 0:
