@@ -25,32 +25,13 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from pathlib import Path
+
+from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
-
-
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
-    """Run ``cmd`` (stdout discarded); return (wall s, user + system CPU s, peak RSS MB).
-
-    Fails loudly if the command fails.
-    """
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if p.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed with status {p.returncode}:\n{err[-2000:]}")
-    return (
-        wall,
-        usage.ru_utime + usage.ru_stime,
-        usage.ru_maxrss / 1024.0,
-    )  # ru_maxrss: KiB on Linux
 
 
 def make_data(prefix: Path, topics: int, depth: int) -> Path:

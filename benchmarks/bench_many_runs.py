@@ -30,26 +30,15 @@ import shlex
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
 FIVE_C = ["-m", "P.10", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank", "-m", "Rprec"]
 FIVE = "P@10 AP nDCG@10 RR R-Prec"
-
-
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Run ``cmd`` with stdout discarded; (wall seconds, peak RSS MiB)."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024.0
 
 
 def data(root: Path, runs: int, topics: int, depth: int) -> tuple[Path, list[Path]]:
@@ -118,7 +107,8 @@ def main() -> None:
     load = [os.getloadavg()]
     for _ in range(a.repeat):
         for name, cmd in cases:
-            got[name].append(timed(cmd))
+            t = timed(cmd)
+            got[name].append((t.wall, t.rss))
     load.append(os.getloadavg())
     print(
         f"# {a.runs} runs x {a.topics} topics x {a.depth} documents, median of {a.repeat} "

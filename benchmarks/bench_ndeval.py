@@ -27,7 +27,6 @@ lists. ``cwlkit ndeval``'s output is checked to be byte-identical to ndeval's fi
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -35,6 +34,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -89,18 +89,6 @@ def make_data(prefix: Path, topics: int, depth: int, seed: int = 7) -> tuple[Pat
             for rank, k in enumerate(order, 1):
                 fr.write(f"{t} Q0 d{t}_{chosen[k]} {rank} {scores[k]:.2f} bench\n")
     return q, r
-
-
-def timed(cmd: list[str]) -> tuple[float, float, float]:
-    """Run ``cmd`` with stdout discarded; (wall seconds, CPU seconds, peak RSS MiB)."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0
 
 
 def median(cmd: list[str], repeat: int) -> tuple[float, float, float]:

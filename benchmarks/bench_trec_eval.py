@@ -35,8 +35,9 @@ import argparse
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -54,18 +55,6 @@ assert len(res) > 0
 """
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Run ``cmd`` with stdout discarded; (wall seconds, peak RSS MiB)."""
-    t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
-    err = p.stderr.read().decode(errors="replace") if p.stderr else ""
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{err[-2000:]}")
-    return wall, usage.ru_maxrss / 1024.0
-
-
 def interleaved(cases: list[tuple[str, list[str]]], repeat: int) -> dict[str, tuple[float, float]]:
     """{case: (median wall s, largest peak RSS MiB)} over ``repeat`` interleaved rounds."""
     import statistics
@@ -73,7 +62,8 @@ def interleaved(cases: list[tuple[str, list[str]]], repeat: int) -> dict[str, tu
     got: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cases}
     for _ in range(repeat):
         for name, cmd in cases:
-            got[name].append(timed(cmd))
+            t = timed(cmd)
+            got[name].append((t.wall, t.rss))
     return {k: (statistics.median(w for w, _ in v), max(m for _, m in v)) for k, v in got.items()}
 
 

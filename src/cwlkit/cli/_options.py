@@ -118,3 +118,25 @@ def parse_measure_args(specs: Sequence[str]) -> list[Measure]:
             seen.add(m.name)
             out.append(m)
     return out
+
+
+def correlation_matrix(args: argparse.Namespace, measures: list[Measure], too_few: str):
+    """The correlation matrix of ``measures`` over ``args.runs`` with the options of
+    :func:`add_correlation_options` (``too_few``: the message when fewer than 2 measures)."""
+    from ..errors import ParamError
+    from ..stats.matrix import LEVELS, correlate_runs
+
+    if len(measures) < 2:
+        raise ParamError(too_few)
+    if args.max_residual is not None and args.level == "systems":
+        raise ParamError("--max-residual filters (run, topic) pairs: use --level scores or both")
+    return correlate_runs(
+        args.qrels,
+        list(args.runs),
+        measures,
+        levels=LEVELS if args.level == "both" else (args.level,),
+        max_residual=args.max_residual,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+    )

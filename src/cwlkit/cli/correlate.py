@@ -194,27 +194,15 @@ def _all_pairs(args) -> int:
     """``--all-pairs``: the correlation matrix of the -m measures."""
     from ..errors import ParamError
     from ..report.correlation import format_correlation_matrix
-    from ..stats.matrix import LEVELS, correlate_runs
-    from ._options import parse_measure_args
+    from ._options import correlation_matrix, parse_measure_args
 
     if args.measure_a or args.measure_b:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
     if not args.all_pairs:
         raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
     measures = parse_measure_args(args.measures)
-    if len(measures) < 2:
-        raise ParamError(f"--all-pairs needs at least 2 measures (-m); got {len(measures)}")
-    if args.max_residual is not None and args.level == "systems":
-        raise ParamError("--max-residual filters (run, topic) pairs: use --level scores or both")
-    cm = correlate_runs(
-        args.qrels,
-        list(args.runs),
-        measures,
-        levels=LEVELS if args.level == "both" else (args.level,),
-        max_residual=args.max_residual,
-        order=args.order,
-        topics=args.topics,
-        gain=args.gain,
+    cm = correlation_matrix(
+        args, measures, f"--all-pairs needs at least 2 measures (-m); got {len(measures)}"
     )
     sys.stdout.write(format_correlation_matrix(cm, args.format))
     return 0

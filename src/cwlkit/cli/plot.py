@@ -279,25 +279,13 @@ def _roc(args):
 
 
 def _matrix_of(args, first: str | None = None):
-    from ..errors import CwlkitError
-    from ..stats.matrix import LEVELS, correlate_runs
-    from ._options import parse_measure_args
+    from ._options import correlation_matrix, parse_measure_args
 
     specs = ([first] if first else []) + list(args.measures)
-    measures = parse_measure_args(specs)
-    if len(measures) < 2:
-        raise CwlkitError(f"cwlkit plot {args.action}: needs at least 2 measures (-x, -m)")
-    if args.max_residual is not None and args.level == "systems":
-        raise CwlkitError("--max-residual filters (run, topic) pairs: use --level scores or both")
-    return correlate_runs(
-        args.qrels,
-        list(args.runs),
-        measures,
-        levels=LEVELS if args.level == "both" else (args.level,),
-        max_residual=args.max_residual,
-        order=args.order,
-        topics=args.topics,
-        gain=args.gain,
+    return correlation_matrix(
+        args,
+        parse_measure_args(specs),
+        f"cwlkit plot {args.action}: needs at least 2 measures (-x, -m)",
     )
 
 
