@@ -130,11 +130,15 @@ class progress_bar:  # noqa: N801 (used as a context manager, like open)
 _THREADS: tuple[int, Any] | None = None  # (pid, ThreadPoolExecutor) of this process
 
 
-def thread_map(fn: Callable[[I], R], items: Sequence[I], *, least: int = 4) -> list[R]:
+def thread_map(
+    fn: Callable[[I], R], items: Sequence[I], *, least: int = 4, each: bool = False
+) -> list[R]:
     """``[fn(item) for item in items]``, the items split into one contiguous part per core,
     each part run in order by a thread of this process (for kernels that release the GIL,
-    such as pyarrow's: block-wise hashing of millions of strings). Fewer than ``least`` items,
-    or one core: run here, in order. Results are in the order of ``items`` either way.
+    such as pyarrow's: block-wise hashing of millions of strings; numpy's on large arrays).
+    With ``each``, every item is a task of its own, taken by the next free thread (items of
+    unequal cost, such as the measures of one evaluation). Fewer than ``least`` items, or one
+    core: run here, in order. Results are in the order of ``items`` either way.
     """
     n = cores()
     if n <= 1 or len(items) < least:
@@ -144,6 +148,8 @@ def thread_map(fn: Callable[[I], R], items: Sequence[I], *, least: int = 4) -> l
         from concurrent.futures import ThreadPoolExecutor
 
         _THREADS = (os.getpid(), ThreadPoolExecutor(n, thread_name_prefix="cwlkit"))
+    if each:
+        return list(_THREADS[1].map(fn, items))
     step = -(-len(items) // n)
     parts = [items[i : i + step] for i in range(0, len(items), step)]
     done = _THREADS[1].map(lambda part: [fn(item) for item in part], parts)

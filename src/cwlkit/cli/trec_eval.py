@@ -146,7 +146,6 @@ def main(argv: list[str]) -> int:
     num_docs = _int_opt("-N", args.N)
     comments = version >= 10
 
-    from ..io.trec import read_pair, read_qrels
     from ..measures.trec._spec import PREFS_MEASURES
 
     wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_MEASURES for s in args.m)
@@ -168,16 +167,21 @@ def main(argv: list[str]) -> int:
             _prefs_text(args, qrels_path, p, version, level, max_depth, comments) for p in run_paths
         ]
     else:
-        from ..io.trec import read_zscores
+        chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
+        streamed = chunk is not None and len(run_paths) == 1 and not args.c
+        streamed = streamed and _plain(qrels_path) and _plain(run_paths[0])
+        if not streamed:
+            from .main import lean_arrow_memory
+
+            lean_arrow_memory()  # (before pyarrow is loaded)
+        from ..io.trec import read_pair, read_qrels, read_zscores
 
         zs = read_zscores(args.Z) if args.Z else None
-        chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
-        if chunk is not None and len(run_paths) == 1 and not args.c:
-            if _plain(qrels_path) and _plain(run_paths[0]):  # streamed: bounded memory
-                options = dict(rel_level=level, max_depth=max_depth, judged_only=args.J)
-                options.update(num_docs=num_docs, comments=comments, version=version, jobs=jobs)
-                _streamed(args, qrels_path, run_paths[0], chunk, zs, options)
-                return 0
+        if streamed:  # bounded memory
+            options = dict(rel_level=level, max_depth=max_depth, judged_only=args.J)
+            options.update(num_docs=num_docs, comments=comments, version=version, jobs=jobs)
+            _streamed(args, qrels_path, run_paths[0], chunk, zs, options)
+            return 0
         if len(run_paths) == 1:
             qrels, run = read_pair(
                 qrels_path, run_paths[0], comments=comments, extra=True, light=True

@@ -15,6 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._arrays import unique
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
@@ -552,7 +553,7 @@ def _doc_lookup(
     # distinct (block, topic) pairs: keys only change where a run of rows does
     key = (run_doc // LOOKUP_BLOCK) * n_topics + run_topic
     heads = key[np.concatenate(([0], np.flatnonzero(key[1:] != key[:-1]) + 1))]
-    pairs = np.unique(heads)
+    pairs = unique(heads)
     pair_block, pair_topic = pairs // n_topics, pairs % n_topics
     qorder = np.argsort(qrel_topic, kind="stable")
     qbounds = np.searchsorted(qrel_topic[qorder], np.arange(n_topics + 1))

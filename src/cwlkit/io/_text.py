@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
+from .._arrays import unique
 from ..errors import CwlkitError, FormatError
 
 _WS = bytes.maketrans(b"\t\r\v\f", b"    ")
@@ -490,11 +491,11 @@ def encode_blocks(
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     n = len(col)
     change = np.flatnonzero(groups[1:] != groups[:-1]) + 1
-    if n <= block or np.unique(groups[np.concatenate(([0], change))]).size != change.size + 1:
+    if n <= block or unique(groups[np.concatenate(([0], change))]).size != change.size + 1:
         (codes,), dictionary = encode(col)
         return codes, dictionary
     bounds = np.concatenate(([0], change, [n]))
-    cuts = np.unique(bounds[np.searchsorted(bounds, np.arange(0, n, block))])
+    cuts = unique(bounds[np.searchsorted(bounds, np.arange(0, n, block))])
     cuts = np.concatenate((cuts, [n])) if cuts[-1] != n else cuts
     from .._parallel import thread_map
 

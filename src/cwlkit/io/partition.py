@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
+from .._arrays import unique
 from ..errors import CwlkitError, FormatError
 from ._text import (
     encode_runs,
@@ -407,7 +408,7 @@ def _account(table: pa.Table, out: Parts) -> None:
     out.rows += table.num_rows
     if out.kind == "qrels":
         vals = to_numpy(table.column("label"))
-        out.labels.update(np.unique(vals[np.isfinite(vals)]).tolist())
+        out.labels.update(unique(vals[np.isfinite(vals)]).tolist())
     else:
         out.last_tag = str(table.column("tag")[-1].as_py())
 

@@ -643,6 +643,8 @@ def _results(
     uses: dict = {}
     for _, _, m, params, _ in rows:
         uses[(m.compute, params)] = uses.get((m.compute, params), 0) + 1
+    if not computed and ctx is not None and ctx.T * ctx.D >= THREADED_CELLS:
+        computed = _compute_threaded(rows, ctx)
     values = np.full((len(rows), len(topics)), np.nan)
     aggregates = [_AGGREGATES[r[2].agg] for r in rows]
     res = Results(values, [r[1] for r in rows], topics, run=runid, aggregates=aggregates)
@@ -664,6 +666,25 @@ def _results(
             # with -c trec_eval sums R over every qrels topic, scored or not
             res.summary[canon] = rel_all
     return res
+
+
+#: smallest ranking matrix (topics x depth) whose measures are computed by several threads
+#: (numpy releases the GIL on large arrays; below this, handing work over costs more)
+THREADED_CELLS = 200_000
+
+
+def _compute_threaded(rows: list, ctx: Ctx) -> dict:
+    """The values of every distinct ``(compute, params)`` of ``rows`` (but ``num_q``), each
+    measure a task for the next free thread (see :func:`cwlkit._parallel.thread_map`). The
+    measures share :class:`Ctx`'s memoised arrays: a ``cached_property`` is computed once
+    under its lock; a memo entry computed twice at once holds the same values."""
+    from ..._parallel import thread_map
+
+    keys = list(
+        dict.fromkeys((m.compute, params) for _, _, m, params, _ in rows if m.agg != "num_q")
+    )
+    values = thread_map(lambda key: key[0](ctx, key[1]), keys, each=True)
+    return dict(zip(keys, values, strict=True))
 
 
 def _fill_row(res: Results, i: int, name: str, agg: str, v, bogus, num_q: int, zscores) -> None:
