@@ -10,7 +10,7 @@ import pytest
 from cwlkit.errors import ParamError, UnknownMeasureError
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
-from cwlkit.measures.base import Measure
+from cwlkit.measures.base import Measure, measure
 from cwlkit.measures.parse import parse_measure, parse_measures
 
 # spelling -> canonical name(s): ir_measures' syntax, trec_eval's, cwl_eval's, aliases
@@ -177,7 +177,7 @@ def test_names_are_unique_across_the_table():
 
 
 def test_registering_a_taken_name_fails():
-    @dataclasses.dataclass(frozen=True)
+    @measure
     class Clash(Measure):
         family = "ap"
 

@@ -1,8 +1,9 @@
 """The Measure base class and declarative parameters.
 
-A measure is a frozen dataclass: its fields are its parameters, validated on construction,
-and its canonical name is derived from them (``FAMILY(p=v,...)@k``, defaults omitted). A field
-named ``k`` is the cutoff and is spelled ``@k``.
+A measure is an immutable dataclass (declared with :func:`measure`): its fields are its
+parameters, validated on construction, and its canonical name is derived from them
+(``FAMILY(p=v,...)@k``, defaults omitted). A field named ``k`` is the cutoff and is spelled
+``@k``.
 """
 
 from __future__ import annotations
@@ -70,7 +71,34 @@ def _domain(meta: dict) -> str:
     return f"{lo}, {hi}"
 
 
-@dataclasses.dataclass(frozen=True)
+def measure(cls: type) -> type:
+    """Class decorator of every measure: a dataclass whose fields are its parameters.
+
+    The constructor (keywords or positions in field order, defaults, then the parameter
+    checks of ``__post_init__``), equality and hash (same class, same field values), repr
+    and immutability (assigning an attribute raises ``dataclasses.FrozenInstanceError``) are
+    :class:`Measure`'s, shared by every measure: ``dataclass(frozen=True)`` compiles six
+    methods again for each class, about 0.5 ms of start-up a class (18 ms for trec_eval's
+    table). Declare a new measure with this decorator, not with ``dataclass`` (Python
+    refuses a frozen dataclass on a base that is not one).
+    """
+    return dataclasses.dataclass(init=False, repr=False, eq=False)(cls)
+
+
+#: per measure class: its constructor's fields, ``{name: (default, default_factory)}``
+_INIT_FIELDS: dict[type, dict[str, tuple[Any, Any]]] = {}
+
+
+def _init_fields(cls: type) -> dict[str, tuple[Any, Any]]:
+    got = _INIT_FIELDS.get(cls)
+    if got is None:
+        got = _INIT_FIELDS[cls] = {
+            f.name: (f.default, f.default_factory) for f in dataclasses.fields(cls) if f.init
+        }
+    return got
+
+
+@measure
 class Measure:
     """Base class of every measure.
 
@@ -89,6 +117,63 @@ class Measure:
     aggregate: ClassVar[str] = "mean"
     #: spell every parameter in the name, defaults included (``RBP(p=0.8)``)
     show_defaults: ClassVar[bool] = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        cls = type(self)
+        spec = _init_fields(cls)
+        if len(args) > len(spec):
+            raise TypeError(
+                f"{cls.__name__}() takes {len(spec)} positional arguments "
+                f"but {len(args)} were given"
+            )
+        for name, value in zip(spec, args, strict=False):
+            if name in kwargs:
+                raise TypeError(f"{cls.__name__}() got multiple values for argument {name!r}")
+            kwargs[name] = value
+        unknown = [k for k in kwargs if k not in spec]
+        if unknown:
+            raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {unknown[0]!r}")
+        missing = []
+        for name, (default, factory) in spec.items():
+            if name in kwargs:
+                value = kwargs[name]
+            elif default is not dataclasses.MISSING:
+                value = default
+            elif factory is not dataclasses.MISSING:
+                value = factory()
+            else:
+                missing.append(name)
+                continue
+            object.__setattr__(self, name, value)
+        if missing:
+            raise TypeError(
+                f"{cls.__name__}() missing {len(missing)} required argument"
+                f"{'s' if len(missing) > 1 else ''}: {', '.join(map(repr, missing))}"
+            )
+        self.__post_init__()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _field_values(self) -> tuple:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self) if f.compare)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._field_values() == other._field_values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._field_values())
+
+    def __repr__(self) -> str:
+        body = ", ".join(
+            f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self) if f.repr
+        )
+        return f"{type(self).__qualname__}({body})"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -19,12 +19,11 @@ level, ROC) are in :mod:`cwlkit.measures.curves`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .base import Measure, param
+from .base import Measure, measure, param
 from .curves import STANDARD_LEVELS, interpolated_precision, relevant
 from .registry import register
 
@@ -149,7 +148,7 @@ def set_counts(
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class F(Measure):
     """F measure of the retrieved set, the lecture's ``beta^2`` (or ``alpha``) weighting.
 
@@ -220,7 +219,7 @@ class F(Measure):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class IAP11(Measure):
     """11-point interpolated average precision of each topic (the lecture's definition).
 

@@ -10,12 +10,11 @@ the RBO weights.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from .base import Measure, param
+from .base import Measure, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class Compat(Measure):
     """Compatibility: RBO of the run against the ideal ranking, normalised (ir_measures' Compat).
 

@@ -11,13 +11,12 @@ evaluation's options (``CWL_scaled(metric='INST(T=2)',max_rel=4)``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from ..errors import ParamError
-from .base import Measure, format_value, param
+from .base import Measure, format_value, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class ScaledCWL(Measure):
     """A C/W/L metric's expected utility with labels scaled to [0, 1] (ir_measures' cwl_eval).
 

@@ -63,7 +63,7 @@ import pyarrow.compute as pc
 
 from ..errors import CwlkitError
 from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
-from .base import Measure, param
+from .base import Measure, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -495,7 +495,7 @@ def _cut():
     return param(ge=1, integer=True, doc="cutoff (ndeval prints 5, 10 and 20)")
 
 
-@dataclass(frozen=True)
+@measure
 class _Diversity(Measure):
     """Base of the intent-aware measures (they need diversity qrels)."""
 
@@ -504,7 +504,7 @@ class _Diversity(Measure):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class alpha_DCG(_Diversity):
     """alpha-DCG@k (Clarke et al., SIGIR 2008) over the "ideal ideal" ranking (ndeval).
 
@@ -525,7 +525,7 @@ class alpha_DCG(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class alpha_nDCG(_Diversity):
     """alpha-nDCG@k (Clarke et al., SIGIR 2008): alpha-DCG@k over ndeval's greedy ideal ranking.
 
@@ -545,7 +545,7 @@ class alpha_nDCG(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class ERR_IA(_Diversity):
     """Intent-aware ERR@k (Chapelle et al., CIKM 2009) as ndeval computes it.
 
@@ -566,7 +566,7 @@ class ERR_IA(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class nERR_IA(_Diversity):
     """Intent-aware ERR@k over its value for ndeval's greedy ideal ranking (nERR-IA@k)."""
 
@@ -582,7 +582,7 @@ class nERR_IA(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class NRBP(_Diversity):
     """Novelty- and rank-biased precision (Clarke, Kolla, Vechtomova, ICTIR 2009), ndeval's.
 
@@ -602,7 +602,7 @@ class NRBP(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class nNRBP(_Diversity):
     """NRBP over its value for ndeval's greedy ideal ranking (0 for a topic with S = 0)."""
 
@@ -619,7 +619,7 @@ class nNRBP(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class AP_IA(_Diversity):
     """Intent-aware average precision (ndeval's MAP-IA): the mean over subtopics of each one's AP.
 
@@ -648,7 +648,7 @@ class AP_IA(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class P_IA(_Diversity):
     """Intent-aware precision at k: relevant (document, subtopic) pairs in the top k / (k S)."""
 
@@ -667,7 +667,7 @@ class P_IA(_Diversity):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class StRecall(_Diversity):
     """Subtopic recall at k: share of the S subtopics with a relevant document in the top k."""
 

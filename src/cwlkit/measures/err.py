@@ -16,13 +16,11 @@ default ``nDCG`` is trec_eval's, gain = label).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..core.gains import GainMap
 from ..errors import ParamError
-from .base import Measure, param
+from .base import Measure, measure, param
 from .registry import register
 
 #: relative size of the last term summed in the residual's geometric tail
@@ -76,7 +74,7 @@ def cascade_tail(depth: np.ndarray, rho: float) -> np.ndarray:
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class ERR(Measure):
     """Expected reciprocal rank, ``ERR@k`` (full depth without a cutoff).
 

@@ -8,12 +8,11 @@ with at least k documents, because the two divide differently when a run is shor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
-from .base import Measure, param
+from .base import Measure, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class Judged(Measure):
     """Fraction of the top k retrieved documents that are judged (ir_measures' ``Judged@k``).
 
@@ -66,7 +65,7 @@ class Judged(Measure):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class NumQ(Measure):
     """Number of topics evaluated: 1 per topic, summed (trec_eval's ``num_q``, ir_measures'
     ``NumQ``).

@@ -59,14 +59,13 @@ Positions and averages
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
 
 from ..errors import ParamError
-from .base import Measure, param
+from .base import Measure, measure, param
 from .letor import VERSIONS, LetorVersion, letor_gain_rel, letor_measures, letor_version
 from .registry import register
 
@@ -159,7 +158,7 @@ def _scores(batch, version: LetorVersion, k: int, name: str) -> tuple:
     return got
 
 
-@dataclass(frozen=True)
+@measure
 class _Letor(Measure):
     """Base: a measure of LETOR's Eval-Score scripts, with the ``version`` parameter."""
 
@@ -201,7 +200,7 @@ class _Letor(Measure):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class LETOR_P(_Letor):
     """LETOR's P@k: relevant documents in the top k / k, the version's relevant labels.
 
@@ -219,7 +218,7 @@ class LETOR_P(_Letor):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class LETOR_MAP(_Letor):
     """LETOR's AP: mean of P@j over the relevant ranks j, over the relevant count (0 if none).
 
@@ -235,7 +234,7 @@ class LETOR_MAP(_Letor):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class LETOR_NDCG(_Letor):
     """LETOR's NDCG@k: gains {0:0, 1:1, 2:3(, 3:7, 4:15)}, ranks 1 and 2 undiscounted.
 
@@ -253,7 +252,7 @@ class LETOR_NDCG(_Letor):
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class LETOR_MeanNDCG(_Letor):
     """LETOR's MeanNDCG: the mean of NDCG@1..NDCG@n over a topic's n ranked documents.
 

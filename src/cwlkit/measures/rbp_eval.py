@@ -27,13 +27,12 @@ summed rank by rank, contributions accumulated in rank order), so its printed di
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
 from ..errors import CwlkitError, ParamError
-from .base import Measure, format_value, param
+from .base import Measure, format_value, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 @register
-@dataclass(frozen=True)
+@measure
 class RBP_eval(Measure):  # noqa: N801 (the registry's family name)
     """RBP with rbp_eval's tie averaging, depth cut and residual (base + residual per topic).
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..base import measure
 from .base import CWLContext, CWLMetric, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class AP(CWLMetric):
     """cwl_eval's AP (printed ``AP``): C(i) = sum_{j>i} rho_j / sum_{j>=i} rho_j, rho = g/i.
 

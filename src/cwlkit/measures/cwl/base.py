@@ -30,7 +30,7 @@ from typing import ClassVar
 import numpy as np
 
 from ...errors import CwlkitError
-from ..base import Measure, format_value
+from ..base import Measure, format_value, measure
 
 TAIL_TOL = 1e-12
 MAX_HORIZON = 1 << 22
@@ -101,7 +101,7 @@ class CWLScores:
         return np.vstack([self.EU, self.ETU, self.EC, self.ETC, self.ED])
 
 
-@dataclass(frozen=True)
+@measure
 class CWLMetric(Measure):
     """Base class of C/W/L metrics: subclasses implement :meth:`continuation`.
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, register_cwl
 
 
@@ -16,7 +14,7 @@ def _until_first_failure(ok: np.ndarray) -> np.ndarray:
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class BPM(CWLMetric):
     """BPM-Static: C(i) = 1 while CG(i) < T and CC(i) < K, 0 from the first rank failing either."""
 
@@ -32,7 +30,7 @@ class BPM(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class BPMD(CWLMetric):
     """BPM-Dynamic: the bounds move with the gain seen.
 

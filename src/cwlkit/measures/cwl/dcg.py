@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class SDCG(CWLMetric):
     """SDCG@k: C(i) = log2(i+1) / log2(i+2) for i < k, else 0.
 
@@ -34,7 +32,7 @@ class SDCG(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class NDCG(SDCG):
     """nDCG@k normalised by the ideal ranking: EU = SDCG(run) / SDCG(ideal).
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, geometric_tail, logistic, register_cwl
 
 
@@ -30,7 +28,7 @@ def _c2(x: CWLContext, A: float, b2: float, R2: float) -> np.ndarray:
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class IFTGoal(CWLMetric):
     """IFT-C1: C(i) = 1 - 1 / (1 + b1 exp((T - CG(i)) R1)): the user stops once the goal T is met.
 
@@ -58,7 +56,7 @@ class IFTGoal(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class IFTRate(CWLMetric):
     """IFT-C2: C(i) = 1 / (1 + b2 exp((A - CG(i)/CC(i)) R2)), rate of gain against A.
 
@@ -79,7 +77,7 @@ class IFTRate(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class IFTGoalRate(CWLMetric):
     """IFT-C1-C2: C(i) = C1(i) C2(i), goal and rate together."""
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, geometric_tail, register_cwl, trigamma_tail
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class INST(CWLMetric):
     """INST: C(i) = ((i + T + T_i - 1) / (i + T + T_i))^2 with T_i = T - CG(i).
 
@@ -105,7 +103,7 @@ def _power_tail(H: int, c0: np.ndarray, a: float) -> np.ndarray | None:
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class INSQ(CWLMetric):
     """INSQ: C(i) = ((i + 2T - 1) / (i + 2T))^2, independent of the gains.
 

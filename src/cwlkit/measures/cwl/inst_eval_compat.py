@@ -28,6 +28,7 @@ import numpy as np
 
 from ...core.gains import GainMap
 from ...errors import ParamError
+from ..base import measure
 from .base import CWLScores
 from .evaluate import CWLInput, score
 from .inst import INST
@@ -66,7 +67,7 @@ class InstEvalGain(GainMap):
         return lab / top
 
 
-@dataclass(frozen=True)
+@measure
 class _AnyGain(INST):
     """INST without the gain-domain check (inst_eval.py accepts negative gains)."""
 

@@ -13,16 +13,14 @@ C_E10 and C_E11 converge (geometric and trigamma tails, summed exactly).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, geometric_tail, register_cwl, trigamma_tail
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE5(CWLMetric):
     """C_E5: C(i) = 1 - r_i (the ERR paper's Equation 5). Diverges; see the module notes."""
 
@@ -38,7 +36,7 @@ class CE5(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE6(CWLMetric):
     """C_E6: C(i) = i/(i+1) (1 - r_i) (Equation 6).
 
@@ -62,7 +60,7 @@ class CE6(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE8(CWLMetric):
     """C_E8@k: C(i) = 1 - r_i for i < k, 0 from k on (cwl_eval's NERReq8CWLMetric)."""
 
@@ -79,7 +77,7 @@ class CE8(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE9(CWLMetric):
     """C_E9@k: C(i) = i/(i+1) (1 - r_i) for i < k, 0 from k on (NERReq9CWLMetric)."""
 
@@ -96,7 +94,7 @@ class CE9(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE10(CWLMetric):
     """C_E10: C(i) = phi (1 - r_i) (NERReq10CWLMetric); geometric tail phi (1 - r_pad)."""
 
@@ -116,7 +114,7 @@ class CE10(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class CE11(CWLMetric):
     """C_E11: C(i) = ((i + 2T - 1)/(i + 2T))^2 (1 - r_i) (NERReq11CWLMetric); INSQ-like tail."""
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class Precision(CWLMetric):
     """cwl_eval's graded precision ``P_cwl@k``: C(i) = 1 for i < k, 0 from k on, W(i) = 1/k.
 

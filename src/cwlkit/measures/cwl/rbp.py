@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, geometric_tail, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class RBP(CWLMetric):
     """RBP (Moffat and Zobel 2008): C(i) = p, W(i) = (1 - p) p^(i-1).
 
@@ -40,7 +38,7 @@ class RBP(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class NPV(CWLMetric):
     """Net present value: C(i) = 1 / (1 + rate); RBP with p = 1 / (1 + rate)."""
 

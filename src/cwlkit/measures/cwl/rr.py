@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..base import measure
 from .base import CWLContext, CWLMetric, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class RR(CWLMetric):
     """cwl_eval's graded reciprocal rank ``RR_cwl``: C(i) = 1 until the first document with
     positive gain (rank r), 0 from r on. cwl_eval prints it ``RR``; trec_eval's binary

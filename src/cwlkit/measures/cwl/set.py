@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class SET(CWLMetric):
     """SET: with w(i) = (i+1)^beta - i^beta, C(i) = w(i+1)/w(i) for i < k, else 0.
 

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..base import param
+from ..base import measure, param
 from .base import CWLContext, CWLMetric, geometric_tail, register_cwl
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class TBG(CWLMetric):
     """TBG (Smucker and Clarke 2012): W(i) proportional to 2^(-CC(i-1) / h).
 
@@ -39,7 +37,7 @@ class TBG(CWLMetric):
 
 
 @register_cwl
-@dataclass(frozen=True)
+@measure
 class UMeasure(CWLMetric):
     """U-measure (Sakai and Dou 2013): W(i) proportional to max(0, 1 - CC(i-1) / L).
 

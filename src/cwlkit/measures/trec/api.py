@@ -15,13 +15,12 @@ non-relevant (``P@k`` divides by k). The ranking and score precision are the bat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from ...errors import ParamError
-from ..base import Measure, param
+from ..base import Measure, measure, param
 from ..registry import register, register_syntax
 from ._ctx import Ctx
 
@@ -57,7 +56,7 @@ def _trec(*names: str):
     return add
 
 
-@dataclass(frozen=True)
+@measure
 class _Trec(Measure):
     """Base: the value of trec_eval measure ``row`` (a row of ``_spec.MEASURES``)."""
 
@@ -113,7 +112,7 @@ class _Trec(Measure):
         return [np.asarray(by_cut[c], dtype=np.float64) for c in cuts]
 
 
-@dataclass(frozen=True)
+@measure
 class _Cut(_Trec):
     """A trec_eval cutoff measure (``P_k``): one value at cutoff ``k``."""
 
@@ -126,7 +125,7 @@ def _rel_param():
 
 
 @_trec("P")
-@dataclass(frozen=True)
+@measure
 class P(_Cut):
     """Precision at k: relevant documents in the top k / k (trec_eval ``P_k``)."""
 
@@ -143,7 +142,7 @@ class P(_Cut):
 
 
 @_trec("recall")
-@dataclass(frozen=True)
+@measure
 class R(_Cut):
     """Recall at k: relevant documents in the top k / R (trec_eval ``recall_k``)."""
 
@@ -155,7 +154,7 @@ class R(_Cut):
 
 
 @_trec("map", "map_cut")
-@dataclass(frozen=True)
+@measure
 class AP(_Trec):
     """Average precision: sum of the precision at each relevant retrieved document / R.
 
@@ -176,7 +175,7 @@ class AP(_Trec):
 
 
 @_trec("gm_map")
-@dataclass(frozen=True)
+@measure
 class GMAP(_Trec):
     """AP per topic, aggregated by the geometric mean (AP floored at 1e-5; trec_eval
     ``gm_map``)."""
@@ -188,7 +187,7 @@ class GMAP(_Trec):
 
 
 @_trec("ndcg", "ndcg_cut")
-@dataclass(frozen=True)
+@measure
 class NDCG(_Trec):
     """nDCG = DCG / ideal DCG with discount log2(rank + 1) (trec_eval ``ndcg`` / ``ndcg_cut``).
 
@@ -238,7 +237,7 @@ class NDCG(_Trec):
         return self.gains if self.k is None else None
 
 
-@dataclass(frozen=True)
+@measure
 class _Gains(_Trec):
     """A trec_eval measure of graded gains with an optional gain table (``G.1=3,2=9``)."""
 
@@ -256,7 +255,7 @@ class _Gains(_Trec):
         return self.gains
 
 
-@dataclass(frozen=True)
+@measure
 class _Levels(_Trec):
     """A trec_eval measure over recall levels, optionally given (``11pt_avg.0.25,0.5``)."""
 
@@ -287,13 +286,13 @@ def _simple(
     """A trec_eval measure without parameters apart from ``rel`` (and ``base``'s)."""
     if rel:
 
-        @dataclass(frozen=True)
+        @measure
         class _M(base):  # type: ignore[valid-type,misc]
             rel: float = _rel_param()
 
     else:
 
-        @dataclass(frozen=True)
+        @measure
         class _M(base):  # type: ignore[no-redef,valid-type,misc]
             pass
 
@@ -384,7 +383,7 @@ RBPResid = _simple(
 
 
 @_trec("recip_rank")
-@dataclass(frozen=True)
+@measure
 class RR(_Trec):
     """Reciprocal rank of the first relevant document (trec_eval ``recip_rank``); ``RR@k``
     scores 0 when it is below rank k (MS MARCO's MRR@10)."""
@@ -409,7 +408,7 @@ class RR(_Trec):
 
 
 @_trec("success")
-@dataclass(frozen=True)
+@measure
 class Success(_Cut):
     """1 if a relevant document is in the top k (trec_eval ``success_k``)."""
 
@@ -420,7 +419,7 @@ class Success(_Cut):
 
 
 @_trec("relative_P")
-@dataclass(frozen=True)
+@measure
 class RelativeP(_Cut):
     """Precision at k over the best possible precision at k, min(k, R) / k."""
 
@@ -431,7 +430,7 @@ class RelativeP(_Cut):
 
 
 @_trec("unj")
-@dataclass(frozen=True)
+@measure
 class Unjudged(_Cut):
     """Fraction of the top k that is unjudged (trec_eval 10.0 ``unj``; 1 - ``Judged@k`` when
     the run has k documents)."""
@@ -442,7 +441,7 @@ class Unjudged(_Cut):
 
 
 @_trec("iprec_at_recall")
-@dataclass(frozen=True)
+@measure
 class IPrec(_Cut):
     """Interpolated precision at recall level k: the highest precision at any rank whose
     recall is at least k (trec_eval ``iprec_at_recall``; 9.0.8 reaches level k at
@@ -455,7 +454,7 @@ class IPrec(_Cut):
 
 
 @_trec("Rprec_mult")
-@dataclass(frozen=True)
+@measure
 class RprecMult(_Cut):
     """Precision at rank (long)(k R + 0.9), for a multiple k of R (trec_eval ``Rprec_mult``)."""
 
@@ -466,7 +465,7 @@ class RprecMult(_Cut):
 
 
 @_trec("set_P", "set_relative_P")
-@dataclass(frozen=True)
+@measure
 class SetP(_Trec):
     """Precision of the retrieved set, relevant retrieved / retrieved (trec_eval ``set_P``);
     ``relative=True``: relevant retrieved / min(retrieved, R) (``set_relative_P``)."""
@@ -480,7 +479,7 @@ class SetP(_Trec):
 
 
 @_trec("set_F")
-@dataclass(frozen=True)
+@measure
 class SetF(_Trec):
     """trec_eval's F of the retrieved set, ``(1 + beta) P R / (beta P + R)`` (``set_F.beta``:
     trec_eval's beta stands where the usual definition has beta squared; the lecture's
@@ -499,7 +498,7 @@ class SetF(_Trec):
 
 
 @_trec("utility")
-@dataclass(frozen=True)
+@measure
 class Utility(_Trec):
     """Linear utility a R+ + b N+ + c R- + d N- over the retrieved (+) / not retrieved (-),
     relevant (R) / non-relevant (N) table (trec_eval ``utility``; d needs the collection
@@ -523,7 +522,7 @@ class Utility(_Trec):
 
 
 @_trec("rbp")
-@dataclass(frozen=True)
+@measure
 class RBPTrec(_Trec):
     """trec_eval 10.0's rank-biased precision (``rbp``): (1 - p) sum g_i p^(i-1) with the
     labels rescaled to [0, 1] as trec_eval does; the C/W/L ``RBP`` uses the gains as given."""
