@@ -262,7 +262,7 @@ class Evaluator:
         streamed = self._streamed(run, name, jobs)
         if streamed is not None:
             return streamed
-        r = _load_run(run, name, self._light)
+        r = _load_run(run, name, self._light, None if self._diversity else self.qrels)
         if self.options.chunk_topics not in (None, "auto") and not self._diversity:
             return self._evaluate_chunks(r, name, self.options.chunk_topics, jobs)
         batch = self.batch(r)
@@ -538,14 +538,15 @@ def _is_dask_frame(obj: Any) -> bool:
     return (type(obj).__module__ or "").startswith("dask") and hasattr(obj, "to_delayed")
 
 
-def _load_run(run: Any, name: str | None, light: bool):
-    """A Run from any input; a TREC file is read without the columns ``light`` drops."""
+def _load_run(run: Any, name: str | None, light: bool, qrels: Any = None):
+    """A Run from any input; a TREC file is read without the columns ``light`` drops, its
+    documents encoded with those of ``qrels`` (a :class:`~cwlkit.io.trec.Qrels`) if given."""
     from .io.inputs import as_run
     from .io.trec import read_run
 
     if isinstance(run, (str, os.PathLike)) and not str(run).startswith("irds:"):
         if not str(run).endswith((".parquet", ".pq")):
-            return read_run(run, light=light)
+            return read_run(run, light=light, qrels=qrels)
     return as_run(run, name=name)
 
 

@@ -152,6 +152,38 @@ def test_blockwise_document_lookup(files, monkeypatch):
     np.testing.assert_array_equal(whole.judged, blocks.judged)
 
 
+@pytest.mark.parametrize("with_qrels", [False, True])
+@pytest.mark.parametrize("dense", [False, True])
+@pytest.mark.parametrize("topics", ["run", "both", "either"])
+def test_every_lookup_path_gives_the_same_batch(files, monkeypatch, with_qrels, dense, topics):
+    """Run documents encoded alone or with the qrels' (Run.encode_with), labels found by
+    binary search or in the dense row table: the same batch, d1 judged for two topics, t4
+    judged for none, t3 retrieved by none."""
+    q, r = files
+    expected = build_batch(read_qrels(q), read_run(r), topics=topics)
+    if not dense:
+        monkeypatch.setattr(batch_mod, "DENSE_QRELS_CELLS", 0)
+    qrels = read_qrels(q)
+    run = read_run(r, qrels=qrels if with_qrels else None)
+    assert (run.qrels_prefix(qrels.codes()[3]) is not None) == with_qrels
+    got = build_batch(qrels, run, topics=topics)
+    assert list(got.topics) == list(expected.topics)
+    np.testing.assert_array_equal(got.labels, expected.labels)
+    np.testing.assert_array_equal(got.judged, expected.judged)
+    np.testing.assert_array_equal(got.docs, expected.docs)
+    assert run.runid == "tag"
+
+
+def test_a_run_encoded_with_the_qrels_still_rejects_a_repeated_document(tmp_path):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("t 0 a 1\nu 0 a 0\n")
+    r.write_text("t Q0 a 1 2 x\nu Q0 a 1 2 x\nu Q0 b 2 1 x\nu Q0 a 3 0.5 x\n")
+    with pytest.raises(
+        CwlkitError, match=r"r.txt:4: document 'a' appears twice for topic 'u' .*line 2"
+    ):
+        read_run(r, qrels=read_qrels(q))
+
+
 def test_errors(files, tmp_path):
     with pytest.raises(ParamError, match="order"):
         _batch(files, order="bogus")

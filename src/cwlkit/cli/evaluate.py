@@ -81,6 +81,10 @@ def build_parser():
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
+    if args.chunk_topics is None:  # (streamed runs keep pyarrow's allocator: measured faster)
+        from .main import lean_arrow_memory
+
+        lean_arrow_memory()  # (pyarrow is not loaded yet)
     if args.scheduler is not None:
         from .._dask import connect
 

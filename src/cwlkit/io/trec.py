@@ -62,6 +62,8 @@ class _Coded:
 
 
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
+#: the largest run (rows) and qrels (distinct documents) encoded together (:meth:`encode_with`)
+SHARED_ENCODE_ROWS = 1 << 17
 
 
 @dataclass(frozen=True, eq=False)
@@ -137,6 +139,35 @@ class Run(_Coded):
         """The tag of the last line (trec_eval's convention)."""
         return str(self.table.column("tag")[-1].as_py()) if self.table.num_rows else ""
 
+    def encode_with(self, qrels: Qrels) -> None:
+        """Encode the documents in one pass together with ``qrels``' document dictionary,
+        whose entries come first: a document's code is then its qrels code when it is judged
+        (for any topic), and :func:`cwlkit.core.batch.build_batch` needs no second lookup of
+        the strings. For a run of up to ``SHARED_ENCODE_ROWS`` rows (larger ones are encoded
+        topic block by topic block, whose small hash tables stay in cache) against qrels of
+        at most as many documents as the run has rows. Codes already computed are kept."""
+        if "codes" in self._cache or len(self.table) > SHARED_ENCODE_ROWS:
+            return
+        qd_dict = qrels.codes()[3]
+        if len(qd_dict) > len(self.table):  # (hashing the qrels' documents would cost more)
+            return
+        import pyarrow.compute as pc
+
+        from ._text import encode_runs
+
+        t, td = encode_runs(self.table.column("topic"))
+        docs = self.table.column("doc").combine_chunks()
+        enc = pc.dictionary_encode(pa.concat_arrays([qd_dict, docs]))
+        d = to_numpy(enc.indices)[len(qd_dict) :].astype(np.int64)
+        self._cache["codes"] = (t, td, d, enc.dictionary)
+        self._cache["qrels_docs"] = (qd_dict, len(qd_dict))
+
+    def qrels_prefix(self, qd_dict: pa.Array) -> int | None:
+        """How many codes of the document dictionary are ``qd_dict``'s (see
+        :meth:`encode_with`), or None when the documents were encoded without it."""
+        got = self._cache.get("qrels_docs")
+        return got[1] if got is not None and got[0] is qd_dict else None
+
     @classmethod
     def from_records(
         cls, records: list[tuple[str, str, float]], path: str = "<run>", tag: str = "run"
@@ -193,7 +224,12 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
 
 
 def read_run(
-    path: str | Path, *, comments: bool = False, extra: bool = False, light: bool = False
+    path: str | Path,
+    *,
+    comments: bool = False,
+    extra: bool = False,
+    light: bool = False,
+    qrels: Qrels | None = None,
 ) -> Run:
     """Read a TREC run file (``topic Q0 document rank score tag``).
 
@@ -208,6 +244,9 @@ def read_run(
     light : bool
         Keep only the ``topic``, ``doc``, ``tag`` and ``score`` columns (what trec_eval's
         measures read); ``q0``, ``rank`` and ``score_text`` are parsed but not kept.
+    qrels : Qrels, optional
+        The judgements the run will be evaluated against: its documents are encoded together
+        with theirs (see :meth:`Run.encode_with`); the same Run either way.
 
     Raises
     ------
@@ -231,6 +270,8 @@ def read_run(
         table = table.drop_columns(["score_text"])
     table = table.append_column("score", from_numpy(scores))
     r = Run(table, lines, str(path))
+    if qrels is not None:
+        r.encode_with(qrels)
     _check_duplicates(path, table, lines, "run", r.codes())
     return r
 
@@ -251,7 +292,7 @@ def read_pair(
     threads was slower on a 2-core machine and raised the peak memory.)
     """
     q = read_qrels(qrels_path, comments=comments)
-    r = read_run(run_path, comments=comments, extra=extra, light=light)
+    r = read_run(run_path, comments=comments, extra=extra, light=light, qrels=q)
     return q, r
 
 
