@@ -326,7 +326,7 @@ def _trec_one(state: tuple, run_path: str) -> str:
     from ..io.trec import read_run
 
     qrels, o = state
-    run = read_run(run_path, comments=o["comments"], extra=True, light=True)
+    run = read_run(run_path, comments=o["comments"], extra=True, light=True, qrels=qrels)
     return _trec_text(qrels, run, o)
 
 
