@@ -153,25 +153,39 @@ def test_blockwise_document_lookup(files, monkeypatch):
 
 
 @pytest.mark.parametrize("with_qrels", [False, True])
-@pytest.mark.parametrize("dense", [False, True])
+@pytest.mark.parametrize("block", [1, 1 << 15])
 @pytest.mark.parametrize("topics", ["run", "both", "either"])
-def test_every_lookup_path_gives_the_same_batch(files, monkeypatch, with_qrels, dense, topics):
-    """Run documents encoded alone or with the qrels' (Run.encode_with), labels found by
-    binary search or in the dense row table: the same batch, d1 judged for two topics, t4
-    judged for none, t3 retrieved by none."""
+def test_every_lookup_path_gives_the_same_batch(files, monkeypatch, with_qrels, block, topics):
+    """Run documents encoded alone (looked up in the qrels' dictionary) or with the judged
+    documents of their topics (io/joint.py), in one block or a block per topic: the same
+    batch; d1 judged for two topics, t4 judged for none, t3 retrieved by none."""
+    import cwlkit.io._text as text
+
     q, r = files
     expected = build_batch(read_qrels(q), read_run(r), topics=topics)
-    if not dense:
-        monkeypatch.setattr(batch_mod, "DENSE_QRELS_CELLS", 0)
+    monkeypatch.setattr(text, "BLOCK_ROWS", block)
     qrels = read_qrels(q)
     run = read_run(r, qrels=qrels if with_qrels else None)
-    assert (run.qrels_prefix(qrels.codes()[3]) is not None) == with_qrels
+    assert (run.qrels_rows(qrels) is not None) == with_qrels
+    assert "codes" not in qrels._cache  # the qrels' documents were never encoded whole
     got = build_batch(qrels, run, topics=topics)
+    assert ("codes" in qrels._cache) == (not with_qrels)
     assert list(got.topics) == list(expected.topics)
     np.testing.assert_array_equal(got.labels, expected.labels)
     np.testing.assert_array_equal(got.judged, expected.judged)
     np.testing.assert_array_equal(got.docs, expected.docs)
     assert run.runid == "tag"
+
+
+def test_a_run_with_scattered_topic_lines_is_looked_up_in_the_qrels(tmp_path):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("t 0 a 1\nu 0 b 2\n")
+    r.write_text("t Q0 a 1 2 x\nu Q0 b 1 2 x\nt Q0 b 2 1 x\n")
+    qrels = read_qrels(q)
+    run = read_run(r, qrels=qrels)
+    assert run.qrels_rows(qrels) is None  # (joint blocks need each topic's lines together)
+    b = build_batch(qrels, run)
+    np.testing.assert_array_equal(b.labels, [[1.0, NAN], [2.0, NAN]])
 
 
 def test_a_run_encoded_with_the_qrels_still_rejects_a_repeated_document(tmp_path):

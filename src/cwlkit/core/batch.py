@@ -181,18 +181,24 @@ def build_batch(
     # their temporaries die with them (at 10M rows each per-row array is 80 MB), so keep
     # no other reference here to an array a step replaces or deletes.
     run_topic, rt_dict, run_doc, rd_dict = run.codes()
-    qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
+    qt_codes, qt_dict = qrels.topic_codes()
     topic_dict, qrel_topic = _topic_space(rt_dict, qt_codes, qt_dict)
-    found, run_label = _run_labels(
-        run_topic,
-        run_doc,
-        rd_dict,
-        qrel_topic,
-        qrels,
-        _index_in(rt_dict, qt_dict),
-        len(topic_dict),
-        run.qrels_prefix(qd_dict),
-    )
+    qrows = run.qrels_rows(qrels)  # (a run read for these qrels: io/joint.py)
+    if qrows is not None:
+        found = qrows >= 0
+        run_label = qrels.labels[qrows]
+        run_label[~found] = np.nan
+        del qrows
+    else:
+        found, run_label = _run_labels(
+            run_topic,
+            run_doc,
+            rd_dict,
+            qrel_topic,
+            qrels,
+            _index_in(rt_dict, qt_dict),
+            len(topic_dict),
+        )
     kept_codes, row_of_code = _select_topics(topic_dict, run_topic, qrel_topic, topics, qrels, run)
     T = int(kept_codes.size)
     idx, row, col, scores, counts = _ranked_rows(
@@ -256,26 +262,18 @@ def _run_labels(
     qrels: Qrels,
     run_to_qrels_topic: np.ndarray,
     n_codes: int,
-    prefix: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(found, label) of every run row: is (topic, document) in the qrels, and its label.
 
     ``qrel_topic`` holds the qrels rows' topic codes in the run's code space (``n_codes``
     codes); ``run_to_qrels_topic`` maps a run topic code to the qrels' own (-1: not judged).
-    ``prefix``: the run's document codes below it are the qrels' own (the documents were
-    encoded with the qrels', :meth:`~cwlkit.io.trec.Run.encode_with`).
+    (A run read for the qrels already knows its rows' labels: see :mod:`cwlkit.io.joint`.)
     """
     _, _, qd_codes, qd_dict = qrels.codes()
     # run documents -> qrels document codes (-1: never judged)
-    if prefix is not None:
-        run_qdoc = np.where(run_doc < prefix, run_doc, -1)
-    else:
-        lookup = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)
-        run_qdoc = lookup[run_doc]
-        del lookup
-    table = _qrels_row_table(qrels)
-    if table is not None:  # (small qrels) one gather instead of a binary search
-        return _labels_from_table(qrels, table, run_to_qrels_topic[run_topic], run_qdoc)
+    run_qdoc = _doc_lookup(run_doc, run_topic, rd_dict, qd_codes, qrel_topic, qd_dict, n_codes)[
+        run_doc
+    ]
     # look (qrels topic, qrels doc) up among the sorted qrels keys (the per-row temporaries
     # are computed in place and dropped as soon as used: at 10M rows each is 80 MB)
     qorder, qkeys_sorted, width = _sorted_qrels_keys(qrels)
@@ -320,42 +318,6 @@ def _sorted_qrels_keys(qrels: Qrels) -> tuple[np.ndarray, np.ndarray, int]:
 
 #: the largest qrels whose sorted keys are kept between runs
 CACHED_QRELS_ROWS = 1 << 20
-#: the largest qrels (topics x distinct documents) given a dense table of its rows
-DENSE_QRELS_CELLS = 1 << 22
-
-
-def _qrels_row_table(qrels: Qrels) -> np.ndarray | None:
-    """int32[topics * documents] of the qrels' own codes: the qrels row judging each (topic,
-    document) pair, -1 where none does; None for qrels over ``DENSE_QRELS_CELLS`` cells.
-    Kept with the qrels, for every run evaluated against them."""
-    got = qrels._cache.get("row_table")
-    if got is None:
-        qt_codes, qt_dict, qd_codes, qd_dict = qrels.codes()
-        width = len(qd_dict)
-        got = False
-        if 0 < len(qt_dict) * width <= DENSE_QRELS_CELLS:
-            got = np.full(len(qt_dict) * width, -1, dtype=np.int32)
-            got[qt_codes * width + qd_codes] = np.arange(qt_codes.size, dtype=np.int32)
-            got.setflags(write=False)
-        qrels._cache["row_table"] = got
-    return None if got is False else got
-
-
-def _labels_from_table(
-    qrels: Qrels, table: np.ndarray, qtopic: np.ndarray, qdoc: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """(found, label) of rows with qrels topic and document codes ``qtopic``, ``qdoc`` (-1:
-    not in the qrels) looked up in :func:`_qrels_row_table`'s ``table``."""
-    key = qtopic * len(qrels.codes()[3])
-    key += qdoc
-    key[(qtopic < 0) | (qdoc < 0)] = -1
-    pos = table[np.maximum(key, 0)]
-    pos[key < 0] = -1
-    del key
-    found = pos >= 0
-    run_label = qrels.labels[pos]
-    run_label[~found] = np.nan
-    return found, run_label
 
 
 def _select_topics(

@@ -40,13 +40,22 @@ class _Coded:
     #: that occurs in several topics; within a topic, equal strings share a code)
     _per_topic_docs: bool = False
 
+    def topic_codes(self) -> tuple[np.ndarray, pa.Array]:
+        """(topic codes, topic dictionary); codes are int64."""
+        got = self._cache.get("topics")
+        if got is None:
+            from ._text import encode_runs
+
+            got = self._cache["topics"] = encode_runs(self.table.column("topic"))
+        return got
+
     def codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
         """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
         got = self._cache.get("codes")
         if got is None:
-            from ._text import encode, encode_blocks, encode_runs
+            from ._text import encode, encode_blocks
 
-            t, td = encode_runs(self.table.column("topic"))
+            t, td = self.topic_codes()
             if self._per_topic_docs:
                 d, dd = encode_blocks(self.table.column("doc"), t)
             else:
@@ -55,6 +64,17 @@ class _Coded:
             self._cache["codes"] = got
         return got
 
+    def check_codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
+        """Codes for finding a document twice in a topic: :meth:`codes` when computed or
+        encoded topic block by topic block, otherwise (not kept) document codes of each block
+        of whole topics (equal strings of one topic share a code)."""
+        if "codes" in self._cache or self._per_topic_docs:
+            return self.codes()
+        from ._text import encode_blocks
+
+        t, td = self.topic_codes()
+        return (t, td, *encode_blocks(self.table.column("doc"), t))
+
     def release_codes(self) -> None:
         """Forget the cached codes (they are recomputed if asked for again): lets a one-shot
         caller free their memory once the batch is built."""
@@ -62,8 +82,6 @@ class _Coded:
 
 
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
-#: the largest run (rows) and qrels (distinct documents) encoded together (:meth:`encode_with`)
-SHARED_ENCODE_ROWS = 1 << 17
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,33 +158,34 @@ class Run(_Coded):
         return str(self.table.column("tag")[-1].as_py()) if self.table.num_rows else ""
 
     def encode_with(self, qrels: Qrels) -> None:
-        """Encode the documents in one pass together with ``qrels``' document dictionary,
-        whose entries come first: a document's code is then its qrels code when it is judged
-        (for any topic), and :func:`cwlkit.core.batch.build_batch` needs no second lookup of
-        the strings. For a run of up to ``SHARED_ENCODE_ROWS`` rows (larger ones are encoded
-        topic block by topic block, whose small hash tables stay in cache) against qrels of
-        at most as many documents as the run has rows. Codes already computed are kept."""
-        if "codes" in self._cache or len(self.table) > SHARED_ENCODE_ROWS:
+        """Encode the documents together with the judged documents of their topics (see
+        :mod:`cwlkit.io.joint`): the codes, and the qrels row judging each row (for
+        :func:`cwlkit.core.batch.build_batch`, which then looks no string up again). Kept
+        as they are when the codes are already computed, when a topic's rows are not
+        contiguous, or when the qrels of the run's topics are several times the run."""
+        if "codes" in self._cache:
             return
-        qd_dict = qrels.codes()[3]
-        if len(qd_dict) > len(self.table):  # (hashing the qrels' documents would cost more)
-            return
-        import pyarrow.compute as pc
+        from .joint import joint_encode
 
-        from ._text import encode_runs
+        t, td = self.topic_codes()
+        qt, qtd = qrels.topic_codes()
+        got = joint_encode(
+            t,
+            td,
+            self.table.column("doc").combine_chunks(),
+            qt,
+            qtd,
+            qrels.table.column("doc").combine_chunks(),
+        )
+        if got is not None:
+            self._cache["codes"] = (t, td, got[0], got[1])
+            self._cache["qrels_rows"] = (qrels.table, got[2])
 
-        t, td = encode_runs(self.table.column("topic"))
-        docs = self.table.column("doc").combine_chunks()
-        enc = pc.dictionary_encode(pa.concat_arrays([qd_dict, docs]))
-        d = to_numpy(enc.indices)[len(qd_dict) :].astype(np.int64)
-        self._cache["codes"] = (t, td, d, enc.dictionary)
-        self._cache["qrels_docs"] = (qd_dict, len(qd_dict))
-
-    def qrels_prefix(self, qd_dict: pa.Array) -> int | None:
-        """How many codes of the document dictionary are ``qd_dict``'s (see
-        :meth:`encode_with`), or None when the documents were encoded without it."""
-        got = self._cache.get("qrels_docs")
-        return got[1] if got is not None and got[0] is qd_dict else None
+    def qrels_rows(self, qrels: Qrels) -> np.ndarray | None:
+        """int64, the row of ``qrels`` judging each row's (topic, document), -1 where none
+        does; None unless the run was encoded with these qrels (:meth:`encode_with`)."""
+        got = self._cache.get("qrels_rows")
+        return got[1] if got is not None and got[0] is qrels.table else None
 
     @classmethod
     def from_records(
@@ -219,7 +238,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", from_numpy(labels))
     q = Qrels(table, lines, str(path))
-    _check_duplicates(path, table, lines, "qrels", q.codes())
+    _check_duplicates(path, table, lines, "qrels", q.check_codes())
     return q
 
 

@@ -301,7 +301,7 @@ def _checked_measures(
     from ...io._text import from_numpy, to_numpy
 
     measures = _file_measures(specs, version, max_depth)
-    qrels_topics, run_topics = qrels.codes()[1], run.codes()[1]
+    qrels_topics, run_topics = qrels.topic_codes()[1], run.topic_codes()[1]
     in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
     if not in_run.any():
         raise CwlkitError(
@@ -531,7 +531,7 @@ def _score_bucket(job: _FilesJob, k: int) -> tuple[Any, np.ndarray, tuple] | Non
     q, r = job.qp.read(k), job.rp.read(k)
     if q is None or r is None:
         return None
-    if not set(q.codes()[1].to_pylist()) & set(r.codes()[1].to_pylist()):
+    if not set(q.topic_codes()[1].to_pylist()) & set(r.topic_codes()[1].to_pylist()):
         return None
     q._cache["label_values"] = job.label_values
     ctx, topics, bogus, num_q, _ = _trec_codes(
