@@ -76,7 +76,11 @@ class NumQ(Measure):
     """
 
     family: ClassVar[str] = "NumQ"
-    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("NumQ",)}
+    aliases: ClassVar[tuple[str, ...]] = ("num_q",)
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {
+        "ir_measures": ("NumQ",),
+        "trec_eval": ("num_q",),
+    }
     aggregate: ClassVar[str] = "sum"
 
     def compute(self, batch: RankingBatch) -> np.ndarray:

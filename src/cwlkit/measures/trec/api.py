@@ -573,7 +573,8 @@ def _trec_syntax(text: str) -> list[Measure] | None:
 
     name, dot, params = text.strip().partition(".")
     if name not in TREC_CLASSES:
-        return None
+        printed = _printed_name(text.strip())
+        return None if printed is None else _trec_syntax(printed)
     cls = TREC_CLASSES[name]
     if not dot and name.lower() in {n.lower() for n in (cls.family, *cls.aliases)}:
         return None  # the canonical family of that name (``P`` is P@10, not every cutoff)
@@ -582,6 +583,20 @@ def _trec_syntax(text: str) -> list[Measure] | None:
     m = BY_NAME[name]
     values = parse_params(m, params) if dot else m.default
     return _from_trec(name, params if dot else None, values)
+
+
+def _printed_name(text: str) -> str | None:
+    """A name as trec_eval prints it, ``base_params`` (``P_10``, ``ndcg_cut_10``,
+    ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``utility_2,-1,0,0``), spelled as its
+    command line would ask for it (``P.10``); None for anything else."""
+    from ._spec import BY_NAME
+
+    cut = len(text)
+    while (cut := text.rfind("_", 0, cut)) > 0:
+        base, rest = text[:cut], text[cut + 1 :]
+        if base in TREC_CLASSES and BY_NAME[base].default and rest[:1] in "-0123456789.":
+            return f"{base}.{rest}" if rest else None
+    return None
 
 
 def trec_eval_name(m: Measure) -> str | None:
