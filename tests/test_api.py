@@ -171,6 +171,32 @@ def test_lookups_accept_any_alias_and_views(tmp_path):
     assert "AP" in repr(res) and "2 topics" in repr(res)
     with pytest.raises(KeyError, match="no measure"):
         res.per_topic("nDCG@10")
+    with pytest.raises(CwlkitError, match="no measure 'nDCG@10' in these results"):
+        res.per_topic("nDCG@10")
+    with pytest.raises(CwlkitError, match="no column 'ED'"):
+        res.per_topic("AP", "ED")
+    assert "nDCG@10" not in res and "map" in res and "P_2" in res
+
+
+@pytest.mark.parametrize("measures", [5, 3.0, None, b"AP", {"AP": 1}])
+def test_measures_of_another_type_are_a_param_error(measures):
+    with pytest.raises(ParamError, match="measures must be a name such as 'P@10'"):
+        cwlkit.evaluate({"1": {"a": 1}}, {"1": {"a": 1.0}}, measures)
+
+
+@pytest.mark.parametrize(
+    ("run", "line"),
+    [({"1": {"a": "x"}}, 1), ({"1": {"b": 1.0, "a": "x"}}, 2)],
+)
+def test_a_run_dict_with_a_score_that_is_not_a_number(run, line):
+    """The first score not being a number does not make the dict a mapping of runs."""
+    with pytest.raises(CwlkitError, match=f"<dict>:{line}: expected a number for the score"):
+        cwlkit.evaluate({"1": {"a": 1}}, run, ["AP"])
+
+
+def test_a_mapping_of_run_dicts_is_several_runs():
+    got = cwlkit.evaluate({"1": {"a": 1}}, {"r1": {"1": {"a": 1.0}}, "r2": {"1": {"b": 1.0}}}, "AP")
+    assert {k: v.mean()["AP"] for k, v in got.items()} == {"r1": 1.0, "r2": 0.0}
 
 
 def test_evaluate_many_shares_the_qrels():

@@ -47,6 +47,11 @@ def parse_list(measures: Any) -> list[Measure]:
 
     if isinstance(measures, (str, Measure)) or _is_ir_measure(measures):
         measures = [measures]
+    elif isinstance(measures, (bytes, dict)) or not isinstance(measures, Iterable):
+        raise ParamError(
+            "measures must be a name such as 'P@10', a Measure, or a list of them; "
+            f"got {type(measures).__name__}"
+        )
     out: list[Measure] = []
     for m in measures:
         if isinstance(m, Measure):
@@ -594,12 +599,13 @@ def _named_runs(runs: Any) -> list[tuple[str, Any]]:
 
 
 def _looks_like_run_dict(d: Mapping) -> bool:
-    """A pytrec_eval run ``{qid: {docid: score}}`` (values are mappings of numbers)."""
+    """A pytrec_eval run ``{qid: {docid: score}}``: its values are mappings of scores, not
+    of topics (a mapping of such runs has mappings of mappings); a score that is not a
+    number is reported when the run is read."""
     first = next(iter(d.values()), None)
     if not isinstance(first, Mapping):
         return False
-    inner = next(iter(first.values()), None)
-    return isinstance(inner, (int, float, np.number))
+    return not isinstance(next(iter(first.values()), None), Mapping)
 
 
 def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | dict[str, Results]:

@@ -48,6 +48,14 @@ class UnknownMeasureError(CwlkitError):
         super().__init__(f"unknown measure {name!r}{hint}")
 
 
+class NotInResultsError(CwlkitError, KeyError):
+    """A measure or column asked of a :class:`~cwlkit.Results` that it does not hold (a
+    ``KeyError`` too, as for a mapping)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
 class InputError(CwlkitError):
     """An object that is not one of the accepted forms of qrels or run (wrong type, missing
     columns); the message names the forms or columns expected."""

@@ -96,13 +96,19 @@ class Results:
         canon = parse_measure(name).name
         if canon in self.measures:
             return self.measures.index(canon)
-        raise KeyError(f"no measure {name!r} in these results (have {', '.join(self.measures)})")
+        from .errors import NotInResultsError
+
+        have = ", ".join(self.measures)
+        raise NotInResultsError(f"no measure {name!r} in these results (have {have})")
 
     def _matrix(self, column: str | None) -> np.ndarray:
         if column in (None, "EU", "value"):
             return self.values
         if column not in self.columns:
-            raise KeyError(f"no column {column!r} (have EU, {', '.join(self.columns)})")
+            from .errors import NotInResultsError
+
+            have = ", ".join(self.columns)
+            raise NotInResultsError(f"no column {column!r} (have EU, {have})")
         return self.columns[column]
 
     def per_topic(self, name: Any, column: str | None = None) -> dict[str, float]:
