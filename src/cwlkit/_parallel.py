@@ -21,10 +21,15 @@ R = TypeVar("R")
 
 _STATE: Any = None
 _FN: Any = None
+#: in a worker of :func:`imap`, the cores it may use for threads (its share of the machine)
+_SHARE: int | None = None
 
 
 def cores() -> int:
-    """The number of cores this process may run on."""
+    """The number of cores this process may run on: in a worker of :func:`imap`, its share
+    of them (one of two workers on two cores runs no threads of its own)."""
+    if _SHARE is not None:
+        return _SHARE
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
@@ -43,9 +48,9 @@ def resolve_jobs(jobs: int | None) -> int:
     return jobs
 
 
-def _init(fn: Callable, state: Any) -> None:
-    global _STATE, _FN
-    _STATE, _FN = state, fn
+def _init(fn: Callable, state: Any, share: int) -> None:
+    global _STATE, _FN, _SHARE
+    _STATE, _FN, _SHARE = state, fn, share
 
 
 def _call(item: Any) -> Any:
@@ -76,7 +81,10 @@ def imap(
     # at most 2 tasks a worker ahead of the caller: results not yet taken stay few (a
     # result is dropped here once yielded), whatever the number of items
     todo = iter(items)
-    with ProcessPoolExecutor(n, mp_context=ctx, initializer=_init, initargs=(fn, state)) as ex:
+    share = max(1, cores() // n)
+    with ProcessPoolExecutor(
+        n, mp_context=ctx, initializer=_init, initargs=(fn, state, share)
+    ) as ex:
         futures = deque(ex.submit(_call, item) for item in islice(todo, 2 * n))
         try:
             while futures:

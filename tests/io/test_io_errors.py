@@ -156,3 +156,16 @@ def test_blank_variants_parse_like_single_spaces(tmp_path):
     p.write_text("1 Q0  a 1 2.0\n")  # five fields, one doubled blank: still an error
     with pytest.raises(FormatError, match="expected 6 fields"):
         read_run(p)
+
+
+def test_utf8_text_parses_and_other_bytes_name_their_line(tmp_path):
+    """Non-ASCII UTF-8 document ids are read as they are (the reader checks UTF-8 only for
+    text that is not ASCII); a Latin-1 byte is an error naming its line."""
+    qp, rp = tmp_path / "q.txt", tmp_path / "r.txt"
+    qp.write_bytes("1 0 d\u00e9 1\n1 0 b 0\n".encode())
+    rp.write_bytes("1 Q0 b 1 3.0 x\n1 Q0 d\u00e9 2 2.0 x\n".encode())
+    batch = build_batch(read_qrels(qp), read_run(rp))
+    assert batch.labels.tolist() == [[0.0, 1.0]]
+    rp.write_bytes(b"1 Q0 b 1 3.0 x\n1 Q0 d\xe9 2 2.0 x\n")
+    with pytest.raises(FormatError, match=r"r\.txt:2: expected UTF-8 text, got the byte 0xe9"):
+        read_run(rp)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cwlkit.io._text import encode_runs, from_strings
-from cwlkit.io.joint import joint_encode
+from cwlkit.io.joint import JudgedByTopic, joint_encode
 
 DOCS = [f"d{i}" for i in range(8)]
 
@@ -27,6 +27,10 @@ def _encode(pairs):
     return topic, topics, from_strings([d for _, d in pairs])
 
 
+def _judged(pairs):
+    return JudgedByTopic.of(*_encode(pairs))
+
+
 pair = st.tuples(st.sampled_from("abcde"), st.sampled_from(DOCS))
 
 
@@ -36,7 +40,7 @@ def test_every_run_row_finds_the_qrels_row_of_its_topic_and_document(run, qrels,
     run, qrels = _pairs(run), _pairs(qrels)
     if not qrels:
         qrels = [("z", "d0")]
-    got = joint_encode(*_encode(run), *_encode(qrels), block=block, max_ratio=1e9)
+    got = joint_encode(*_encode(run), _judged(qrels), block=block, max_ratio=1e9)
     assert got is not None
     codes, dictionary, rows = got
     where = {p: i for i, p in enumerate(qrels)}
@@ -49,14 +53,14 @@ def test_scattered_topics_and_large_qrels_are_declined():
     run = [("a", "d1"), ("b", "d2"), ("a", "d3")]
     qrels = [("a", "d1")]
     topic, topics, docs = _encode(run)
-    assert joint_encode(topic, topics, docs, *_encode(qrels)) is None
+    assert joint_encode(topic, topics, docs, _judged(qrels)) is None
     many = [("a", d) for d in DOCS]
     got = _encode([("a", "d1")])
-    assert joint_encode(*got, *_encode(many), max_ratio=4.0) is None
-    assert joint_encode(*got, *_encode(many), max_ratio=8.0)[2].tolist() == [1]
+    assert joint_encode(*got, _judged(many), max_ratio=4.0) is None
+    assert joint_encode(*got, _judged(many), max_ratio=8.0)[2].tolist() == [1]
 
 
 @pytest.mark.parametrize(("doc", "row"), [("d0", 0), ("d1", -1)])
 def test_a_one_line_run(doc, row):
-    codes, dictionary, rows = joint_encode(*_encode([("a", doc)]), *_encode([("a", "d0")]))
+    codes, dictionary, rows = joint_encode(*_encode([("a", doc)]), _judged([("a", "d0")]))
     assert rows.tolist() == [row] and dictionary[int(codes[0])].as_py() == doc

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyarrow as pa
@@ -26,6 +27,9 @@ from ._text import (
     split_columns,
     to_numpy,
 )
+
+if TYPE_CHECKING:
+    from .joint import JudgedByTopic
 
 QRELS_COLUMNS = ("topic", "iter", "doc", "label_text")
 
@@ -111,6 +115,17 @@ class Qrels(_Coded):
         """The labels as float64."""
         return to_numpy(self.table.column("label"))
 
+    def by_topic(self) -> JudgedByTopic:
+        """The rows grouped by topic, for encoding runs with them (cached)."""
+        got = self._cache.get("by_topic")
+        if got is None:
+            from .joint import JudgedByTopic
+
+            t, td = self.topic_codes()
+            got = JudgedByTopic.of(t, td, self.table.column("doc").combine_chunks())
+            self._cache["by_topic"] = got
+        return got
+
     @classmethod
     def from_records(cls, records: list[tuple[str, str, float]], path: str = "<qrels>") -> Qrels:
         """Build from ``(topic, doc, label)`` tuples (for tests and the API)."""
@@ -168,15 +183,7 @@ class Run(_Coded):
         from .joint import joint_encode
 
         t, td = self.topic_codes()
-        qt, qtd = qrels.topic_codes()
-        got = joint_encode(
-            t,
-            td,
-            self.table.column("doc").combine_chunks(),
-            qt,
-            qtd,
-            qrels.table.column("doc").combine_chunks(),
-        )
+        got = joint_encode(t, td, self.table.column("doc").combine_chunks(), qrels.by_topic())
         if got is not None:
             self._cache["codes"] = (t, td, got[0], got[1])
             self._cache["qrels_rows"] = (qrels.table, got[2])
