@@ -133,3 +133,41 @@ def test_error_in_last_bucket_leaves_stdout_empty(cli, tmp_path, jobs):
     assert rc != 0 and out == ""
     assert err.count("\n") == 1 and f"{bad}:{at + 2}:" in err and "twice" in err, err
     assert cli("trec_eval", "-q", "-m", "map", QRELS, bad)[2] == err  # the unchunked message
+
+
+@pytest.mark.parametrize("flags", [["-q", "-m", "all_trec"], ["-c", "-q"]], ids=["q", "c"])
+def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
+    """The default ``--chunk-topics auto`` streams a plain run file over AUTO_BYTES (here
+    every file: the threshold is lowered) in ranges of about AUTO_ROWS lines, and reads a
+    smaller one whole; -c is never streamed. The output is the same either way."""
+    import cwlkit.measures.trec.evaluate as ev
+
+    run = RUNS[0]
+    whole = cli("trec_eval", "--chunk-topics", "none", *flags, QRELS, run)
+    assert whole[0] == 0 and whole[1]
+    streamed = []
+    real = ev.evaluate_trec_files
+    monkeypatch.setattr(
+        ev, "evaluate_trec_files", lambda *a, **k: streamed.append(k) or real(*a, **k)
+    )
+    assert cli("trec_eval", *flags, QRELS, run) == whole
+    assert streamed == []  # (a small file: read whole)
+    monkeypatch.setattr(ev, "AUTO_BYTES", 0)
+    monkeypatch.setattr(ev, "AUTO_ROWS", 2000)
+    assert cli("trec_eval", *flags, QRELS, run) == whole
+    if "-c" in flags:
+        assert streamed == []
+    else:  # (several ranges of topics)
+        assert [k["chunk_topics"] for k in streamed] == [ev.auto_chunk_topics(str(run))]
+        assert 1 < streamed[0]["chunk_topics"] < 50
+
+
+def test_auto_chunk_topics_estimates_lines_per_topic(tmp_path, monkeypatch):
+    import cwlkit.measures.trec.evaluate as ev
+
+    run = tmp_path / "r"
+    run.write_text("".join(f"t{t} Q0 d{i} {i} 1.0 x\n" for t in range(20) for i in range(50)))
+    assert ev.auto_chunk_topics(str(run)) is None
+    monkeypatch.setattr(ev, "AUTO_BYTES", 0)
+    monkeypatch.setattr(ev, "AUTO_ROWS", 500)
+    assert ev.auto_chunk_topics(str(run)) == 10

@@ -42,8 +42,9 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
   -j, --jobs N                   N processes for several runs, or for the topic chunks of
                                  one run (default: every core)
   --quiet                        no progress bar on stderr (drawn only on a terminal)
-  --chunk-topics N               evaluate N topics at a time (same output, less memory;
-                                 not with -c)
+  --chunk-topics N|auto|none     evaluate N topics at a time (same output, less memory;
+                                 one plain run file, not with -c); auto (default): a run
+                                 file over 64 MB, about 262,144 lines at a time
 
 Several runs (QRELS RUN RUN...): the qrels are read once; the output is what trec_eval
 prints for each run, concatenated in argument order, once every run is evaluated.
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trec-version", dest="trec_version", choices=("9", "10"), default="9")
     p.add_argument("--jobs", "-j", dest="jobs", default=None)
     p.add_argument("--quiet", dest="quiet", action="store_true")
-    p.add_argument("--chunk-topics", dest="chunk_topics", default=None)
+    p.add_argument("--chunk-topics", dest="chunk_topics", default="auto")
     return p
 
 
@@ -87,6 +88,18 @@ def _int_opt(flag: str, text: str) -> int:
         return int(text)
     except ValueError:
         raise ParamError(f"cwlkit trec_eval: {flag} expects an integer, got {text!r}") from None
+
+
+def _chunk_opt(text: str) -> int | str | None:
+    """``--chunk-topics``: a positive integer, ``auto`` or ``none`` (None)."""
+    from ..errors import ParamError
+
+    if text in ("auto", "none"):
+        return None if text == "none" else text
+    n = _int_opt("--chunk-topics", text)
+    if n < 1:
+        raise ParamError(f"cwlkit trec_eval: --chunk-topics must be positive, got {text!r}")
+    return n
 
 
 def _measure_help(specs: list[str], version: int) -> str:
@@ -167,9 +180,14 @@ def main(argv: list[str]) -> int:
             _prefs_text(args, qrels_path, p, version, level, max_depth, comments) for p in run_paths
         ]
     else:
-        chunk = _int_opt("--chunk-topics", args.chunk_topics) if args.chunk_topics else None
+        chunk = _chunk_opt(args.chunk_topics)
         streamed = chunk is not None and len(run_paths) == 1 and not args.c
         streamed = streamed and _plain(qrels_path) and _plain(run_paths[0])
+        if streamed and chunk == "auto":
+            from ..measures.trec.evaluate import auto_chunk_topics
+
+            chunk = auto_chunk_topics(run_paths[0])
+            streamed = chunk is not None
         if not streamed:
             from .main import lean_arrow_memory
 
@@ -201,9 +219,7 @@ def main(argv: list[str]) -> int:
             per_topic=args.q,
             summary=not args.n,
             comments=comments,
-            chunk_topics=_int_opt("--chunk-topics", args.chunk_topics)
-            if args.chunk_topics is not None
-            else None,
+            chunk_topics=chunk if isinstance(chunk, int) else None,
         )
         if run is not None:
             outs = [_trec_text(qrels, run, options)]

@@ -160,6 +160,15 @@ def estimate_topics(path: str) -> int:
     return max(1, int(len(first) * size / max(cut, 1)))
 
 
+def estimate_rows_per_topic(path: str) -> float:
+    """About how many lines a topic has in the file (from its first block)."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 22)
+    cut = head.rfind(b"\n") + 1 or len(head)
+    lines = [ln for ln in head[:cut].splitlines() if ln.strip()]
+    return len(lines) / max(1, len({ln.split(None, 1)[0] for ln in lines}))
+
+
 def bucket_of(topics: list[str], buckets: int) -> np.ndarray:
     """int64 bucket of each topic id: ``crc32(topic) % buckets`` (the same in every file)."""
     return np.array([zlib.crc32(t.encode()) % buckets for t in topics], np.int64)

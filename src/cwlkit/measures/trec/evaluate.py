@@ -186,8 +186,9 @@ def _codes(batch, judged_only: bool, bogus: np.ndarray) -> tuple[np.ndarray, np.
     """
     lab = batch.labels
     with np.errstate(invalid="ignore"):
-        lvl = np.trunc(np.nan_to_num(lab, nan=0.0))
-        lvl = np.clip(lvl, -(2**62), 2**62).astype(np.int64)
+        # the cast truncates toward zero as atol does; NaN (unjudged) casts to garbage
+        # that the judged mask replaces
+        lvl = np.clip(lab, -(2.0**62), 2.0**62).astype(np.int64)
         codes = np.where(batch.judged, np.where(lab < 0, -2, lvl), -1)
     codes[~batch.valid] = PAD
     depth = batch.depth.astype(np.int64)
@@ -387,6 +388,26 @@ def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> Res
     return _results(
         measures, topics, run.runid, None, bogus, len(topics), None, zscores, level, computed
     )
+
+
+#: ``chunk_topics="auto"`` (:func:`auto_chunk_topics`): a run file larger than this is
+#: streamed, in ranges of topics holding about AUTO_ROWS lines each. Measured with
+#: ``-q -m all_trec`` (benchmarks/README.md): at 1M lines (32 MB) reading whole is faster;
+#: at 3M lines (100 MB) streaming in 300k-line ranges is faster and holds a fifth of the memory
+AUTO_BYTES = 1 << 26
+AUTO_ROWS = 1 << 18
+
+
+def auto_chunk_topics(run_path: str) -> int | None:
+    """Topics per range for streaming the plain run file ``run_path`` (about
+    :data:`AUTO_ROWS` lines each), or None: read it whole (at most :data:`AUTO_BYTES`)."""
+    import os
+
+    from ...io.partition import estimate_rows_per_topic
+
+    if os.path.getsize(run_path) <= AUTO_BYTES:
+        return None
+    return max(1, round(AUTO_ROWS / estimate_rows_per_topic(run_path)))
 
 
 def evaluate_trec_files(
