@@ -9,7 +9,7 @@ touches strings; it is done once and shared by every measure.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
@@ -455,16 +455,20 @@ def _run_matrices(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, pa.Array]:
     """The [T, D] matrices of the ranked rows: labels, judged, valid, scores, q0 (+ names)."""
     D = int(counts.max(initial=0))
-    labels = np.full((T, D), np.nan)
-    labels[row, col] = run_label[idx]
-    judged = np.zeros((T, D), bool)
-    judged[row, col] = found[idx]
+    full = idx.size == T * D  # (every ranking D long: the rows fill the matrices in order)
+    flat = None if full else row * D + col
+
+    def matrix(values: np.ndarray, fill: Any) -> np.ndarray:
+        if full:
+            return values.reshape(T, D)
+        out = np.full(T * D, fill, dtype=values.dtype)
+        out[flat] = values
+        return out.reshape(T, D)
+
+    labels = matrix(run_label[idx], np.nan)
+    judged = matrix(found[idx], False)
     valid = np.arange(D)[None, :] < counts[:, None]
-    if light:
-        score_m = np.full((T, 0), np.nan)
-    else:
-        score_m = np.full((T, D), np.nan)
-        score_m[row, col] = scores
+    score_m = np.full((T, 0), np.nan) if light else matrix(scores.astype(np.float64), np.nan)
     if light:
         q0 = np.full((T, 0), -1, dtype=np.int64)
         q0_dict = from_strings([])

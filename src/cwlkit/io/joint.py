@@ -5,11 +5,13 @@ document retrieved twice for a topic, to order tied scores by docno) and the qre
 judges it for the row's topic, if any. Both come from one hashing pass per block of run rows
 (whole topics, about ``BLOCK_ROWS`` rows): the block's run documents are dictionary-encoded
 together with the qrels documents of the block's topics, which come first, so that a run
-document that is judged anywhere in those topics shares the code of its qrels rows; the
-(topic, code) pairs of the qrels rows, sorted, then give each run row its qrels row by binary
-search. The hash tables are small enough to stay in cache, the blocks run on every core, and
-the qrels' own documents are never encoded as a whole (one table over every judged
-document costs several times more).
+document that is judged anywhere in those topics shares the code of its qrels rows. A code
+held by one qrels row gives each run row with that code its candidate row, kept when the
+topics agree (one gather); the few codes of documents judged for several of the block's
+topics are looked up among those rows' sorted (topic, code) keys. The hash tables are small
+enough to stay in cache, the blocks run on every core, and the qrels' own documents are
+never encoded as a whole (one table over every judged document costs several times more).
+The qrels side (rows grouped by topic) is prepared once per qrels (:class:`JudgedByTopic`).
 """
 
 from __future__ import annotations

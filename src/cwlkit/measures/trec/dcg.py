@@ -70,9 +70,13 @@ def ideal_dcg(ctx: Ctx, params) -> list[np.ndarray]:
 
 def ndcg_cut(ctx: Ctx, cutoffs) -> list[np.ndarray]:
     """nDCG at each cutoff, gains = qrels values."""
-    g = ctx.gains({})
+    # (cumulative sums run left to right: the first w columns are the same for any width)
+    top = max((int(k) for k in cutoffs), default=0)
+    w = min(ctx.D, top)
+    g = ctx.gains({})[:, :w]
     ideal = ctx.ideal({})
-    cd = np.cumsum(g / _disc(ctx.D)[None, :], axis=1)
+    ideal = ideal[:, : min(ideal.shape[1], top)]  # (the ideal may go past the run's depth)
+    cd = np.cumsum(g / _disc(w)[None, :], axis=1)
     ci = np.cumsum(ideal / _disc(ideal.shape[1])[None, :], axis=1)
     out = []
     for k in cutoffs:
