@@ -140,6 +140,7 @@ def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
     """The default ``--chunk-topics auto`` streams a plain run file over AUTO_BYTES (here
     every file: the threshold is lowered) in ranges of about AUTO_ROWS lines, and reads a
     smaller one whole; -c is never streamed. The output is the same either way."""
+    import cwlkit.io.estimate as est
     import cwlkit.measures.trec.evaluate as ev
 
     run = RUNS[0]
@@ -152,22 +153,40 @@ def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
     )
     assert cli("trec_eval", *flags, QRELS, run) == whole
     assert streamed == []  # (a small file: read whole)
-    monkeypatch.setattr(ev, "AUTO_BYTES", 0)
-    monkeypatch.setattr(ev, "AUTO_ROWS", 2000)
+    monkeypatch.setattr(est, "TREC_AUTO_BYTES", 0)
+    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 2000)
     assert cli("trec_eval", *flags, QRELS, run) == whole
     if "-c" in flags:
         assert streamed == []
     else:  # (several ranges of topics)
-        assert [k["chunk_topics"] for k in streamed] == [ev.auto_chunk_topics(str(run))]
+        assert [k["chunk_topics"] for k in streamed] == [est.auto_chunk_topics(str(run))]
         assert 1 < streamed[0]["chunk_topics"] < 50
 
 
 def test_auto_chunk_topics_estimates_lines_per_topic(tmp_path, monkeypatch):
-    import cwlkit.measures.trec.evaluate as ev
+    import cwlkit.io.estimate as est
 
     run = tmp_path / "r"
     run.write_text("".join(f"t{t} Q0 d{i} {i} 1.0 x\n" for t in range(20) for i in range(50)))
-    assert ev.auto_chunk_topics(str(run)) is None
-    monkeypatch.setattr(ev, "AUTO_BYTES", 0)
-    monkeypatch.setattr(ev, "AUTO_ROWS", 500)
-    assert ev.auto_chunk_topics(str(run)) == 10
+    assert est.auto_chunk_topics(str(run)) is None
+    monkeypatch.setattr(est, "TREC_AUTO_BYTES", 0)
+    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 500)
+    assert est.auto_chunk_topics(str(run)) == 10
+    assert est.estimate_topics(str(run)) == 20
+
+
+def test_a_run_read_whole_uses_one_malloc_heap():
+    """Deciding whether to stream loads neither numpy nor pyarrow, so that a run read whole
+    gets pyarrow's system memory pool (cli/main.py: lean_arrow_memory)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    code = (
+        "import sys; from cwlkit.cli.main import main; "
+        f"rc = main(['trec_eval', {str(QRELS)!r}, {str(RUNS[0])!r}]); "
+        "import pyarrow as pa; sys.stderr.write(pa.default_memory_pool().backend_name)"
+    )
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert got.returncode == 0 and got.stderr == "system"

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 from ..errors import CwlkitError
 
@@ -151,4 +152,27 @@ def lean_arrow_memory() -> None:
 def entry() -> None:
     """Console-script entry point."""
     _keep_freed_memory()
-    sys.exit(main())
+    _exit(main())
+
+
+def _exit(code: int) -> NoReturn:
+    """End the process with ``code``, skipping the interpreter's final teardown.
+
+    Once numpy and pyarrow are loaded, freeing every module and object at exit takes 0.05
+    to 0.2 s (the more arrays are alive, the longer: ``cwlkit trec_eval -q -m all_trec`` on
+    1M lines spent 0.2 s of its 0.7 s there), and shows nothing to the user. What an exit
+    must do is still done, in order: the exit handlers run (temporary directories, pool
+    workers), then the standard streams are flushed; then ``os._exit``. Every file the
+    commands write is closed where it is written (``with``), so no buffer is left behind.
+    """
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a closed pipe (`| head`) or a closed stream
+                pass
+        os._exit(code)

@@ -183,8 +183,8 @@ def main(argv: list[str]) -> int:
         chunk = _chunk_opt(args.chunk_topics)
         streamed = chunk is not None and len(run_paths) == 1 and not args.c
         streamed = streamed and _plain(qrels_path) and _plain(run_paths[0])
-        if streamed and chunk == "auto":
-            from ..measures.trec.evaluate import auto_chunk_topics
+        if streamed and chunk == "auto":  # (decided before pyarrow is loaded)
+            from ..io.estimate import auto_chunk_topics
 
             chunk = auto_chunk_topics(run_paths[0])
             streamed = chunk is not None

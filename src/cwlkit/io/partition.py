@@ -29,6 +29,7 @@ from ._text import (
     split_columns,
     to_numpy,
 )
+from .estimate import estimate_topics
 from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
 
 #: bytes of text parsed at a time
@@ -146,27 +147,6 @@ def _blocks(path: str, size: int):
 def _shifted(exc: FormatError, path: str, first: int) -> FormatError:
     line = None if exc.line is None else exc.line + first - 1
     return FormatError(path, line, exc.msg)
-
-
-def estimate_topics(path: str) -> int:
-    """About how many topics the file holds (from its first block and its size)."""
-    import os
-
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        head = f.read(min(size, 1 << 22))
-    cut = head.rfind(b"\n") + 1 or len(head)
-    first = {ln.split(None, 1)[0] for ln in head[:cut].splitlines() if ln.strip()}
-    return max(1, int(len(first) * size / max(cut, 1)))
-
-
-def estimate_rows_per_topic(path: str) -> float:
-    """About how many lines a topic has in the file (from its first block)."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 22)
-    cut = head.rfind(b"\n") + 1 or len(head)
-    lines = [ln for ln in head[:cut].splitlines() if ln.strip()]
-    return len(lines) / max(1, len({ln.split(None, 1)[0] for ln in lines}))
 
 
 def bucket_of(topics: list[str], buckets: int) -> np.ndarray:

@@ -390,26 +390,6 @@ def _chunked(qrels, run, measures, chunk_topics: int, zscores, **options) -> Res
     )
 
 
-#: ``chunk_topics="auto"`` (:func:`auto_chunk_topics`): a run file larger than this is
-#: streamed, in ranges of topics holding about AUTO_ROWS lines each. Measured with
-#: ``-q -m all_trec`` (benchmarks/README.md): at 1M lines (32 MB) reading whole is faster;
-#: at 3M lines (100 MB) streaming in 300k-line ranges is faster and holds a fifth of the memory
-AUTO_BYTES = 1 << 26
-AUTO_ROWS = 1 << 18
-
-
-def auto_chunk_topics(run_path: str) -> int | None:
-    """Topics per range for streaming the plain run file ``run_path`` (about
-    :data:`AUTO_ROWS` lines each), or None: read it whole (at most :data:`AUTO_BYTES`)."""
-    import os
-
-    from ...io.partition import estimate_rows_per_topic
-
-    if os.path.getsize(run_path) <= AUTO_BYTES:
-        return None
-    return max(1, round(AUTO_ROWS / estimate_rows_per_topic(run_path)))
-
-
 def evaluate_trec_files(
     qrels_path: str,
     run_path: str,

@@ -1,0 +1,43 @@
+"""The ``cwlkit`` process (cli/main.py): the whole output and the exit status survive the
+exit that skips the interpreter's teardown; a reader that goes away is no error."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import DATA
+
+WEB = DATA / "web2012"
+QRELS = WEB / "qrels.web.151-200.txt"
+RUNS = sorted((WEB / "runs").glob("*.run"))
+
+
+def _cwlkit(*args, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "cwlkit", *map(str, args)], capture_output=True, **kwargs
+    )
+
+
+def test_the_whole_output_reaches_a_file(cli, tmp_path):
+    """A large output (every topic of every run), redirected to a file, arrives whole."""
+    args = ["trec_eval", "-q", "-m", "all_trec", QRELS, *RUNS[:3]]
+    out = tmp_path / "out.txt"
+    with open(out, "wb") as fh:
+        got = subprocess.run([sys.executable, "-m", "cwlkit", *map(str, args)], stdout=fh)
+    assert got.returncode == 0
+    rc, want, _ = cli(*args)
+    assert rc == 0 and len(want) > 100_000 and out.read_text() == want
+
+
+def test_errors_keep_their_status_and_message():
+    got = _cwlkit("evaluate", QRELS, "no-such-run", "-m", "AP", text=True)
+    assert got.returncode == 2 and got.stdout == ""
+    assert got.stderr == "cwlkit: error: no-such-run: no such file\n"
+
+
+def test_a_reader_that_stops_early_is_no_error():
+    cmd = f"{sys.executable} -m cwlkit trec_eval -q {QRELS} {RUNS[0]} | head -n 1"
+    got = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True)
+    assert got.returncode == 0 and got.stderr == ""
+    assert got.stdout.startswith("runid") or got.stdout.startswith("num_ret")
