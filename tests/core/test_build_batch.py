@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cwlkit.core.batch as batch_mod
 from cwlkit.core.batch import build_batch
@@ -211,3 +213,35 @@ def test_errors(files, tmp_path):
     q.write_text("x 0 d1 1\n")
     with pytest.raises(CwlkitError, match="share no topic"):
         build_batch(read_qrels(q), read_run(files[1]), topics="both")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from("ab"), st.integers(0, 11), st.integers(0, 3)),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda x: (x[0], x[1]),
+    ),
+    st.dictionaries(
+        st.tuples(st.sampled_from("ab"), st.integers(0, 11)),
+        st.sampled_from([0.0, 1.0, 2.0, -1.0]),
+        max_size=20,
+    ),
+    st.sampled_from([None, 3]),
+)
+def test_light_batches_skip_only_interchangeable_ties(rows, judged, depth):
+    """A light batch leaves tied documents of equal label (or both unjudged) in file order;
+    its labels and judged flags, rank by rank, are those of the full docno order."""
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        q, r = Path(d) / "q", Path(d) / "r"
+        q.write_text("".join(f"{t} 0 d{i} {v}\n" for (t, i), v in judged.items()) or "z 0 x 1\n")
+        r.write_text("".join(f"{t} Q0 d{i} 1 {s} x\n" for t, i, s in rows))
+        full = build_batch(read_qrels(q), read_run(r), max_depth=depth, topics="run")
+        light = build_batch(read_qrels(q), read_run(r), max_depth=depth, topics="run", light=True)
+    np.testing.assert_array_equal(light.labels, full.labels)
+    np.testing.assert_array_equal(light.judged, full.judged)
+    np.testing.assert_array_equal(light.depth, full.depth)

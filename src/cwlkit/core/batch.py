@@ -213,6 +213,7 @@ def build_batch(
         max_depth=max_depth,
         score_precision=score_precision,
         drop_unjudged=drop_unjudged,
+        light=light,
     )
     labels, judged, valid, score_m, q0, q0_dict = _run_matrices(
         run, T, idx, row, col, scores, counts, found, run_label, light
@@ -399,8 +400,12 @@ def _ranked_rows(
     max_depth: int | None,
     score_precision: str,
     drop_unjudged: bool,
+    light: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(run row, batch row, column, score) of the kept rows ranked and cut, and the depths."""
+    """(run row, batch row, column, score) of the kept rows ranked and cut, and the depths.
+
+    ``light``: the batch keeps only each rank's label (NaN: unjudged), so documents that tie
+    in score and carry the same label are interchangeable and keep their file order."""
     idx, row, scores, kept_doc = _kept_rows(
         run,
         run_topic,
@@ -411,7 +416,9 @@ def _ranked_rows(
         score_precision=score_precision,
         drop_unjudged=drop_unjudged,
     )
-    perm = _rank_order(run, order, idx, row, scores, kept_doc)
+    # (the label's bits: NaN, unjudged, is always np.nan's)
+    same = run_label[idx].view(np.int64) if light else None
+    perm = _rank_order(run, order, idx, row, scores, kept_doc, same)
     idx, row, scores = idx[perm], row[perm], scores[perm]
     del perm, kept_doc
     counts = np.bincount(row, minlength=T).astype(np.int64)
@@ -431,10 +438,12 @@ def _rank_order(
     row: np.ndarray,
     scores: np.ndarray,
     kept_doc: np.ndarray,
+    key: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Permutation of the kept rows into topic order, each topic in ``order``."""
+    """Permutation of the kept rows into topic order, each topic in ``order`` (``key``: see
+    :func:`_score_order`)."""
     if order == "score":
-        return _score_order(run, kept_doc, scores, row)
+        return _score_order(run, kept_doc, scores, row, key)
     if order == "rank":
         ranks = _parse_ranks(run, idx)
         return np.lexsort((idx, ranks, row))
@@ -603,12 +612,17 @@ def _doc_lookup(
 
 
 def _score_order(
-    run: Run, doc_codes: np.ndarray, scores: np.ndarray, row: np.ndarray
+    run: Run,
+    doc_codes: np.ndarray,
+    scores: np.ndarray,
+    row: np.ndarray,
+    key: np.ndarray | None = None,
 ) -> np.ndarray:
     """Permutation ordering rows by topic, score descending, then docno descending (bytes).
 
     Docnos are compared only inside groups of tied scores, so only the documents that tie are
-    sorted as strings.
+    sorted as strings; with ``key`` (an int64 per row), only groups whose rows do not all
+    have the same key (rows of equal key are interchangeable: they keep file order).
     """
     same_topic = row[1:] == row[:-1]
     n_topics = int(np.count_nonzero(np.bincount(row))) if row.size else 0
@@ -644,8 +658,13 @@ def _score_order(
     new = np.ones(pos.size, dtype=bool)
     new[1:] = ~same[pos[1:] - 1]
     group = np.cumsum(new, dtype=np.int32 if pos.size < 2**31 else np.int64)
+    if key is not None:
+        first = np.flatnonzero(new)
+        k = key[tied]
+        mixed = (np.minimum.reduceat(k, first) != np.maximum.reduceat(k, first))[group - 1]
+        pos, tied, group = pos[mixed], tied[mixed], group[mixed]
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
-    perm[tie] = tied[_tie_order(group, names)]
+    perm[pos] = tied[_tie_order(group, names)]
     return perm
 
 
