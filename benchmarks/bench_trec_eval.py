@@ -13,13 +13,14 @@ ties). Each tool runs as its own process; the time is the wall time of the whole
 cases of one size run interleaved (A B C A B C ...) ``--repeat`` rounds; the table shows each
 case's median wall time and largest peak RSS, and the load average before and after.
 
-- cwlkit: ``cwlkit trec_eval -q -m all_trec QRELS RUN > /dev/null`` (9.0.8 semantics).
+- cwlkit: ``cwlkit trec_eval -q -m all_trec QRELS RUN > /dev/null`` (9.0.8 semantics; its
+  default ``--chunk-topics auto`` streams a run file over 64 MB, reads a smaller one whole).
 - pytrec_eval (pytrec-eval-terrier 0.5.11, the trec_eval 9.0.8 C code behind a Python
   binding), driven as its users drive it: ``pytrec_eval.parse_qrel`` / ``parse_run`` on the
   open files, ``RelevanceEvaluator(qrels, all_trec measures).evaluate(run)``; no printing.
-- ``cwlkit trec_eval --chunk-topics N`` for each N of ``--chunk-topics`` (topic chunks;
-  same output). ``--check`` first compares the outputs of every cwlkit case and the C
-  program, byte for byte.
+- ``cwlkit trec_eval --chunk-topics N`` for each N of ``--chunk-topics`` (topic chunks, or
+  ``none``: read whole; same output). ``--check`` first compares the outputs of every
+  cwlkit case and the C program, byte for byte.
 - The trec_eval C program itself, with ``--trec-eval PATH`` (same command line as cwlkit).
   pytrec-eval-terrier's sdist does not contain trec_eval's sources (its build downloads
   them), so build trec_eval 9.0.8 from its public sources with its own Makefile; the
@@ -104,7 +105,9 @@ def main() -> None:
         help="don't run the peers above this many topics",
     )
     ap.add_argument("--trec-eval", default=None, help="path of a trec_eval binary to time as well")
-    ap.add_argument("--chunk-topics", type=int, nargs="*", default=[], help="cwlkit chunk sizes")
+    ap.add_argument(
+        "--chunk-topics", nargs="*", default=[], help="cwlkit chunk sizes (N, auto or none)"
+    )
     ap.add_argument("--no-pytrec", action="store_true", help="don't run pytrec_eval")
     ap.add_argument("--check", action="store_true", help="compare the outputs first")
     a = ap.parse_args()

@@ -107,6 +107,12 @@ class Results:
         if column not in self.columns:
             from .errors import NotInResultsError
 
+            if not self.columns:
+                raise NotInResultsError(
+                    f"no column {column!r}: these results hold the values (EU) only "
+                    "(C/W/L columns come with cwl_columns=True, residuals=True or a C/W/L "
+                    "measure)"
+                )
             have = ", ".join(self.columns)
             raise NotInResultsError(f"no column {column!r} (have EU, {have})")
         return self.columns[column]

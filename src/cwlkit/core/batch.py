@@ -658,11 +658,14 @@ def _score_order(
     new = np.ones(pos.size, dtype=bool)
     new[1:] = ~same[pos[1:] - 1]
     group = np.cumsum(new, dtype=np.int32 if pos.size < 2**31 else np.int64)
-    if key is not None:
-        first = np.flatnonzero(new)
+    if key is not None:  # a group is mixed when two neighbours in it differ in key
         k = key[tied]
-        mixed = (np.minimum.reduceat(k, first) != np.maximum.reduceat(k, first))[group - 1]
-        pos, tied, group = pos[mixed], tied[mixed], group[mixed]
+        differ = k[1:] != k[:-1]
+        differ &= ~new[1:]
+        mixed = np.zeros(int(group[-1]) + 1, dtype=bool)
+        mixed[group[1:][differ]] = True
+        keep = mixed[group]
+        pos, tied, group = pos[keep], tied[keep], group[keep]
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
     perm[pos] = tied[_tie_order(group, names)]
     return perm
