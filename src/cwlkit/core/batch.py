@@ -186,8 +186,7 @@ def build_batch(
     qrows = run.qrels_rows(qrels)  # (a run read for these qrels: io/joint.py)
     if qrows is not None:
         found = qrows >= 0
-        run_label = qrels.labels[qrows]
-        run_label[~found] = np.nan
+        run_label = np.where(found, qrels.labels[qrows], np.nan)  # (row -1: NaN, not judged)
         del qrows
     else:
         found, run_label = _run_labels(
@@ -663,8 +662,9 @@ def _score_order(
         differ = k[1:] != k[:-1]
         differ &= ~new[1:]
         mixed = np.zeros(int(group[-1]) + 1, dtype=bool)
-        mixed[group[1:][differ]] = True
-        keep = mixed[group]
+        mixed[group[1:] * differ] = True  # (group ids start at 1: 0 marks "no")
+        mixed[0] = False
+        keep = np.flatnonzero(mixed[group])
         pos, tied, group = pos[keep], tied[keep], group[keep]
     names = run.codes()[3].take(from_numpy(doc_codes[tied]))
     perm[pos] = tied[_tie_order(group, names)]
