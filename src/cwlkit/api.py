@@ -556,7 +556,7 @@ def _load_run(run: Any, name: str | None, light: bool, qrels: Any = None):
 
 
 def _first_appearance(run) -> list[str]:
-    import pyarrow.compute as pc
+    from . import _compute as pc
 
     return [str(t) for t in pc.unique(run.table.column("topic")).to_pylist()]
 

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import _compute as pc
 from .._arrays import unique
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
@@ -131,7 +131,7 @@ def _select_source(src: tuple | None, mask: np.ndarray) -> tuple | None:
     rows, cols, docs = src
     new_index = np.cumsum(mask) - 1
     keep = mask[rows]
-    return new_index[rows[keep]], cols[keep], docs.filter(from_numpy(keep))
+    return new_index[rows[keep]], cols[keep], pc.filter(docs, from_numpy(keep))
 
 
 def build_batch(
@@ -221,7 +221,7 @@ def build_batch(
     qrel_labels, qcounts = _qrels_matrix(qrels, qrel_topic, row_of_code, T)
     label_values = _label_values(qrels)
     return RankingBatch(
-        topics=np.asarray(topic_dict.take(from_numpy(kept_codes)).to_pylist(), dtype=object),
+        topics=np.asarray(pc.take(topic_dict, from_numpy(kept_codes)).to_pylist(), dtype=object),
         depth=counts,
         labels=labels,
         judged=judged,
@@ -234,7 +234,9 @@ def build_batch(
         runid=run.runid,
         qrels_max_label=float(label_values[-1]) if label_values.size else None,
         qrels_label_values=label_values,
-        _doc_source=None if light else (row, col, run.table.column("doc").take(from_numpy(idx))),
+        _doc_source=None
+        if light
+        else (row, col, pc.take(run.table.column("doc"), from_numpy(idx))),
     )
 
 
@@ -247,7 +249,7 @@ def _topic_space(
     missing = q2r < 0
     q2r[missing] = len(rt_dict) + np.arange(int(missing.sum()))
     topic_dict = (
-        pa.concat_arrays([rt_dict, qt_dict.filter(from_numpy(missing))])
+        pa.concat_arrays([rt_dict, pc.filter(qt_dict, from_numpy(missing))])
         if missing.any()
         else rt_dict
     )
@@ -599,7 +601,7 @@ def _doc_lookup(
         codes = qrel_doc[rows]  # may repeat a document: index_in gives its first position
         a, b = k * LOOKUP_BLOCK, min(n, (k + 1) * LOOKUP_BLOCK)
         got = to_numpy(
-            pc.index_in(run_dict.slice(a, b - a), value_set=qrel_dict.take(from_numpy(codes))),
+            pc.index_in(run_dict.slice(a, b - a), value_set=pc.take(qrel_dict, from_numpy(codes))),
             null=-1,
         )
         out[a:b] = np.where(got >= 0, codes[np.maximum(got, 0)], -1)
@@ -666,7 +668,7 @@ def _score_order(
         mixed[0] = False
         keep = np.flatnonzero(mixed[group])
         pos, tied, group = pos[keep], tied[keep], group[keep]
-    names = run.codes()[3].take(from_numpy(doc_codes[tied]))
+    names = pc.take(run.codes()[3], from_numpy(doc_codes[tied]))
     perm[pos] = tied[_tie_order(group, names)]
     return perm
 
@@ -710,7 +712,7 @@ def _doc_byte_rank(run: Run) -> np.ndarray:
 
 
 def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:
-    col = run.table.column("rank").take(from_numpy(idx))
+    col = pc.take(run.table.column("rank"), from_numpy(idx))
     try:
         return to_numpy(pc.cast(col, pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):

@@ -18,8 +18,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import _compute as pc
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
@@ -128,11 +128,11 @@ def kept_topics(qrels: Qrels, run: Run, topics: str) -> list[str]:
     elif topics == "qrels":
         keep = qd
     elif topics == "both":
-        keep = rd.filter(pc.is_in(rd, value_set=qd))
+        keep = pc.filter(rd, pc.is_in(rd, value_set=qd))
     else:
-        keep = pa.concat_arrays([rd, qd.filter(pc.invert(pc.is_in(qd, value_set=rd)))])
+        keep = pa.concat_arrays([rd, pc.filter(qd, pc.invert(pc.is_in(qd, value_set=rd)))])
     order = np.argsort(sort_rank(keep), kind="stable")
-    return [str(t) for t in keep.take(from_numpy(order)).to_pylist()]
+    return [str(t) for t in pc.take(keep, from_numpy(order)).to_pylist()]
 
 
 def _rows_by_chunk(table: pa.Table, chunk_of: dict[str, int], n_chunks: int):
@@ -182,7 +182,7 @@ class Chunks:
         qrels, qo, qb = self._q
         run, ro, rb = self._r
         qi, ri = qo[qb[k] : qb[k + 1]], ro[rb[k] : rb[k + 1]]
-        q = Qrels(qrels.table.take(from_numpy(qi)), _Lines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
+        q = Qrels(pc.take(qrels.table, from_numpy(qi)), _Lines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
         q._cache["label_values"] = self.label_values
-        r = Run(run.table.take(from_numpy(ri)), _Lines(run.lines, ri), run.path)  # type: ignore[arg-type]
+        r = Run(pc.take(run.table, from_numpy(ri)), _Lines(run.lines, ri), run.path)  # type: ignore[arg-type]
         return q, r

@@ -358,7 +358,7 @@ def _combine(table: pa.Table) -> pa.Table:
 
 
 def _has_empty_field(table: pa.Table) -> bool:
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     return (
         any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in table.column_names)
@@ -402,7 +402,7 @@ def parse_floats(
     ``finite`` rejects infinities and NaN; otherwise NaN alone is rejected unless
     ``allow_nan``.
     """
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
@@ -452,7 +452,7 @@ def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
     Returns the int32 codes of each array and the dictionary (unique strings, in first-seen
     order).
     """
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     lengths = [len(a) for a in arrays]
     combined = pa.concat_arrays(
@@ -471,7 +471,7 @@ def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
 def encode_runs(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Encode a column whose equal values mostly come in runs (topic ids): compare neighbours,
     dictionary-encode only the first value of each run. Same result as :func:`encode`."""
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     n = len(col)
@@ -479,7 +479,7 @@ def encode_runs(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Arra
         return np.zeros(0, dtype=np.int64), from_strings([])
     change = to_numpy(pc.not_equal(col.slice(1), col.slice(0, n - 1)))
     starts = np.concatenate(([0], np.flatnonzero(change) + 1))
-    heads = col.take(from_numpy(starts))
+    heads = pc.take(col, from_numpy(starts))
     (codes,), dictionary = encode(heads)
     lengths = np.diff(np.concatenate((starts, [n])))
     return np.repeat(codes, lengths), dictionary
@@ -500,7 +500,7 @@ def encode_blocks(
     (the dictionary is the concatenation of the blocks' dictionaries). When a group's rows
     are not contiguous, falls back to :func:`encode` (one code per distinct string).
     """
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     block = BLOCK_ROWS if block is None else block
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -526,7 +526,7 @@ def encode_blocks(
 
 def sort_rank(dictionary: pa.Array) -> np.ndarray:
     """Rank of each dictionary entry in byte (strcmp) order: ``rank[code]``."""
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     order = to_numpy(pc.sort_indices(dictionary))
     rank = np.empty(len(order), dtype=np.int64)

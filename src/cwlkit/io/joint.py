@@ -102,7 +102,7 @@ def joint_encode(
         strings too), and the qrels row judging each run row's (topic, document), -1 where
         none does. None when a topic's run rows are not contiguous or per ``max_ratio``.
     """
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     n = run_topic.size
     block = _text.BLOCK_ROWS if block is None else block
@@ -147,10 +147,10 @@ def _encode_block(
 ) -> tuple[np.ndarray, pa.Array, np.ndarray]:
     """(codes, dictionary, qrels rows) of the run rows ``a:b``, whose topics are judged
     under the qrels topic codes ``topics`` (``r2q``: run topic code -> qrels', or -1)."""
-    import pyarrow.compute as pc
+    from .. import _compute as pc
 
     rows = judged.order[_ranges(judged.first[topics], judged.count[topics])]
-    strings = pa.concat_arrays([judged.docs.take(from_numpy(rows)), run_docs.slice(a, b - a)])
+    strings = pa.concat_arrays([pc.take(judged.docs, from_numpy(rows)), run_docs.slice(a, b - a)])
     enc = pc.dictionary_encode(strings)
     idx = to_numpy(enc.indices).astype(np.int64)
     rc = idx[rows.size :]

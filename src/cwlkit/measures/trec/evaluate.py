@@ -297,8 +297,7 @@ def _checked_measures(
     qrels, run, specs: list[str] | None, version: int, all_topics: bool, max_depth: int | None
 ) -> list[tuple[TrecMeasure, tuple, str | None]]:
     """The measures of ``specs``, once the options and the topics of both files pass."""
-    import pyarrow.compute as pc
-
+    from ... import _compute as pc
     from ...io._text import from_numpy, to_numpy
 
     measures = _file_measures(specs, version, max_depth)
@@ -309,7 +308,7 @@ def _checked_measures(
             f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})"
         )
     if version >= 10 and not all_topics and not in_run.all():
-        missing = min(str(t) for t in qrels_topics.filter(from_numpy(~in_run)).to_pylist())
+        missing = min(str(t) for t in pc.filter(qrels_topics, from_numpy(~in_run)).to_pylist())
         raise CwlkitError(
             f"topic {missing!r} of {qrels.path} has no results in {run.path} "
             "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to skip it)"
@@ -330,8 +329,7 @@ def _trec_codes(
     release: bool,
 ) -> tuple[Ctx, list[str], np.ndarray, int, float | None]:
     """(measure context, topics, bogus mask, num_q, R of every qrels topic: -c only, or None)."""
-    import pyarrow.compute as pc
-
+    from ... import _compute as pc
     from ...core.batch import build_batch
     from ...io._text import from_strings, to_numpy
 
