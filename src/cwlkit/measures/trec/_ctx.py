@@ -10,6 +10,7 @@ several measures share (relevant mask, cumulative counts, R, the ideal gain list
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
 
 import numpy as np
@@ -31,6 +32,34 @@ def seqsum(x: np.ndarray) -> np.ndarray:
     if x.shape[1] == 0:
         return np.zeros(x.shape[0])
     return np.cumsum(x, axis=1)[:, -1]
+
+
+def masked_seqsum(
+    mask: np.ndarray, term: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> np.ndarray:
+    """``seqsum(np.where(mask, terms, 0.0))``, the terms computed only where ``mask`` holds.
+
+    ``term(rows, cols)`` gets the coordinates of ``mask``'s true cells in row-major order
+    and returns their terms (float64). The terms of each row are packed to the left of a
+    ``[T, K]`` matrix (K: the largest count, plus one column of zeros when no row is full)
+    and added left to right: the same additions as the dense sum, whose zeros change no
+    partial sum, so the same bits, including the sign of a zero sum.
+
+    Parameters
+    ----------
+    mask : numpy.ndarray
+        bool[T, D], the cells that contribute.
+    term : callable
+        ``(rows, cols) -> float64[n]`` for the n true cells.
+    """
+    T, D = mask.shape
+    rows, cols = np.nonzero(mask)
+    counts = np.bincount(rows, minlength=T)
+    most = int(counts.max(initial=0))
+    packed = np.zeros((T, most + (most < D)))
+    at = np.arange(rows.size) - (np.cumsum(counts) - counts)[rows]
+    packed[rows, at] = term(rows, cols)
+    return seqsum(packed)
 
 
 def powers(p: float, n: int) -> np.ndarray:

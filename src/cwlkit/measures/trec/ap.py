@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import UNJUDGED, Ctx, seqsum
+from ._ctx import UNJUDGED, Ctx, masked_seqsum
 from .precision import ap_terms
 from .set import _div
 
@@ -52,40 +52,50 @@ def yaap(ctx: Ctx, params=None) -> list[np.ndarray]:
 
 def bpref(ctx: Ctx, params=None) -> list[np.ndarray]:
     """Binary preference."""
-    judged_rel = ctx.rel & (ctx.codes >= 0)
     above = np.cumsum(ctx.nonrel & ctx.valid, axis=1)
-    R = ctx.num_rel[:, None].astype(np.float64)
-    denom = np.minimum(ctx.num_nonrel, ctx.num_rel)[:, None].astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = np.minimum(above, R) / denom
-    term = np.where(above > 0, 1.0 - frac, 1.0)
-    total = seqsum(np.where(judged_rel, term, 0.0))
+    R = ctx.num_rel.astype(np.float64)
+    denom = np.minimum(ctx.num_nonrel, ctx.num_rel).astype(np.float64)
+
+    def term(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        a = above[rows, cols]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            frac = np.minimum(a, R[rows]) / denom[rows]
+        return np.where(a > 0, 1.0 - frac, 1.0)
+
+    total = masked_seqsum(ctx.rel & (ctx.codes >= 0), term)
     return [_div(total, ctx.num_rel)]
 
 
 def infAP(ctx: Ctx, params=None) -> list[np.ndarray]:
     """Inferred average precision (trec_eval's formula)."""
     judged_rel = ctx.rel & (ctx.codes >= 0)
-    r = np.cumsum(judged_rel, axis=1) - 1  # relevant above (judged_rel at the point itself)
-    n = np.cumsum(ctx.nonrel & ctx.valid, axis=1)
-    u = np.cumsum(ctx.codes == UNJUDGED, axis=1)
-    fj = np.arange(ctx.D, dtype=np.float64)[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        term = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r + n + u) / fj) * (
-            (r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON)
-        )
-    if ctx.D:
-        term[:, 0] = 1.0
-    total = seqsum(np.where(judged_rel, term, 0.0))
+    r_all = np.cumsum(judged_rel, axis=1)
+    n_all = np.cumsum(ctx.nonrel & ctx.valid, axis=1)
+    u_all = np.cumsum(ctx.codes == UNJUDGED, axis=1)
+
+    def term(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        r = r_all[rows, cols] - 1  # relevant above (judged_rel at the point itself)
+        n, u = n_all[rows, cols], u_all[rows, cols]
+        fj = cols.astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r + n + u) / fj) * (
+                (r + INFAP_EPSILON) / (r + n + 2 * INFAP_EPSILON)
+            )
+        return np.where(cols == 0, 1.0, t)
+
+    total = masked_seqsum(judged_rel, term)
     return [_div(total, ctx.num_rel)]
 
 
 def binG(ctx: Ctx, params=None) -> list[np.ndarray]:
     """Binary G."""
-    i = np.arange(ctx.D, dtype=np.float64)[None, :]
-    with np.errstate(divide="ignore"):
-        term = 1.0 / np.log2(3.0 + i - ctx.cumrel)
-    total = seqsum(np.where(ctx.rel, term, 0.0))
+    cumrel = ctx.cumrel
+
+    def term(rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return 1.0 / np.log2(3.0 + cols.astype(np.float64) - cumrel[rows, cols])
+
+    total = masked_seqsum(ctx.rel, term)
     return [_div(total, ctx.num_rel)]
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import Ctx, powers, seqsum
+from ._ctx import Ctx, masked_seqsum, powers, seqsum
 from .set import _div
 
 
@@ -117,16 +117,20 @@ def _cum_padded(
     return tuple(a[:, :width] for a in got)
 
 
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b``, NaN or infinite where ``b`` is 0 (no warning)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return a / b
+
+
 def ndcg_rel(ctx: Ctx, params) -> list[np.ndarray]:
     """nDCG averaged over the relevant documents."""
     table = ctx.gain_table(_pairs(params))
     L = (ctx.ideal(table) > 0).sum(axis=1)
     width = max(ctx.D, int(L.max(initial=0))) + 1
     g, ideal, cd, ci = _cum_padded(ctx, params, width)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = cd / ci
     pos = g > 0
-    s = seqsum(np.where(pos, ratio, 0.0))
+    s = masked_seqsum(pos, lambda r, c: _ratio(cd[r, c], ci[r, c]))
     nrr = pos.sum(axis=1)
     end = np.arange(ctx.T)
     last = np.maximum(np.maximum(ctx.depth, L) - 1, 0)
@@ -147,11 +151,8 @@ def Rndcg(ctx: Ctx, params) -> list[np.ndarray]:
     change[:, 1:] = ideal[:, 1:] != ideal[:, :-1]
     b = np.arange(width)[None, :]
     change &= (b >= 1) & (b <= L[:, None])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.zeros((ctx.T, width))
-        ratio[:, 1:] = cd[:, :-1] / ci[:, :-1]
-    ok = change & (np.roll(ci, 1, axis=1) > 0)
-    s = seqsum(np.where(ok, ratio, 0.0))
+    ok = change & (np.roll(ci, 1, axis=1) > 0)  # (change is false in column 0)
+    s = masked_seqsum(ok, lambda r, c: _ratio(cd[r, c - 1], ci[r, c - 1]))
     cnt = ok.sum(axis=1).astype(np.float64)
     extra = ctx.depth > L + 1
     rows = np.arange(ctx.T)
@@ -176,9 +177,12 @@ def G(ctx: Ctx, params) -> list[np.ndarray]:
     idp[:, :w] = ideal[:, :w]
     cost = np.cumsum(np.maximum(idp, 1.0), axis=1)
     got = np.cumsum(g, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        term = g / np.log2(2.0 + cost - got)
-    s = seqsum(np.where((g != 0) & ctx.valid, term, 0.0))
+
+    def term(r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return g[r, c] / np.log2(2.0 + cost[r, c] - got[r, c])
+
+    s = masked_seqsum((g != 0) & ctx.valid, term)
     return [_div(s, total_ideal)]
 
 
