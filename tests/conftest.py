@@ -42,3 +42,14 @@ def calls(monkeypatch):
 
     monkeypatch.setattr(streamed, "evaluate_streamed", spy)
     return n
+
+
+@pytest.fixture(params=["read", "mapped"])
+def text_reader(request, monkeypatch):
+    """Run a reader test twice: files read into memory, and files memory-mapped (the path
+    large plain files take, see ``cwlkit.io._text.read_text``)."""
+    if request.param == "mapped":
+        from cwlkit.io import _text
+
+        monkeypatch.setattr(_text, "MAP_BYTES", 1)
+    return request.param

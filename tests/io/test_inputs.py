@@ -29,6 +29,9 @@ from cwlkit.io.inputs import as_qrels, as_run
 from cwlkit.io.trec import Qrels, Run, read_qrels, read_run
 from cwlkit.measures.parse import parse_measure
 
+# every test once with files read, once with files memory-mapped
+pytestmark = pytest.mark.usefixtures("text_reader")
+
 pd = pytest.importorskip("pandas")
 pl = pytest.importorskip("polars")
 ir_measures = pytest.importorskip("ir_measures")

@@ -10,6 +10,9 @@ from conftest import EXAMPLE
 from cwlkit import build_batch, read_qrels, read_run
 from cwlkit.errors import FormatError
 
+# every test once with files read, once with files memory-mapped
+pytestmark = pytest.mark.usefixtures("text_reader")
+
 GOOD_Q = "1 0 a 1\n1 0 b 0\n"
 GOOD_R = "1 Q0 a 1 2.0 x\n1 Q0 b 2 1.0 x\n"
 

@@ -24,6 +24,7 @@ from ._text import (
     from_strings,
     parse_floats,
     read_bytes,
+    read_text,
     split_columns,
     to_numpy,
 )
@@ -237,7 +238,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
         Empty file, a line without exactly 4 fields, a non-numeric or non-finite label, or the
         same document judged twice for a topic.
     """
-    data = read_bytes(path)
+    data = read_text(path)
     table, lines = split_columns(
         path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments
     )
@@ -280,7 +281,7 @@ def read_run(
         Empty file, a line without exactly 6 fields (at least 6 with ``extra``), a non-numeric
         score, or a document retrieved twice for one topic.
     """
-    data = read_bytes(path)
+    data = read_text(path)
     table, lines = split_columns(
         path,
         data,

@@ -1,0 +1,77 @@
+"""read_text: large plain files are memory-mapped, everything else is read; the readers give
+the same tables and the same errors either way."""
+
+from __future__ import annotations
+
+import gzip
+import mmap
+
+import pytest
+
+from cwlkit.errors import FormatError
+from cwlkit.io import _text
+from cwlkit.io.trec import read_qrels, read_run
+
+RUN = "1 Q0 a 1 2.0 x\n1\tQ0 b 2 1.0 x\r\n#c Q0 c 3 0.5 x\n2 Q0 a 1 9 y\n"
+
+
+@pytest.fixture
+def mapped(monkeypatch):
+    monkeypatch.setattr(_text, "MAP_BYTES", 1)
+
+
+def test_large_plain_files_are_mapped(tmp_path, mapped):
+    p = tmp_path / "run.txt"
+    p.write_bytes(RUN.encode())
+    got = _text.read_text(p)
+    assert isinstance(got, mmap.mmap) and got[:] == RUN.encode()
+    z = tmp_path / "run.gz"
+    z.write_bytes(gzip.compress(RUN.encode()))
+    assert _text.read_text(z) == RUN.encode()  # un-gzipped, as bytes
+    (tmp_path / "empty").write_bytes(b"")
+    assert _text.read_text(tmp_path / "empty") == b""
+
+
+def test_small_files_are_read(tmp_path):
+    p = tmp_path / "run.txt"
+    p.write_bytes(RUN.encode())
+    assert isinstance(_text.read_text(p), bytes)
+
+
+def test_normalise_a_map(tmp_path, mapped):
+    p = tmp_path / "run.txt"
+    p.write_bytes(b"1 Q0 a 1 2.0 x\n")
+    m = _text.read_text(p)
+    assert _text.normalise(m, full=False) is m  # nothing to change: no copy
+    p.write_bytes(RUN.encode())
+    for comments in (False, True):
+        for full in (False, True):
+            want = _text.normalise(RUN.encode(), comments=comments, full=full)
+            assert bytes(_text.normalise(_text.read_text(p), comments=comments, full=full)) == want
+
+
+@pytest.mark.parametrize("comments", [False, True])
+def test_same_tables(tmp_path, monkeypatch, comments):
+    p = tmp_path / "run.txt"
+    p.write_bytes(RUN.encode())
+    q = tmp_path / "qrels.txt"
+    q.write_bytes(b"1 0 a 1\n1\t0 b 0\r\n2 0 a 2\n")
+    read = read_run(p, comments=comments), read_qrels(q, comments=comments)
+    monkeypatch.setattr(_text, "MAP_BYTES", 1)
+    mapped = read_run(p, comments=comments), read_qrels(q, comments=comments)
+    for a, b in zip(read, mapped, strict=True):
+        assert a.table.equals(b.table)
+        assert list(a.lines) == list(b.lines)
+
+
+def test_errors_name_the_line(tmp_path, mapped):
+    p = tmp_path / "run.txt"
+    p.write_bytes(b"1 Q0 a 1 2.0 x\n\n1 Q0 b 2 high x\n")
+    with pytest.raises(FormatError, match=r"run.txt:3: expected a number for the score"):
+        read_run(p)
+    p.write_bytes(b"1 Q0 a 1 2.0 x\n1 Q0 b\n")
+    with pytest.raises(FormatError, match=r"run.txt:2: expected 6 fields"):
+        read_run(p)
+    p.write_bytes("1 Q0 a 1 2.0 x\n1 Q0 \xe9 2 1.0 x\n".encode("latin-1"))
+    with pytest.raises(FormatError, match=r"run.txt:2: expected UTF-8 text"):
+        read_run(p)
