@@ -154,7 +154,9 @@ def read_text(path: str | Path) -> bytes | mmap.mmap:
     """:func:`read_bytes`, but a plain local file of at least ``MAP_BYTES`` bytes is
     memory-mapped (read-only) instead of copied: its pages are the page cache's, so the
     text costs neither a copy nor fresh memory (32 MB of run: about 20 ms). The map is
-    released when the last object using it (the text, or arrow buffers over it) goes."""
+    released when the last object using it (the text, or arrow buffers over it) goes. (As
+    with any mapped file, one that another process truncates while it is read ends this
+    process with SIGBUS.)"""
     if str(path) != "-" and not is_url(path):
         try:
             with open(path, "rb") as f:
