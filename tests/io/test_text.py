@@ -75,3 +75,24 @@ def test_errors_name_the_line(tmp_path, mapped):
     p.write_bytes("1 Q0 a 1 2.0 x\n1 Q0 \xe9 2 1.0 x\n".encode("latin-1"))
     with pytest.raises(FormatError, match=r"run.txt:2: expected UTF-8 text"):
         read_run(p)
+
+
+@pytest.mark.parametrize(
+    ("text", "comments", "tag"),
+    [
+        (b"1 Q0 a 1 2 x\n1 Q0 b 2 1 y\n", False, "y"),
+        (b"1 Q0 a 1 2 x\n1 Q0 b 2 1 y\n\n  \n", False, "y"),  # trailing blank lines
+        (b"1 Q0 a 1 2 x\r\n1\tQ0 b 2 1\ty \r\n", False, "y"),  # tabs, CRLF
+        (b"1 Q0 a 1 2 x\n1 Q0 b 2 1 y extra\n", False, "y"),  # trec_eval's extra fields
+        (b"1 Q0 a 1 2 x\n#1 Q0 b 2 1 y\n", True, "x"),  # trec_eval 10.0's comment lines
+        (b"1 Q0 a 1 2 x\n1 Q0 b 2 1 r\xc3\xa9\n", False, "r\xe9"),
+    ],
+)
+def test_the_light_run_keeps_the_last_tag(tmp_path, text_reader, text, comments, tag):
+    p = tmp_path / "run.txt"
+    p.write_bytes(text)
+    light = read_run(p, comments=comments, extra=True, light=True)
+    full = read_run(p, comments=comments, extra=True)
+    assert light.runid == full.runid == tag
+    assert _text.last_field(text, 5, comments=comments) == tag
+    assert light.table.column("tag").to_pylist() == [tag] * light.table.num_rows

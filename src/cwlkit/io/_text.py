@@ -336,6 +336,21 @@ def split_columns(
     return table, LazyLines(full, reload(True))
 
 
+def last_field(data: bytes | mmap.mmap, index: int, *, comments: bool = False) -> str:
+    """Field ``index`` (0-based) of the last line of ``data`` that holds any field (with
+    ``comments``, that is not a ``#`` line), as :func:`split_columns` would read it: the
+    fields are split at runs of blanks (space, tab, CR, VT, FF). Call it on a text that
+    :func:`split_columns` accepted (the line then has the field)."""
+    end = len(data)
+    while end > 0:
+        start = data.rfind(b"\n", 0, end) + 1
+        fields = bytes(data[start:end]).split()
+        if fields and not (comments and fields[0][:1] == b"#"):
+            return fields[index].decode("utf-8", "surrogateescape")
+        end = start - 1
+    raise ValueError("no line with fields")
+
+
 def _reread(path: str | Path, comments: bool, full: bool) -> bytes:
     """The normalised text of ``path`` read again (for the line numbers of an error)."""
     return normalise(read_bytes(path), comments=comments, full=full)

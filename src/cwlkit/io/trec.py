@@ -22,6 +22,7 @@ from ._text import (
     first_duplicate,
     from_numpy,
     from_strings,
+    last_field,
     parse_floats,
     read_bytes,
     read_text,
@@ -270,7 +271,8 @@ def read_run(
         Accept (and ignore) fields after the sixth, as trec_eval does.
     light : bool
         Keep only the ``topic``, ``doc``, ``tag`` and ``score`` columns (what trec_eval's
-        measures read); ``q0``, ``rank`` and ``score_text`` are parsed but not kept.
+        measures read); ``q0``, ``rank`` and ``score_text`` are parsed but not kept, and
+        ``tag`` holds the run's tag (the last line's, trec_eval's runid) on every row.
     qrels : Qrels, optional
         The judgements the run will be evaluated against: its documents are encoded together
         with theirs (see :meth:`Run.encode_with`); the same Run either way.
@@ -289,12 +291,16 @@ def read_run(
         "topic Q0 document rank score tag",
         comments=comments,
         extra=extra,
-        keep=("topic", "doc", "score_text", "tag") if light else None,
+        keep=("topic", "doc", "score_text") if light else None,
     )
+    if light:  # (the run's tag, trec_eval's: the last line's, on every row)
+        tag = last_field(data, RUN_COLUMNS.index("tag"), comments=comments)
+        zeros = from_numpy(np.zeros(table.num_rows, dtype=np.int8))
+        tags = pa.DictionaryArray.from_arrays(zeros, from_strings([tag]))
     del data  # the columns hold what is needed: free the text before the next steps
     scores = parse_floats(path, table.column("score_text"), lines, "the score", finite=False)
     if light:
-        table = table.drop_columns(["score_text"])
+        table = table.drop_columns(["score_text"]).append_column("tag", tags)
     table = table.append_column("score", from_numpy(scores))
     r = Run(table, lines, str(path))
     if qrels is not None:
