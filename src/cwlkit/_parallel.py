@@ -57,13 +57,55 @@ def _call(item: Any) -> Any:
     return _FN(_STATE, item)
 
 
+#: files below this size are sent to the workers of :func:`imap` several to a task
+SMALL_FILE = 1 << 23
+#: the most items of one task
+MAX_CHUNK = 8
+
+
+def chunk_for(paths: Sequence[Any], jobs: int | None) -> int:
+    """Items to a task of :func:`imap` for these items: when every one is a local file of
+    under ``SMALL_FILE`` bytes, about four tasks a worker of at most ``MAX_CHUNK`` items
+    (a task is one message each way, about 0.7 ms of the caller's time); otherwise one."""
+    n = min(resolve_jobs(jobs), len(paths))
+    if n <= 1:
+        return 1
+    for p in paths:
+        if not isinstance(p, (str, os.PathLike)):
+            return 1
+        try:
+            if os.path.getsize(p) >= SMALL_FILE:
+                return 1
+        except OSError:  # (not a local file: read, and reported, in its task)
+            return 1
+    return max(1, min(MAX_CHUNK, len(paths) // (4 * n)))
+
+
+def _call_chunk(items: list) -> tuple[list, BaseException | None]:
+    """The results of consecutive items, and the exception that stopped them (if any)."""
+    out: list = []
+    try:
+        for item in items:
+            out.append(_FN(_STATE, item))
+    except Exception as exc:  # (raised in the caller when this item's turn comes)
+        return out, exc
+    return out, None
+
+
 def imap(
-    fn: Callable[[S, I], R], state: S, items: Sequence[I], *, jobs: int | None = None
+    fn: Callable[[S, I], R],
+    state: S,
+    items: Sequence[I],
+    *,
+    jobs: int | None = None,
+    chunk: int = 1,
 ) -> Iterator[R]:
     """Yield ``fn(state, item)`` for each item, in order, over ``jobs`` processes.
 
     ``fn`` must be a module-level function (workers look it up by name). An exception raised
     for an item is raised here, when that item's turn comes; the remaining work is cancelled.
+    ``chunk`` items make one task (fewer messages between processes: for many small items;
+    a worker holds a task's results until its last item is done).
     """
     n = min(resolve_jobs(jobs), len(items))
     if n <= 1:
@@ -80,20 +122,23 @@ def imap(
 
     # at most 2 tasks a worker ahead of the caller: results not yet taken stay few (a
     # result is dropped here once yielded), whatever the number of items
-    todo = iter(items)
+    chunk = max(1, int(chunk))
+    tasks = (list(items[i : i + chunk]) for i in range(0, len(items), chunk))
     share = max(1, cores() // n)
     with ProcessPoolExecutor(
         n, mp_context=ctx, initializer=_init, initargs=(fn, state, share)
     ) as ex:
-        futures = deque(ex.submit(_call, item) for item in islice(todo, 2 * n))
+        futures = deque(ex.submit(_call_chunk, t) for t in islice(tasks, 2 * n))
         try:
             while futures:
-                result = futures.popleft().result()
-                for item in todo:
-                    futures.append(ex.submit(_call, item))
+                results, error = futures.popleft().result()
+                for task in tasks:
+                    futures.append(ex.submit(_call_chunk, task))
                     break
-                yield result
-                del result
+                while results:
+                    yield results.pop(0)
+                if error is not None:
+                    raise error
         finally:
             for f in futures:
                 f.cancel()

@@ -294,7 +294,7 @@ class Evaluator:
         cluster's workers and ``jobs`` is not used; a worker lost mid-way has its tasks
         retried by Dask on another worker.
         """
-        from ._parallel import imap, progress_bar
+        from ._parallel import chunk_for, imap, progress_bar
 
         items = _named_runs(runs)
         if len(items) > 1:
@@ -306,7 +306,8 @@ class Evaluator:
         elif len(items) == 1:  # the processes score its chunks, if any
             done = iter([self.evaluate(items[0][1], name=items[0][0], jobs=jobs)])
         else:
-            done = imap(_evaluate_one, self, items, jobs=jobs)
+            chunk = chunk_for([run for _, run in items], jobs)
+            done = imap(_evaluate_one, self, items, jobs=jobs, chunk=chunk)
         out: dict[str, Results] = {}
         with progress_bar(len(items), "runs", "run", progress) as tick:
             for (name, _), res in zip(items, done, strict=True):

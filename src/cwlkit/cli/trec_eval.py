@@ -224,10 +224,11 @@ def main(argv: list[str]) -> int:
         if run is not None:
             outs = [_trec_text(qrels, run, options)]
         else:
-            from .._parallel import imap, progress_bar
+            from .._parallel import chunk_for, imap, progress_bar
 
             outs = []
-            work = imap(_trec_one, (qrels, options), run_paths, jobs=jobs)
+            chunk = chunk_for(run_paths, jobs)
+            work = imap(_trec_one, (qrels, options), run_paths, jobs=jobs, chunk=chunk)
             with progress_bar(len(run_paths), "runs", "run", False if args.quiet else None) as tick:
                 for text in work:
                     outs.append(text)
