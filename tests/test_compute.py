@@ -66,6 +66,7 @@ def test_a_bad_cast_raises_as_pyarrow_does():
         "cwlkit.evaluate(Q, R, ['P@10', 'AP', 'nDCG@10', 'RR', 'R-Prec'])",
         "cwlkit.evaluate(Q, [R, R], ['P@10', 'AP'], topics='qrels')",
         "__import__('cwlkit.cli.trec_eval').cli.trec_eval.main(['-q', '-m', 'all_trec', Q, R])",
+        "__import__('cwlkit.cli.cwl').cli.cwl.main(['--example', '-n'])",
     ],
 )
 def test_evaluation_never_imports_pyarrow_compute(call):

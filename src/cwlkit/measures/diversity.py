@@ -59,8 +59,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
+from .. import _compute as pc
 from ..errors import CwlkitError
 from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
 from .base import Measure, measure, param
@@ -109,7 +109,7 @@ def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     relevant = to_numpy(sub.column("label")) >= rel
     jrow = jrow[relevant]
     jt = qt[jrow]
-    sub_col = sub.column("subtopic").combine_chunks().filter(from_numpy(relevant))
+    sub_col = pc.filter(sub.column("subtopic").combine_chunks(), from_numpy(relevant))
     enc = pc.dictionary_encode(sub_col)
     scode = to_numpy(enc.indices).astype(np.int64)
     srank = subtopic_order(enc.dictionary)[scode] if scode.size else scode
