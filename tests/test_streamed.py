@@ -168,3 +168,17 @@ def test_streamed_errors_are_the_whole_files(tmp_path, monkeypatch, bad_q, bad_r
 def test_chunk_topics_auto_is_checked():
     with pytest.raises(cwlkit.ParamError, match="positive integer or 'auto'"):
         cwlkit.Evaluator(INPUTS["example"][0], ["AP"], chunk_topics="all")
+
+
+def test_gzipped_files_are_streamed(calls, tmp_path):
+    import gzip
+
+    q, r = INPUTS["web2012-ql"]
+    qz, rz = tmp_path / "q.gz", tmp_path / "r.gz"
+    qz.write_bytes(gzip.compress(q.read_bytes()))
+    rz.write_bytes(gzip.compress(r.read_bytes()))
+    ms = ["AP", "nDCG@10", "INST(T=2)"]
+    want = cwlkit.Evaluator(q, ms, gain="linear").evaluate(r)
+    got = cwlkit.Evaluator(qz, ms, gain="linear", chunk_topics=7).evaluate(rz)
+    assert calls[0] == 1
+    assert_same(got, want, [2])

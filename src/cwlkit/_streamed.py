@@ -1,6 +1,7 @@
 """Streamed evaluation of one run file (:class:`cwlkit.Evaluator` with ``chunk_topics``).
 
-A plain-text run (and a plain-text qrels file not yet read) is streamed in blocks into topic
+A text run file, plain or gzipped (and such a qrels file not yet read), is streamed in
+blocks into topic
 buckets on disk (:mod:`cwlkit.io.partition`); the buckets are then joined and scored one at
 a time, and the per-topic values put back in the order :meth:`Evaluator.evaluate` gives
 (byte order of topics, or the order of first appearance in the run with ``order="file"``).
@@ -49,30 +50,32 @@ BLOCK = 1 << 20
 FULL_RUN = ("topic", "q0", "doc", "rank", "score_text", "tag")
 
 
-def plain_file(obj: Any) -> str | None:
-    """The path of ``obj`` if it is a local, plain (not gzipped, not Parquet) text file."""
+def text_file(obj: Any) -> str | None:
+    """The path of ``obj`` if it is a local text file, plain or gzipped (not Parquet)."""
     if not isinstance(obj, (str, os.PathLike)):
         return None
     path = os.fsdecode(os.fspath(obj))
     if path == "-" or path.startswith("irds:") or "://" in path:
         return None
-    if Path(path).suffix.lower() in (".parquet", ".pq", ".gz") or not os.path.isfile(path):
+    if Path(path).suffix.lower() in (".parquet", ".pq") or not os.path.isfile(path):
         return None
     try:
         with open(path, "rb") as f:
             head = f.read(4)
     except OSError:
         return None  # the whole-file reader names the problem
-    return None if head[:2] == b"\x1f\x8b" or head == b"PAR1" else path
+    return None if head == b"PAR1" else path
 
 
 def buckets_for(run_path: str, chunk_topics: int | str):
     """How to bucket ``run_path``'s topics (a :class:`~cwlkit.io.partition.Buckets`), or
-    None: read it whole (``"auto"`` and a file of at most :data:`AUTO_BYTES`)."""
+    None: read it whole (``"auto"`` and a file of at most :data:`AUTO_BYTES` of text)."""
     from .io.partition import Buckets
 
     if chunk_topics == "auto":
-        return None if os.path.getsize(run_path) <= AUTO_BYTES else Buckets(rows=AUTO_ROWS)
+        from .io.estimate import text_size
+
+        return None if text_size(run_path) <= AUTO_BYTES else Buckets(rows=AUTO_ROWS)
     return Buckets(topics=int(chunk_topics))
 
 
@@ -114,10 +117,10 @@ def evaluate_streamed(
     from disk by the process scoring them, at most ``2 * jobs`` are in flight, and the
     Results are collected in bucket order, so they are those of ``jobs=1``).
 
-    ``qrels`` is the path of a plain qrels file (streamed too) or a loaded :class:`Qrels`.
-    The run is partitioned first (its topics fill the buckets in order of appearance), then
-    the qrels, into the run's buckets (their topics the run lacks: into further buckets when
-    the ``topics`` rule keeps them, else dropped).
+    ``qrels`` is the path of a qrels file (plain or gzipped: streamed too) or a loaded
+    :class:`Qrels`. The run is partitioned first (its topics fill the buckets in order of
+    appearance), then the qrels, into the run's buckets (their topics the run lacks: into
+    further buckets when the ``topics`` rule keeps them, else dropped).
     """
     o = ev.options
     try:

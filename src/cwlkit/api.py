@@ -194,11 +194,11 @@ class Evaluator:
         Score ``chunk_topics`` topics at a time and join the results: the ranking matrices
         then hold one chunk (bounded memory for runs of many topics); the values are the
         same as unchunked (C/W/L values to their last bits: 1e-15 relative). A run given as
-        a plain-text file (not gzip, not Parquet) is then streamed: read in blocks into
+        a text file (plain or gzipped, not Parquet) is then streamed: read in blocks into
         buckets of ``chunk_topics`` topics (in order of first appearance) on disk, scored
         a bucket at a time, so that peak memory depends on the bucket, not the file; qrels
         given as such a file are streamed too (they are then read when a run is evaluated,
-        not here). ``"auto"``: stream a run file over 8 MB, in buckets of about 24,576
+        not here). ``"auto"``: stream a run of over 8 MB of text, in buckets of about 24,576
         lines; read smaller ones whole. Diversity qrels are scored whole.
     client : distributed.Client, optional
         A Dask client (``pip install cwlkit[dask]``): :meth:`evaluate_many` scores each run
@@ -228,7 +228,7 @@ class Evaluator:
         # streamed qrels are read with each run (see _streamed.py), others here
         self._qrels_source = qrels
         self._qrels = None
-        if self.options.chunk_topics is None or _plain_file(qrels) is None:
+        if self.options.chunk_topics is None or _text_file(qrels) is None:
             self._qrels = as_qrels(qrels)
         self._costs = _read_costs(self.options)
         self._client = None
@@ -375,17 +375,17 @@ class Evaluator:
         return self._qrels
 
     def _streamed(self, run: Any, name: str | None, jobs: int | None) -> Results | None:
-        """:meth:`evaluate` of a plain-text run file streamed in topic buckets (see
+        """:meth:`evaluate` of a text run file (plain or gzipped) streamed in topic buckets (see
         ``chunk_topics``), or None when the run is read whole."""
         from ._streamed import buckets_for, evaluate_streamed
 
-        path = _plain_file(run) if self.options.chunk_topics is not None else None
+        path = _text_file(run) if self.options.chunk_topics is not None else None
         if path is None or self._diversity or self._client is not None:
             return None
         buckets = buckets_for(path, self.options.chunk_topics)
         if buckets is None:
             return None
-        qrels = self._qrels if self._qrels is not None else _plain_file(self._qrels_source)
+        qrels = self._qrels if self._qrels is not None else _text_file(self._qrels_source)
         return evaluate_streamed(self, qrels, path, buckets, name, jobs=jobs)
 
     @property
@@ -533,10 +533,10 @@ def _score_chunk(state: tuple[Evaluator, Any, str], k: int) -> Results:
     return ev.score(ev._build(q, part), run=run)
 
 
-def _plain_file(obj: Any) -> str | None:
-    from ._streamed import plain_file
+def _text_file(obj: Any) -> str | None:
+    from ._streamed import text_file
 
-    return plain_file(obj)
+    return text_file(obj)
 
 
 def _is_dask_frame(obj: Any) -> bool:

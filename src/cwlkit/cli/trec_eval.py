@@ -43,8 +43,9 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
                                  one run (default: every core)
   --quiet                        no progress bar on stderr (drawn only on a terminal)
   --chunk-topics N|auto|none     evaluate N topics at a time (same output, less memory;
-                                 one plain run file, not with -c); auto (default): a run
-                                 file over 64 MB, about 262,144 lines at a time
+                                 one run file, plain or gzipped, not with -c); auto
+                                 (default): a run of over 64 MB of text, about 262,144
+                                 lines at a time
 
 Several runs (QRELS RUN RUN...): the qrels are read once; the output is what trec_eval
 prints for each run, concatenated in argument order, once every run is evaluated.
@@ -182,7 +183,7 @@ def main(argv: list[str]) -> int:
     else:
         chunk = _chunk_opt(args.chunk_topics)
         streamed = chunk is not None and len(run_paths) == 1 and not args.c
-        streamed = streamed and _plain(qrels_path) and _plain(run_paths[0])
+        streamed = streamed and _streamable(qrels_path) and _streamable(run_paths[0])
         if streamed and chunk == "auto":  # (decided before pyarrow is loaded)
             from ..io.estimate import auto_chunk_topics
 
@@ -239,9 +240,10 @@ def main(argv: list[str]) -> int:
 
 
 def _streamed(args, qrels_path: str, run_path: str, chunk: int, zs, options: dict) -> None:
-    """One run of two plain files in bounded memory: topic buckets in byte order, each
-    bucket's per-topic lines (formatted where it is scored) spooled to an unnamed temporary
-    file, then copied to stdout with the ``all`` lines once every bucket is scored."""
+    """One run of two local files (plain or gzipped) in bounded memory: topic buckets in
+    byte order, each bucket's per-topic lines (formatted where it is scored) spooled to an
+    unnamed temporary file, then copied to stdout with the ``all`` lines once every bucket
+    is scored."""
     import shutil
     import tempfile
     from functools import partial
@@ -300,14 +302,11 @@ def _return_freed_memory() -> None:
     mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
 
 
-def _plain(path: str) -> bool:
-    """Whether ``path`` is a plain (not gzipped) file that can be streamed in blocks."""
+def _streamable(path: str) -> bool:
+    """Whether ``path`` is a local file (plain or gzipped) that can be streamed in blocks."""
     import os
 
-    if path == "-" or not os.path.isfile(path):
-        return False
-    with open(path, "rb") as f:
-        return f.read(2) != b"\x1f\x8b"
+    return path != "-" and os.path.isfile(path)
 
 
 def _trec_text(qrels, run, o: dict) -> str:

@@ -1,9 +1,15 @@
 """What a text file holds, estimated from its size and first block (no numpy, no pyarrow:
-the command line decides how to read a file before it loads them)."""
+the command line decides how to read a file before it loads them). A gzipped file is read
+through its decompressed text (its size: estimated from its first block's ratio)."""
 
 from __future__ import annotations
 
+import gzip
 import os
+from typing import BinaryIO
+
+#: the first bytes of a gzip file
+GZIP_MAGIC = b"\x1f\x8b"
 
 #: ``cwlkit trec_eval --chunk-topics auto``: a run file larger than this is streamed, in
 #: ranges of topics holding about TREC_AUTO_ROWS lines each. Measured with ``-q -m all_trec``
@@ -15,10 +21,39 @@ TREC_AUTO_ROWS = 1 << 18
 HEAD = 1 << 22
 
 
+def is_gzip(path: str) -> bool:
+    """Whether the file starts as a gzip file does."""
+    with open(path, "rb") as f:
+        return f.read(2) == GZIP_MAGIC
+
+
+def open_text(path: str) -> BinaryIO:
+    """The file's text, opened for reading: decompressed as it is read if it is gzipped."""
+    return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")  # noqa: SIM115
+
+
+def text_size(path: str) -> int:
+    """The size of the file's text: its size, or for a gzipped file the size of its first
+    ``HEAD`` bytes of text over the compressed bytes they took, times the file's size
+    (exact when the text is shorter than ``HEAD``)."""
+    size = os.path.getsize(path)
+    if not is_gzip(path):
+        return size
+    try:
+        with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw) as f:
+            head = len(f.read(HEAD))
+            return head if head < HEAD else int(size * head / max(raw.tell(), 1))
+    except (OSError, EOFError):  # not valid gzip: the reader names the problem
+        return size
+
+
 def _head_lines(path: str) -> tuple[list[bytes], int]:
     """The non-blank whole lines of the file's first block, and the block's length."""
-    with open(path, "rb") as f:
-        head = f.read(HEAD)
+    try:
+        with open_text(path) as f:
+            head = f.read(HEAD)
+    except (OSError, EOFError):  # not valid gzip: the reader names the problem
+        head = b""
     cut = head.rfind(b"\n") + 1 or len(head)
     return [ln for ln in head[:cut].splitlines() if ln.strip()], cut
 
@@ -27,7 +62,7 @@ def estimate_topics(path: str) -> int:
     """About how many topics the file holds (from its first block and its size)."""
     lines, cut = _head_lines(path)
     first = {ln.split(None, 1)[0] for ln in lines}
-    return max(1, int(len(first) * os.path.getsize(path) / max(cut, 1)))
+    return max(1, int(len(first) * text_size(path) / max(cut, 1)))
 
 
 def rows_per_topic(path: str) -> float:
@@ -39,7 +74,7 @@ def rows_per_topic(path: str) -> float:
 def auto_chunk_topics(run_path: str) -> int | None:
     """Topics per range for streaming the plain run file ``run_path`` (about
     :data:`TREC_AUTO_ROWS` lines each), or None: read it whole (at most
-    :data:`TREC_AUTO_BYTES`)."""
-    if os.path.getsize(run_path) <= TREC_AUTO_BYTES:
+    :data:`TREC_AUTO_BYTES` of text)."""
+    if text_size(run_path) <= TREC_AUTO_BYTES:
         return None
     return max(1, round(TREC_AUTO_ROWS / rows_per_topic(run_path)))

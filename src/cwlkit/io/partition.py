@@ -29,7 +29,7 @@ from ._text import (
     split_columns,
     to_numpy,
 )
-from .estimate import estimate_topics
+from .estimate import estimate_topics, is_gzip, open_text, text_size
 from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
 
 #: bytes of text parsed at a time
@@ -120,10 +120,10 @@ def first_error(
 
 
 def _blocks(path: str, size: int):
-    """(text of whole lines, number of its first line, number of lines) of the file, ``size``
-    bytes at a time."""
+    """(text of whole lines, number of its first line, number of lines) of the file (plain,
+    or gzipped: decompressed as it is read), ``size`` bytes of text at a time."""
     try:
-        f = open(path, "rb")  # noqa: SIM115 (closed below)
+        f = open_text(path)
     except FileNotFoundError:
         raise CwlkitError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -133,15 +133,25 @@ def _blocks(path: str, size: int):
     with f:
         line = 1
         while True:
-            text = f.read(size)
+            text = _read_some(f, path, size)
             if not text:
                 break
             if not text.endswith(b"\n"):
-                text += f.readline()  # the rest of the last line (at the end: maybe no newline)
+                # the rest of the last line (at the end: maybe no newline)
+                text += _read_some(f, path, None)
             n = text.count(b"\n")
             yield text, line, n + (not text.endswith(b"\n"))
             del text  # (the next block is read once this one is handled)
             line += n
+
+
+def _read_some(f, path: str, size: int | None) -> bytes:
+    """``f.read(size)`` (``None``: the rest of the line); a gzip stream's corruption is a
+    FormatError naming the file."""
+    try:
+        return f.read(size) if size is not None else f.readline()
+    except (OSError, EOFError) as exc:  # (gzip.BadGzipFile is an OSError)
+        raise FormatError(path, None, f"not a valid gzip file ({exc})") from None
 
 
 def _shifted(exc: FormatError, path: str, first: int) -> FormatError:
@@ -226,21 +236,21 @@ def topic_bounds(
     """Bounds of :class:`TopicRanges` for buckets of about ``chunk_topics`` topics of ``path``
     (at most ``most`` buckets).
 
-    A file of at most ``sample`` bytes is read whole: its distinct topics, sorted, are cut
-    every ``chunk_topics`` (exact sizes). A larger file is sampled: 256 windows spread evenly
+    A file of at most ``sample`` bytes, or a gzipped one (which cannot be sampled without
+    being read), is read through: its distinct topics, sorted, are cut every
+    ``chunk_topics`` (exact sizes). A larger plain file is sampled: 256 windows spread evenly
     over it, whose topics (first field of each whole line) estimate the quantiles of the
     file's topics in byte order; the number of buckets is :func:`estimate_topics` /
     ``chunk_topics``. Bounds only balance the buckets: any choice gives the same results.
     """
-    import os
-
-    size = os.path.getsize(path)
-    if size <= sample:
-        with open(path, "rb") as f:
-            seen = _first_fields(f.read(), head=True, tail=True)
+    if is_gzip(path) or text_size(path) <= sample:  # (a gzip stream is read through)
+        seen: set[str] = set()
+        for text, _, _ in _blocks(path, BLOCK):
+            seen |= _first_fields(text, head=True, tail=True)
         n = len(seen)
         step = max(chunk_topics, -(-n // most))
     else:
+        size = text_size(path)
         seen = set()
         window = sample // 256
         with open(path, "rb") as f:
@@ -283,12 +293,12 @@ def partition(
     counts: bool = False,
     block: int | None = None,
 ) -> Parts:
-    """Split ``path`` (a plain qrels or run file) into ``buckets`` topic buckets.
+    """Split ``path`` (a qrels or run file, plain or gzipped) into ``buckets`` topic buckets.
 
     Parameters
     ----------
     path : str
-        A plain (not gzipped) TREC qrels or run file.
+        A TREC qrels or run file, plain or gzipped.
     kind : {"qrels", "run"}
         What the file holds.
     buckets : int, Buckets or TopicRanges

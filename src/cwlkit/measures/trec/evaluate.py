@@ -406,7 +406,7 @@ def evaluate_trec_files(
     judged_only: bool = False,
     num_docs: int = 0,
 ) -> Results:
-    """:func:`evaluate_trec` on two plain files, in bounded memory (without ``-c``).
+    """:func:`evaluate_trec` on two local files, in bounded memory (without ``-c``).
 
     Both files are streamed into buckets on disk (:mod:`cwlkit.io.partition`) that hold
     ranges of topics in byte order, about ``chunk_topics`` topics each
@@ -420,7 +420,7 @@ def evaluate_trec_files(
     Parameters
     ----------
     qrels_path, run_path : str
-        Plain (not gzipped) files.
+        Local text files, plain or gzipped (decompressed as they are read).
     specs, version, zscores, rel_level, max_depth, judged_only, num_docs
         As :func:`evaluate_trec`.
     chunk_topics : int
