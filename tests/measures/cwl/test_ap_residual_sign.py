@@ -135,3 +135,23 @@ def test_command_line_prints_cwl_evals_negative_residual(cli, case, depth):
     rc, out, err = cli("cwl", case / "qrels", case / "run", "-m", case / "metrics", "-r")
     assert rc == 0, err
     assert out.splitlines()[0].split("\t")[7] == "0.0000"
+
+
+def test_a_topic_judged_throughout_has_no_residual():
+    """Topic a0 has every ranked document judged: its AP bounds are equal, so its residual
+    is 0 exactly, even though topic a1 (unjudged a1-d2) makes the batch's upper-bound sums
+    run differently (they differed by 1.4e-17 before; hypothesis found the case)."""
+    import cwlkit
+    from cwlkit.io.trec import Qrels, Run
+
+    judged = [("a0", f"a0-d{i}", g) for i, g in enumerate([0, 0, 0, 0, 0.25, 0.25])]
+    judged += [("a1", f"a1-d{i}", 0.0) for i in (0, 1, 3, 4, 5, 6, 7, 8)]
+    scores = [0.5, 0.5, 1.0, 1.5, 0.5, 1.0]
+    ranked = [("a0", f"a0-d{i}", s) for i, s in enumerate(scores)]
+    ranked += [("a1", f"a1-d{i}", 1.0 if i == 1 else 0.5) for i in range(9)]
+    res = cwlkit.evaluate(
+        Qrels.from_records(judged), Run.from_records(ranked), ["AP_cwl"], residuals=True
+    )
+    assert res.topics == ["a0", "a1"]
+    assert res.columns["ResEU"][0].tolist() == [0.0, 0.125]  # (a1: its unjudged d2 relevant)
+    assert res.values[0] == pytest.approx([0.125, 0.0], abs=1e-15)

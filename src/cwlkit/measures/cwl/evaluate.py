@@ -249,6 +249,11 @@ def score(
     # can be negative for AP; nDCG, which cwl_eval does not have, keeps the clamp
     if max_depth is None or metric.normalise_by_ideal:
         res.EU = np.maximum(res.EU, 0.0)
+    if pad == 0.0:
+        # (AP: its weights come from the gains alone) a topic with the same gains in both
+        # bounds has the same EU in both; the two sums may still differ in the last bit,
+        # as each batch's sums stop at a rank every topic of the batch has passed
+        res.EU = np.where(np.all(inp.gain_lo == inp.gain_hi, axis=1), 0.0, res.EU)
     return lo, res
 
 
