@@ -25,6 +25,7 @@ import pyarrow.csv as pacsv
 
 from .._arrays import unique
 from ..errors import CwlkitError, FormatError
+from .estimate import GZIP_MAGIC
 
 _WS = bytes.maketrans(b"\t\r\v\f", b"    ")
 _MULTI = re.compile(rb" {2,}")
@@ -160,10 +161,10 @@ def read_text(path: str | Path) -> bytes | mmap.mmap:
     if str(path) != "-" and not is_url(path):
         try:
             with open(path, "rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                if size and size >= MAP_BYTES and stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                st = os.fstat(f.fileno())
+                if stat.S_ISREG(st.st_mode) and st.st_size and st.st_size >= MAP_BYTES:
                     data = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-                    if data[:2] != b"\x1f\x8b":
+                    if data[:2] != GZIP_MAGIC:
                         return data
         except OSError:
             pass  # (read_bytes names the problem)
@@ -186,7 +187,7 @@ def read_bytes(path: str | Path) -> bytes:
         raise CwlkitError(f"{path}: is a directory, expected a file") from None
     except PermissionError:
         raise CwlkitError(f"{path}: permission denied") from None
-    if data[:2] == b"\x1f\x8b":
+    if data[:2] == GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
         except (OSError, EOFError) as exc:
