@@ -43,7 +43,7 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
                                  one run (default: every core)
   --quiet                        no progress bar on stderr (drawn only on a terminal)
   --chunk-topics N|auto|none     evaluate N topics at a time (same output, less memory;
-                                 one run file, plain or gzipped, not with -c); auto
+                                 one run file, plain or gzipped, is streamed); auto
                                  (default): a run of over 64 MB of text, about 262,144
                                  lines at a time
 
@@ -182,7 +182,7 @@ def main(argv: list[str]) -> int:
         ]
     else:
         chunk = _chunk_opt(args.chunk_topics)
-        streamed = chunk is not None and len(run_paths) == 1 and not args.c
+        streamed = chunk is not None and len(run_paths) == 1
         streamed = streamed and _streamable(qrels_path) and _streamable(run_paths[0])
         if streamed and chunk == "auto":  # (decided before pyarrow is loaded)
             from ..io.estimate import auto_chunk_topics
@@ -199,6 +199,7 @@ def main(argv: list[str]) -> int:
         if streamed:  # bounded memory
             options = dict(rel_level=level, max_depth=max_depth, judged_only=args.J)
             options.update(num_docs=num_docs, comments=comments, version=version, jobs=jobs)
+            options["all_topics"] = args.c
             _streamed(args, qrels_path, run_paths[0], chunk, zs, options)
             return 0
         if len(run_paths) == 1:

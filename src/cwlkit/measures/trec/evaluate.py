@@ -253,7 +253,8 @@ def evaluate_trec(
     chunk_topics : int, optional
         Evaluate ``chunk_topics`` topics at a time (in byte order) and concatenate: the
         batch's matrices hold one chunk, and the output is the same, byte for byte. Ignored
-        with ``all_topics`` (``-c``), which is evaluated whole.
+        with ``all_topics`` (``-c``), which is evaluated whole (:func:`evaluate_trec_files`
+        streams files with ``-c`` too).
 
     Returns
     -------
@@ -405,8 +406,9 @@ def evaluate_trec_files(
     max_depth: int | None = None,
     judged_only: bool = False,
     num_docs: int = 0,
+    all_topics: bool = False,
 ) -> Results:
-    """:func:`evaluate_trec` on two local files, in bounded memory (without ``-c``).
+    """:func:`evaluate_trec` on two local files, in bounded memory.
 
     Both files are streamed into buckets on disk (:mod:`cwlkit.io.partition`) that hold
     ranges of topics in byte order, about ``chunk_topics`` topics each
@@ -421,8 +423,10 @@ def evaluate_trec_files(
     ----------
     qrels_path, run_path : str
         Local text files, plain or gzipped (decompressed as they are read).
-    specs, version, zscores, rel_level, max_depth, judged_only, num_docs
-        As :func:`evaluate_trec`.
+    specs, version, zscores, rel_level, max_depth, judged_only, num_docs, all_topics
+        As :func:`evaluate_trec`. With ``all_topics`` (``-c``) a bucket's qrels topics
+        without results count in ``num_q`` and ``num_rel`` (9.0.8) or are scored as empty
+        rankings (10.0), as in the whole file; a bucket with no run line is such a bucket.
     chunk_topics : int
         About how many topics a bucket holds.
     comments : bool
@@ -459,16 +463,16 @@ def evaluate_trec_files(
     with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
         qp = partition(qrels_path, "qrels", ranges, Path(tmp), comments=comments)
         rp = partition(run_path, "run", ranges, Path(tmp), comments=comments, extra=True)
-        _check_files_topics(qp, rp, version)
+        _check_files_topics(qp, rp, version, all_topics)
         label_values = np.sort(np.asarray(sorted(qp.labels), dtype=np.float64))
         qp.topics = rp.topics = set()  # checked: free them (a million topics: ~150 MB)
-        job = _FilesJob(qp, rp, label_values, measures, version, zscores, each, options)
+        job = _FilesJob(qp, rp, label_values, measures, version, zscores, each, options, all_topics)
         work = closing(imap(_score_bucket, job, range(ranges.n), jobs=jobs))
         with work, progress_bar(ranges.n, "topic chunks", "chunk", progress) as tick:
             for got in work.thing:
                 if got is not None:
-                    out, summands, layout = got
-                    totals.add(summands, layout)
+                    out, summands, layout, num_q, rel_all = got
+                    totals.add(summands, layout, num_q, rel_all)
                     if each is None:
                         kept.append(out)
                     elif sink is not None:
@@ -476,7 +480,7 @@ def evaluate_trec_files(
                 tick(0 if got is None else got[1].shape[1])
         qp.close()
         rp.close()
-    return totals.results(kept, rp.last_tag)
+    return totals.results(kept, rp.last_tag, all_topics and zscores is None)
 
 
 def _file_measures(specs: list[str] | None, version: int, max_depth: int | None) -> list:
@@ -494,13 +498,13 @@ def _file_measures(specs: list[str] | None, version: int, max_depth: int | None)
     return measures
 
 
-def _check_files_topics(qp, rp, version: int) -> None:
+def _check_files_topics(qp, rp, version: int, all_topics: bool) -> None:
     """Topics of the whole files (``Parts.topics``) as :func:`_checked_measures` checks them."""
     if not qp.topics & rp.topics:
         raise CwlkitError(
             f"no topic has both results ({rp.path}) and relevance judgements ({qp.path})"
         )
-    if version >= 10 and qp.topics - rp.topics:
+    if version >= 10 and not all_topics and qp.topics - rp.topics:
         missing = min(qp.topics - rp.topics)
         raise CwlkitError(
             f"topic {missing!r} of {qp.path} has no results in {rp.path} "
@@ -520,34 +524,43 @@ class _FilesJob:
     zscores: dict | None
     each: Callable[[Results], Any] | None
     options: dict
+    all_topics: bool = False
 
 
-def _score_bucket(job: _FilesJob, k: int) -> tuple[Any, np.ndarray, tuple] | None:
+def _score_bucket(job: _FilesJob, k: int) -> tuple[Any, np.ndarray, tuple, int, float] | None:
     """Bucket ``k`` of :func:`evaluate_trec_files` scored: (its Results, or what ``each``
     makes of them; its summands: float64[M, T], each measure's values as trec_eval adds
-    them, the logarithms for the geometric means; the layout of its Results), or None when
-    no topic is in both files."""
+    them, the logarithms for the geometric means; the layout of its Results; its ``num_q``;
+    with ``all_topics``, the ``num_rel`` of all its qrels topics, else 0), or None when no
+    topic is in both files (with ``all_topics``: when it has no qrels topic)."""
+    from ...io.trec import Run
+
     q, r = job.qp.read(k), job.rp.read(k)
-    if q is None or r is None:
+    if q is None or (r is None and not job.all_topics):
         return None
-    if not set(q.topic_codes()[1].to_pylist()) & set(r.topic_codes()[1].to_pylist()):
+    if r is None:  # (-c: every qrels topic of the bucket is without results)
+        r = Run.from_records([], job.rp.path, job.rp.last_tag)
+    elif not job.all_topics and not set(q.topic_codes()[1].to_pylist()) & set(
+        r.topic_codes()[1].to_pylist()
+    ):
         return None
     q._cache["label_values"] = job.label_values
-    ctx, topics, bogus, num_q, _ = _trec_codes(
-        q, r, version=job.version, all_topics=False, release=True, **job.options
+    ctx, topics, bogus, num_q, rel_all = _trec_codes(
+        q, r, version=job.version, all_topics=job.all_topics, release=True, **job.options
     )
     del q, r
     computed = _compute(job.measures, ctx)  # (compact copies: no view keeps ctx alive)
     del ctx
     level = job.options.get("rel_level", 1)
     runid, zs = job.rp.last_tag, job.zscores
-    res = _results(job.measures, topics, runid, None, bogus, num_q, None, zs, level, computed)
+    res = _results(job.measures, topics, runid, None, bogus, num_q, rel_all, zs, level, computed)
     summands = res.values.copy()
     for i, agg in enumerate(res.aggregates):
         if agg == "gmean":
             summands[i] = np.log(np.maximum(summands[i], 1e-5))
     layout = (res.measures, res.aggregates, list(res.text))
-    return (res if job.each is None else job.each(res)), summands, layout
+    out = res if job.each is None else job.each(res)
+    return out, summands, layout, num_q, (rel_all or 0.0)
 
 
 class _Totals:
@@ -555,21 +568,29 @@ class _Totals:
 
     def __init__(self) -> None:
         self.sums: np.ndarray | None = None
-        self.num_q = 0
+        self.num_q = 0  # topics averaged over (with -c: the qrels topics)
+        self.size = 0  # topics added (with -c and 9.0.8: those with results)
+        self.rel_all = 0.0  # with -c: num_rel of every qrels topic
         self.layout: tuple[list[str], list[str], list[str]] = ([], [], [])
 
-    def add(self, summands: np.ndarray, layout: tuple) -> None:
+    def add(self, summands: np.ndarray, layout: tuple, num_q: int, rel_all: float) -> None:
         """Add a bucket's summands (float64[M, T]) topic after topic, as trec_eval does;
-        ``layout``: its Results' (measures, aggregates, text measures)."""
+        ``layout``: its Results' (measures, aggregates, text measures); ``num_q``, ``rel_all``:
+        its topics to average over and, with -c, the ``num_rel`` of all its qrels topics."""
         self.layout = layout
-        self.num_q += summands.shape[1]
+        self.num_q += num_q
+        self.size += summands.shape[1]
+        self.rel_all += rel_all
+        if not summands.shape[1]:  # (-c, 9.0.8: no topic with results)
+            return
         if self.sums is not None:  # the running total first: the same additions, in order
             summands = np.concatenate([self.sums[:, None], summands], axis=1)
         self.sums = np.cumsum(summands, axis=1)[:, -1]
 
-    def results(self, kept: list[Results], runid: str) -> Results:
+    def results(self, kept: list[Results], runid: str, all_topics: bool = False) -> Results:
         """The Results of the buckets ``kept`` joined (none: no topic), with the summary
-        of every bucket added."""
+        of every bucket added (``all_topics``: ``-c`` without Z scores: ``num_rel`` counts
+        every qrels topic, see :func:`_results`)."""
         from ...results import Results
 
         measures, aggregates, text = self.layout
@@ -586,7 +607,10 @@ class _Totals:
                 res.summary[m] = float(self.num_q)
             elif m not in text:
                 how = {"gmean": "gm", "sum": "sum"}.get(agg, "mean")
-                res.summary[m] = _from_total(how, float(self.sums[i]), self.num_q, self.num_q)
+                res.summary[m] = _from_total(how, float(self.sums[i]), self.size, self.num_q)
+        num_rel = canonical_names(BY_NAME["num_rel"], (), None, 1)[0]
+        if all_topics and num_rel in res.summary:  # (as in _results)
+            res.summary[num_rel] = self.rel_all
         return res
 
 
