@@ -257,3 +257,60 @@ def test_text_size_of_a_large_gzipped_file(tmp_path):
     assert est.estimate_topics(str(packed)) == pytest.approx(
         est.estimate_topics(str(plain)), rel=0.1
     )
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+@pytest.mark.parametrize(
+    "flags", [["-q", "-m", "all_trec"], ["-c", "-m", "official"]], ids=["q", "c"]
+)
+def test_several_runs_streamed_in_turn(cli, monkeypatch, flags, jobs):
+    """Several runs with ``--chunk-topics N``: each streamed in its turn (its buckets over
+    the jobs), the outputs in argument order, the same as each run read whole."""
+    import cwlkit.measures.trec.evaluate as ev
+
+    runs = [RUNS[0], RUNS[3], RUNS[0]]
+    whole = "".join(cli("trec_eval", *flags, QRELS, run)[1] for run in runs)
+    streamed = []
+    real = ev.evaluate_trec_files
+    monkeypatch.setattr(
+        ev, "evaluate_trec_files", lambda q, r, *a, **k: streamed.append(r) or real(q, r, *a, **k)
+    )
+    got = cli("trec_eval", "--chunk-topics", "7", "-j", jobs, *flags, QRELS, *runs)
+    assert got == (0, whole, "")
+    assert streamed == [str(r) for r in runs]
+
+
+def test_auto_streams_the_large_runs_of_several(cli, calls, monkeypatch):
+    """``auto`` with several runs: a run over TREC_AUTO_BYTES is streamed, a smaller one read
+    whole, in one call, output in argument order."""
+    import cwlkit.io.estimate as est
+    import cwlkit.measures.trec.evaluate as ev
+
+    small, large = sorted(RUNS, key=lambda p: p.stat().st_size)[:: len(RUNS) - 1]
+    runs = [large, small, large]
+    flags = ["-q", "-m", "all_trec"]
+    whole = "".join(cli("trec_eval", *flags, QRELS, run)[1] for run in runs)
+    streamed = []
+    real = ev.evaluate_trec_files
+    monkeypatch.setattr(
+        ev, "evaluate_trec_files", lambda q, r, *a, **k: streamed.append(r) or real(q, r, *a, **k)
+    )
+    monkeypatch.setattr(est, "TREC_AUTO_BYTES", small.stat().st_size)
+    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 2000)
+    assert cli("trec_eval", *flags, QRELS, *runs) == (0, whole, "")
+    assert streamed == [str(large), str(large)]
+
+
+@pytest.mark.parametrize("jobs", JOBS)
+def test_an_error_in_a_later_streamed_run_prints_nothing(cli, tmp_path, jobs):
+    """The second of three streamed runs has a bad line: one error naming its file and line,
+    nothing on stdout (the first run's output is not printed)."""
+    lines = RUNS[0].read_text().splitlines(keepends=True)
+    lines[41] = "151 Q0 doc-only-three-fields\n"
+    bad = tmp_path / "bad.run"
+    bad.write_text("".join(lines))
+    rc, out, err = cli(
+        "trec_eval", "--chunk-topics", "5", "-j", jobs, "-q", QRELS, RUNS[1], bad, RUNS[2]
+    )
+    assert rc != 0 and out == ""
+    assert err.count("\n") == 1 and f"{bad}:42:" in err, err

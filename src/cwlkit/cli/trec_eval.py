@@ -43,12 +43,13 @@ value with 4 decimals). RUN may be '-' (standard input) and either file may be g
                                  one run (default: every core)
   --quiet                        no progress bar on stderr (drawn only on a terminal)
   --chunk-topics N|auto|none     evaluate N topics at a time (same output, less memory;
-                                 one run file, plain or gzipped, is streamed); auto
+                                 a run file, plain or gzipped, is streamed); auto
                                  (default): a run of over 64 MB of text, about 262,144
                                  lines at a time
 
 Several runs (QRELS RUN RUN...): the qrels are read once; the output is what trec_eval
-prints for each run, concatenated in argument order, once every run is evaluated.
+prints for each run, concatenated in argument order, once every run is evaluated. A run
+that is streamed (--chunk-topics) is evaluated in its turn, its topic ranges over -j.
 
 Ranking: score descending, ties by document id descending (byte order); the rank column is
 ignored. See docs/trec_eval.md for every measure and where cwlkit departs from trec_eval.
@@ -182,25 +183,17 @@ def main(argv: list[str]) -> int:
         ]
     else:
         chunk = _chunk_opt(args.chunk_topics)
-        streamed = chunk is not None and len(run_paths) == 1
-        streamed = streamed and _streamable(qrels_path) and _streamable(run_paths[0])
-        if streamed and chunk == "auto":  # (decided before pyarrow is loaded)
-            from ..io.estimate import auto_chunk_topics
-
-            chunk = auto_chunk_topics(run_paths[0])
-            streamed = chunk is not None
-        if not streamed:
+        sizes = _stream_sizes(chunk, qrels_path, run_paths)  # (before pyarrow is loaded)
+        if sizes is None:
             from .main import lean_arrow_memory
 
             lean_arrow_memory()  # (before pyarrow is loaded)
         from ..io.trec import read_pair, read_qrels, read_zscores
 
         zs = read_zscores(args.Z) if args.Z else None
-        if streamed:  # bounded memory
-            options = dict(rel_level=level, max_depth=max_depth, judged_only=args.J)
-            options.update(num_docs=num_docs, comments=comments, version=version, jobs=jobs)
-            options["all_topics"] = args.c
-            _streamed(args, qrels_path, run_paths[0], chunk, zs, options)
+        if sizes is not None:  # bounded memory
+            options = _options(args, version, level, max_depth, num_docs, zs, comments, None, 2)
+            _streamed_runs(args, qrels_path, run_paths, sizes, jobs, options)
             return 0
         if len(run_paths) == 1:
             qrels, run = read_pair(
@@ -208,21 +201,9 @@ def main(argv: list[str]) -> int:
             )
         else:  # the qrels are read once, each run in its turn (or in a worker process)
             qrels, run = read_qrels(qrels_path, comments=comments), None
-        options = dict(
-            specs=args.m or None,
-            version=version,
-            all_topics=args.c,
-            rel_level=level,
-            max_depth=max_depth,
-            judged_only=args.J,
-            num_docs=num_docs,
-            zscores=zs,
-            release=len(run_paths) == 1,
-            per_topic=args.q,
-            summary=not args.n,
-            comments=comments,
-            chunk_topics=chunk if isinstance(chunk, int) else None,
-        )
+        size = chunk if isinstance(chunk, int) else None
+        n = len(run_paths)
+        options = _options(args, version, level, max_depth, num_docs, zs, comments, size, n)
         if run is not None:
             outs = [_trec_text(qrels, run, options)]
         else:
@@ -240,40 +221,104 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _streamed(args, qrels_path: str, run_path: str, chunk: int, zs, options: dict) -> None:
-    """One run of two local files (plain or gzipped) in bounded memory: topic buckets in
-    byte order, each bucket's per-topic lines (formatted where it is scored) spooled to an
-    unnamed temporary file, then copied to stdout with the ``all`` lines once every bucket
-    is scored."""
+def _stream_sizes(chunk, qrels_path: str, run_paths: list[str]) -> list[int | None] | None:
+    """Per run, about how many topics each bucket of its streamed evaluation holds (None: the
+    run is read whole), or None when no run is streamed. Streamed: local files (plain or
+    gzipped), with ``--chunk-topics N``, or with ``auto`` a run of over ``TREC_AUTO_BYTES``
+    of text."""
+    if chunk is None or not _streamable(qrels_path):
+        return None
+    sizes: list[int | None] = []
+    for path in run_paths:
+        if not _streamable(path):
+            sizes.append(None)
+        elif chunk == "auto":
+            from ..io.estimate import auto_chunk_topics
+
+            sizes.append(auto_chunk_topics(path))
+        else:
+            sizes.append(chunk)
+    return sizes if any(s is not None for s in sizes) else None
+
+
+def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, n: int) -> dict:
+    """What :func:`_trec_text` needs to evaluate a run read whole (one of ``n`` runs)."""
+    return dict(
+        specs=args.m or None,
+        version=version,
+        all_topics=args.c,
+        rel_level=level,
+        max_depth=max_depth,
+        judged_only=args.J,
+        num_docs=num_docs,
+        zscores=zs,
+        release=n == 1,
+        per_topic=args.q,
+        summary=not args.n,
+        comments=comments,
+        chunk_topics=chunk,
+    )
+
+
+def _streamed_runs(args, qrels_path, run_paths, sizes, jobs, options: dict) -> None:
+    """Runs evaluated in turn, in argument order, each streamed over ``jobs`` processes or,
+    where ``sizes`` says None, read whole (the qrels read once for them); ``options``: see
+    :func:`_trec_text`. Their output is spooled to an unnamed temporary file and copied to
+    stdout once every run is evaluated."""
     import shutil
     import tempfile
+
+    qrels = None
+    with tempfile.TemporaryFile(
+        "w+", encoding="utf-8", errors="surrogatepass", newline=""
+    ) as spool:
+        for path, size in zip(run_paths, sizes, strict=True):
+            if size is not None:
+                _streamed(args, qrels_path, path, size, jobs, options, spool)
+                continue
+            if qrels is None:
+                from ..io.trec import read_qrels
+
+                qrels = read_qrels(qrels_path, comments=options["comments"])
+            spool.write(_trec_one((qrels, options), path))
+        # every run is evaluated: an error before this point leaves stdout empty
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout, 1 << 20)
+
+
+def _streamed(args, qrels_path: str, run_path: str, chunk: int, jobs, o: dict, out) -> None:
+    """One run of two local files (plain or gzipped) in bounded memory, over ``jobs``
+    processes: topic buckets of about ``chunk`` topics in byte order, each bucket's per-topic
+    lines (formatted where it is scored) written to ``out`` (a text file) as it is scored,
+    then the ``all`` lines once every bucket is (``o``: see :func:`_trec_text`)."""
     from functools import partial
 
     from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
     from ..report.trec_eval import format_trec_eval
 
-    names = trec_eval_names(args.m or None, options["version"])
-    fmt = partial(format_trec_eval, names=names, zscore=zs is not None)
+    names = trec_eval_names(o["specs"], o["version"])
+    zscore = o["zscores"] is not None
     _return_freed_memory()
-    with tempfile.TemporaryFile(
-        "w+", encoding="utf-8", errors="surrogatepass", newline=""
-    ) as spool:
-        res = evaluate_trec_files(
-            qrels_path,
-            run_path,
-            args.m or None,
-            chunk_topics=chunk,
-            zscores=zs,
-            progress=False if args.quiet else None,
-            each=partial(_topic_lines, names=names, per_topic=args.q, zscore=zs is not None),
-            sink=spool.writelines,
-            **options,
-        )
-        # every bucket is scored: an error before this point leaves stdout empty
-        spool.seek(0)
-        shutil.copyfileobj(spool, sys.stdout, 1 << 20)
-    if not args.n:
-        sys.stdout.write(fmt(res, per_topic=False, summary=True))
+    res = evaluate_trec_files(
+        qrels_path,
+        run_path,
+        o["specs"],
+        chunk_topics=chunk,
+        comments=o["comments"],
+        version=o["version"],
+        zscores=o["zscores"],
+        progress=False if args.quiet else None,
+        jobs=jobs,
+        each=partial(_topic_lines, names=names, per_topic=o["per_topic"], zscore=zscore),
+        sink=out.writelines,
+        rel_level=o["rel_level"],
+        max_depth=o["max_depth"],
+        judged_only=o["judged_only"],
+        num_docs=o["num_docs"],
+        all_topics=o["all_topics"],
+    )
+    if o["summary"]:
+        out.write(format_trec_eval(res, names, zscore=zscore, per_topic=False))
 
 
 def _topic_lines(res, *, names: list[str], per_topic: bool, zscore: bool) -> list[str]:
