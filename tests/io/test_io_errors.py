@@ -172,3 +172,33 @@ def test_utf8_text_parses_and_other_bytes_name_their_line(tmp_path):
     rp.write_bytes(b"1 Q0 b 1 3.0 x\n1 Q0 d\xe9 2 2.0 x\n")
     with pytest.raises(FormatError, match=r"r\.txt:2: expected UTF-8 text, got the byte 0xe9"):
         read_run(rp)
+
+
+@pytest.mark.parametrize("at", [0, 1, 2])
+@pytest.mark.parametrize("light", [True, False])
+def test_a_field_short_by_a_doubled_blank_is_refused(tmp_path, at, light):
+    """A line one field short whose empty field comes from a doubled blank (here the rank,
+    a column a light run does not keep) is refused, wherever the line is, as trec_eval
+    refuses it ('Malformed line'); it was read as a rank of '' (and the last line raised an
+    IndexError)."""
+    lines = ["1 Q0 a 1 3.0 x\n", "1 Q0 b 2 2.0 x\n", "1 Q0 c 3 1.0 x\n"]
+    lines[at] = lines[at].replace(f" {at + 1} ", "  ")
+    qp, rp = _files(tmp_path, r="".join(lines))
+    with pytest.raises(FormatError, match=rf"run\.txt:{at + 1}: expected 6 fields .* got 5"):
+        read_run(rp, light=light, qrels=read_qrels(qp))
+    with pytest.raises(FormatError, match=rf"run\.txt:{at + 1}: expected 6 fields .* got 5"):
+        read_run(rp, extra=True, light=light)
+
+
+@pytest.mark.parametrize("text", ["1  a 1\n", "1 0 a 1\n 1 a 0\n", "1 0 a 1\n1 0 b \n"])
+def test_qrels_field_short_by_a_blank_is_refused(tmp_path, text):
+    qp, _ = _files(tmp_path, q=text)
+    with pytest.raises(FormatError, match=r"qrels\.txt:\d: expected 4 fields .* got 3"):
+        read_qrels(qp)
+
+
+def test_trec_eval_refuses_a_field_short_by_a_doubled_blank(cli, tmp_path):
+    qp, rp = _files(tmp_path, r="1 Q0 b  2.0 x\n1 Q0 a 2 3.0 x\n")
+    rc, out, err = cli("trec_eval", "-m", "map", qp, rp)
+    assert (rc, out) == (2, "")
+    assert err.count("\n") == 1 and "run.txt:1: expected 6 fields" in err, err

@@ -320,9 +320,9 @@ def split_columns(
     quick = normalise(data, comments=comments, full=False)
     if _NONBLANK.search(quick) is None:  # (no stripped copy of the whole text)
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
-    table = _read(quick, names, keep)
+    table = _read(quick, names)  # (every column: an empty field may be in any)
     if table is not None and not _has_empty_field(table):
-        return table, LazyLines(quick, reload(False))
+        return _combine(_kept(table, keep)), LazyLines(quick, reload(False))
     full = normalise(quick)
     table = _read(full, names, keep)
     if table is None and extra:
@@ -334,7 +334,7 @@ def split_columns(
         _scan_field_counts(path, full, len(names), expected)
         _check_utf8(path, full)
         raise FormatError(path, None, f"could not parse: expected '{expected}'")
-    return table, LazyLines(full, reload(True))
+    return _combine(table), LazyLines(full, reload(True))
 
 
 def last_field(data: bytes | mmap.mmap, index: int, *, comments: bool = False) -> str:
@@ -391,7 +391,7 @@ def _read(
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
-    return _combine(table)
+    return table
 
 
 def _is_ascii(data: bytes | mmap.mmap) -> bool:
@@ -408,12 +408,17 @@ def _combine(table: pa.Table) -> pa.Table:
     names = table.column_names
     arrays = []
     for name in names:
-        arrays.append(table.column(name).combine_chunks())
+        col = table.column(name)
+        # (one chunk is taken as it is: combine_chunks would copy it)
+        arrays.append(col.chunk(0) if col.num_chunks == 1 else col.combine_chunks())
         table = table.drop_columns([name])
     return pa.Table.from_arrays(arrays, names=names)
 
 
 def _has_empty_field(table: pa.Table) -> bool:
+    """Whether a column of ``table`` holds an empty string: from a doubled blank, or a blank
+    at the start or end of a line (every column is checked: a line one field short by a
+    doubled blank has its empty field in any column, kept or not)."""
     from .. import _compute as pc
 
     return (
@@ -421,6 +426,11 @@ def _has_empty_field(table: pa.Table) -> bool:
         if table.num_rows
         else False
     )
+
+
+def _kept(table: pa.Table, keep: Sequence[str] | None) -> pa.Table:
+    """``table`` with only the columns ``keep`` (all with None), in their order."""
+    return table if keep is None else table.select(list(keep))
 
 
 def _check_utf8(path: str | Path, data: bytes) -> None:
