@@ -197,8 +197,10 @@ def test_qrels_field_short_by_a_blank_is_refused(tmp_path, text):
         read_qrels(qp)
 
 
-def test_trec_eval_refuses_a_field_short_by_a_doubled_blank(cli, tmp_path):
+@pytest.mark.parametrize("chunk", ["none", "1"])
+def test_trec_eval_refuses_a_field_short_by_a_doubled_blank(cli, tmp_path, chunk):
+    """Read whole, and streamed (the partition's own parse)."""
     qp, rp = _files(tmp_path, r="1 Q0 b  2.0 x\n1 Q0 a 2 3.0 x\n")
-    rc, out, err = cli("trec_eval", "-m", "map", qp, rp)
+    rc, out, err = cli("trec_eval", "--chunk-topics", chunk, "-m", "map", qp, rp)
     assert (rc, out) == (2, "")
     assert err.count("\n") == 1 and "run.txt:1: expected 6 fields" in err, err

@@ -149,9 +149,21 @@ def lean_arrow_memory() -> None:
         mallopt(m_arena_max, ctypes.c_int(1))
 
 
+def _serial_blas() -> None:
+    """One OpenBLAS thread (unless the user chose, ``OPENBLAS_NUM_THREADS``), set before numpy
+    is loaded. numpy's OpenBLAS starts a thread per core at import, and they spin for a while
+    (about 60 ms of CPU): with ``-j`` that is a core taken from the worker processes as they
+    start. No command does linear algebra large enough to gain from BLAS threads (their
+    parallelism is processes). For the command-line process only, like
+    :func:`_keep_freed_memory`."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def entry() -> None:
     """Console-script entry point."""
     _keep_freed_memory()
+    _serial_blas()
     _exit(main())
 
 
