@@ -4,7 +4,7 @@
 usage: python benchmarks/bench_trec_eval.py [--sizes 1000 10000] [--depth 1000] [--repeat 3]
                                             [--data bench-data] [--skip-peer-above N]
                                             [--trec-eval PATH] [--chunk-topics N ...]
-                                            [--no-pytrec] [--check]
+                                            [--no-pytrec] [--check] [--all-topics]
 
 Data: ``../shared/bench/make_bench.py TOPICS DEPTH bench-data/bNk`` (written once, reused):
 graded labels 0..3, about 300 judged documents a topic, scores with two decimals (many
@@ -21,6 +21,7 @@ case's median wall time and largest peak RSS, and the load average before and af
 - ``cwlkit trec_eval --chunk-topics N`` for each N of ``--chunk-topics`` (topic chunks, or
   ``none``: read whole; same output). ``--check`` first compares the outputs of every
   cwlkit case and the C program, byte for byte.
+- ``--all-topics``: cwlkit and the C program with ``-c`` as well (pytrec_eval has no -c).
 - The trec_eval C program itself, with ``--trec-eval PATH`` (same command line as cwlkit).
   pytrec-eval-terrier's sdist does not contain trec_eval's sources (its build downloads
   them), so build trec_eval 9.0.8 from its public sources with its own Makefile; the
@@ -110,8 +111,10 @@ def main() -> None:
     )
     ap.add_argument("--no-pytrec", action="store_true", help="don't run pytrec_eval")
     ap.add_argument("--check", action="store_true", help="compare the outputs first")
+    ap.add_argument("--all-topics", action="store_true", help="cwlkit and trec_eval with -c")
     a = ap.parse_args()
-    cwlkit = [sys.executable, "-m", "cwlkit", "trec_eval", "-q", "-m", "all_trec"]
+    flags = ["-q", "-m", "all_trec", *(["-c"] if a.all_topics else [])]
+    cwlkit = [sys.executable, "-m", "cwlkit", "trec_eval", *flags]
     print(f"# {os.cpu_count()} CPUs, python {sys.version.split()[0]}, median of {a.repeat}")
     print(f"{'topics':>7} {'depth':>5} {'tool':<28} {'wall s':>8} {'peak MiB':>9} {'ratio':>7}")
     for n in a.sizes:
@@ -123,10 +126,10 @@ def main() -> None:
                 (f"cwlkit --chunk-topics {c}", [*cwlkit, "--chunk-topics", str(c), str(q), str(r)])
             )
         if a.skip_peer_above is None or n <= a.skip_peer_above:
-            if not a.no_pytrec:
+            if not (a.no_pytrec or a.all_topics):
                 cases.append(("pytrec_eval", [sys.executable, "-c", PYTREC, str(q), str(r)]))
             if a.trec_eval:
-                cases.append(("trec_eval", [a.trec_eval, "-q", "-m", "all_trec", str(q), str(r)]))
+                cases.append(("trec_eval", [a.trec_eval, *flags, str(q), str(r)]))
         if a.check:
             same_output([c for c in cases if c[0] != "pytrec_eval"])
         before = os.getloadavg()[0]

@@ -204,3 +204,49 @@ def test_trec_eval_refuses_a_field_short_by_a_doubled_blank(cli, tmp_path, chunk
     rc, out, err = cli("trec_eval", "--chunk-topics", chunk, "-m", "map", qp, rp)
     assert (rc, out) == (2, "")
     assert err.count("\n") == 1 and "run.txt:1: expected 6 fields" in err, err
+
+
+@pytest.mark.parametrize("field", [0, 1, 3, 5, 6])
+@pytest.mark.parametrize("at", [0, 1])
+def test_a_byte_that_is_not_utf8_is_refused_in_any_field(tmp_path, field, at):
+    """In any field (the topic, Q0, the rank, the tag, an extra field), on any line (the last
+    line's tag is the run's name: it raised a UnicodeDecodeError), as one error."""
+    lines = [["1", "Q0", "a", "1", "3.0", "x", "extra"], ["1", "Q0", "b", "2", "2.0", "x", "e"]]
+    lines[at][field] += "\udcff"  # (the byte 0xff, written as it is)
+    text = "".join(" ".join(f) + "\n" for f in lines)
+    qp, rp = _files(tmp_path)
+    rp.write_bytes(text.encode("utf-8", "surrogateescape"))
+    for light in (True, False):
+        with pytest.raises(FormatError, match=rf"run\.txt:{at + 1}: expected UTF-8 text"):
+            read_run(rp, extra=True, light=light, qrels=read_qrels(qp))
+
+
+def test_utf8_check_names_the_line_across_slices():
+    """A memory map is decoded a slice at a time: a bad byte anywhere, at any slice size
+    (a character split between two slices is no error), names its line."""
+    from cwlkit.io._text import _check_utf8
+
+    text = ("é" * 5 + "\n").encode() * 3
+    for step in (1, 2, 3, 5, 64):
+        _check_utf8("f", text, step=step)
+        for bad in range(len(text)):
+            b = bytearray(text)
+            b[bad] = 0xFF
+            with pytest.raises(FormatError) as exc:
+                _check_utf8("f", bytes(b), step=step)
+            assert exc.value.line == b[:bad].count(b"\n") + 1
+
+
+def test_a_score_beyond_float32_is_infinite_without_a_warning(cli, tmp_path):
+    """trec_eval 9.0.8 keeps scores as C floats: 1e39 is +inf (ranked first), -1e39 -inf;
+    nothing on stderr (numpy's overflow warning was printed). The C program prints the same."""
+    qp, rp = _files(tmp_path, r="1 Q0 a 1 -1e39 x\n1 Q0 b 2 1e39 x\n1 Q0 c 3 1e38 x\n")
+    want = "relstring             \t1\t'0-1'\n"  # b (judged 0), c (unjudged), a (relevant)
+    assert cli("trec_eval", "-q", "-m", "relstring", qp, rp) == (0, want, "")
+
+
+@pytest.mark.parametrize("bad", ["1_0", "\u0661", "+-1"])
+def test_a_label_python_reads_but_arrow_does_not_names_its_line(tmp_path, bad):
+    qp, _ = _files(tmp_path, q=f"1 0 a 1\n1 0 b {bad}\n")
+    with pytest.raises(FormatError, match=r"qrels\.txt:2: expected a number"):
+        read_qrels(qp)

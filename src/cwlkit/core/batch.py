@@ -381,8 +381,10 @@ def _kept_rows(
         idx = np.flatnonzero(keep)
         row, scores, kept_doc = row[idx], scores[idx], run_doc[idx]
     if score_precision == "single":
-        # float32 orders and ties exactly as float32 values widened back to float64 would
-        scores = scores.astype(np.float32)
+        # float32 orders and ties exactly as float32 values widened back to float64 would;
+        # a score beyond float32's range is +-inf, as in trec_eval 9.0.8's float
+        with np.errstate(over="ignore"):
+            scores = scores.astype(np.float32)
     elif score_precision != "double":
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
     return idx, row, scores, kept_doc

@@ -9,6 +9,7 @@ happy path may not).
 
 from __future__ import annotations
 
+import codecs
 import functools
 import gzip
 import mmap
@@ -31,6 +32,11 @@ _WS = bytes.maketrans(b"\t\r\v\f", b"    ")
 _MULTI = re.compile(rb" {2,}")
 _EDGE = re.compile(rb"(?m)^ +| +$")
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
+_INDENTED_COMMENT = re.compile(rb"(?m)^ *#[^\n]*")  # (after _WS: tabs are spaces)
+#: ``comments=INDENTED``: a line whose first non-blank character is ``#`` is a comment
+#: (trec_eval 10.0's results reader); ``True``: only a ``#`` in the first column (its
+#: qrels reader)
+INDENTED = "indented"
 _NONBLANK = re.compile(rb"[^ \n]")
 
 
@@ -195,10 +201,11 @@ def read_bytes(path: str | Path) -> bytes:
     return data
 
 
-def normalise(data: bytes | mmap.mmap, *, comments: bool = False, full: bool = True):
+def normalise(data: bytes | mmap.mmap, *, comments: bool | str = False, full: bool = True):
     """Make ``data`` single-space separated.
 
-    Tabs, CR, VT and FF become spaces and, with ``comments``, ``#`` lines are blanked; with
+    Tabs, CR, VT and FF become spaces and, with ``comments``, ``#`` lines are blanked (see
+    :data:`INDENTED`); with
     ``full`` runs of blanks are also folded and lines stripped. Each pass runs only when its
     character occurs (single-byte membership tests are memchr-fast; the regular expressions
     are not). Line count and order never change. A memory map (:func:`read_text`) comes
@@ -207,7 +214,9 @@ def normalise(data: bytes | mmap.mmap, *, comments: bool = False, full: bool = T
     # (find, not `in`: a memory map's `in` compares byte by byte)
     if any(data.find(c) >= 0 for c in (b"\t", b"\r", b"\v", b"\f")):
         data = bytes(data).translate(_WS)
-    if comments and data.find(b"#") >= 0 and (data[:1] == b"#" or data.find(b"\n#") >= 0):
+    if comments == INDENTED and data.find(b"#") >= 0:
+        data = _INDENTED_COMMENT.sub(b"", data)
+    elif comments and data.find(b"#") >= 0 and (data[:1] == b"#" or data.find(b"\n#") >= 0):
         data = _COMMENT.sub(b"", data)
     if not full:
         return data
@@ -271,7 +280,7 @@ def split_columns(
     names: Sequence[str],
     expected: str,
     *,
-    comments: bool = False,
+    comments: bool | str = False,
     extra: bool = False,
     keep: Sequence[str] | None = None,
 ) -> tuple[pa.Table, LazyLines]:
@@ -287,8 +296,8 @@ def split_columns(
         Column names; every non-empty line must have exactly this many fields.
     expected : str
         Human description of a line, e.g. ``"topic Q0 doc rank score tag"``.
-    comments : bool
-        Skip lines starting with ``#``.
+    comments : bool or str
+        Skip lines starting with ``#`` (:data:`INDENTED`: after blanks too).
     extra : bool
         Accept lines with more than ``len(names)`` fields and ignore the fields after the
         last name (trec_eval's results reader does).
@@ -320,6 +329,7 @@ def split_columns(
     quick = normalise(data, comments=comments, full=False)
     if _NONBLANK.search(quick) is None:  # (no stripped copy of the whole text)
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
+    _check_utf8(path, quick)
     table = _read(quick, names)  # (every column: an empty field may be in any)
     if table is not None and not _has_empty_field(table):
         return _combine(_kept(table, keep)), LazyLines(quick, reload(False))
@@ -332,7 +342,6 @@ def split_columns(
         table = _read(full, names, keep)
     if table is None:
         _scan_field_counts(path, full, len(names), expected)
-        _check_utf8(path, full)
         raise FormatError(path, None, f"could not parse: expected '{expected}'")
     return _combine(table), LazyLines(full, reload(True))
 
@@ -352,7 +361,7 @@ def last_field(data: bytes | mmap.mmap, index: int, *, comments: bool = False) -
     raise ValueError("no line with fields")
 
 
-def _reread(path: str | Path, comments: bool, full: bool) -> bytes:
+def _reread(path: str | Path, comments: bool | str, full: bool) -> bytes:
     """The normalised text of ``path`` read again (for the line numbers of an error)."""
     return normalise(read_bytes(path), comments=comments, full=full)
 
@@ -385,8 +394,8 @@ def _read(
                 include_columns=list(keep) if keep is not None else None,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
-                # (ASCII text is valid UTF-8: the reader's own check costs 15% of a parse)
-                check_utf8=not _is_ascii(data),
+                # (checked before, every column: see _check_utf8)
+                check_utf8=False,
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
@@ -433,16 +442,21 @@ def _kept(table: pa.Table, keep: Sequence[str] | None) -> pa.Table:
     return table if keep is None else table.select(list(keep))
 
 
-def _check_utf8(path: str | Path, data: bytes) -> None:
-    """Raise a FormatError naming the first line that is not UTF-8 text, if any."""
-    if data.isascii():
+def _check_utf8(path: str | Path, data: bytes | mmap.mmap, step: int = 1 << 26) -> None:
+    """Raise a FormatError naming the first line that is not UTF-8 text, if any (every
+    field: trec_eval takes bytes as they are, but cwlkit's columns are UTF-8 strings). A
+    memory map is decoded ``step`` bytes at a time, not copied whole."""
+    if _is_ascii(data):
         return
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        got = data[exc.start : exc.start + 1].hex()
-        raise FormatError(path, line, f"expected UTF-8 text, got the byte 0x{got}") from None
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    for at in range(0, len(data), step):
+        try:
+            decoder.decode(data[at : at + step], final=at + step >= len(data))
+        except UnicodeDecodeError as exc:
+            start = max(at + exc.start - len(decoder.getstate()[0]), 0)
+            line = data[:start].count(b"\n") + 1  # (a map has no count: a slice is bytes)
+            got = data[start : start + 1].hex()
+            raise FormatError(path, line, f"expected UTF-8 text, got the byte 0x{got}") from None
 
 
 def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> None:
@@ -487,15 +501,25 @@ def parse_floats(
         raise FormatError(
             path, int(lines[i]), f"expected a finite number for {what}, got {column[i].as_py()!r}"
         )
-    texts = column.to_pylist()
-    for i, t in enumerate(texts):
+    i = _first_unparsed(column)
+    got = column[i].as_py()
+    raise FormatError(path, int(lines[i]), f"expected a number for {what}, got {got!r}")
+
+
+def _first_unparsed(column: pa.Array) -> int:
+    """Index of the first string of ``column`` that pyarrow's cast to float64 refuses (one
+    must), found by halving: about twice the cost of one cast of the column."""
+    from .. import _compute as pc
+
+    lo, hi = 0, len(column)  # no refused string before lo; one in lo:hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
         try:
-            float(t)
-        except ValueError:
-            raise FormatError(
-                path, int(lines[i]), f"expected a number for {what}, got {t!r}"
-            ) from None
-    raise FormatError(path, None, f"could not parse {what} as numbers")  # pragma: no cover
+            pc.cast(column.slice(lo, mid - lo), pa.float64())
+            lo = mid
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            hi = mid
+    return lo
 
 
 def first_duplicate(keys: np.ndarray) -> tuple[int, int] | None:

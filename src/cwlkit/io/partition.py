@@ -22,6 +22,7 @@ import pyarrow as pa
 from .._arrays import unique
 from ..errors import CwlkitError, FormatError
 from ._text import (
+    INDENTED,
     encode_runs,
     from_numpy,
     from_strings,
@@ -337,7 +338,7 @@ def partition(
         out.counts = {}
     parse = functools.partial(
         _parse_block, path=path, kind=kind, names=names, expected=expected, keep=keep,
-        extra=extra, comments=comments,
+        extra=extra, comments=INDENTED if comments and kind == "run" else comments,
     )  # fmt: skip
     writer = None
     try:

@@ -19,6 +19,7 @@ import pyarrow as pa
 
 from ..errors import FormatError
 from ._text import (
+    INDENTED,
     first_duplicate,
     from_numpy,
     from_strings,
@@ -289,7 +290,7 @@ def read_run(
         data,
         RUN_COLUMNS,
         "topic Q0 document rank score tag",
-        comments=comments,
+        comments=INDENTED if comments else False,  # (trec_eval 10.0's results reader)
         extra=extra,
         keep=("topic", "doc", "score_text") if light else None,
     )

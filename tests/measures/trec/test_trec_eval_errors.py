@@ -132,3 +132,36 @@ def test_zscores_by_hand(cli, tmp_path):
     rc, out, err = cli("trec_eval", "-q", "-Z", str(z), "-m", "map", q, r)
     assert rc == 0, err
     assert out.splitlines()[-1] == "Z" + "map".ljust(22) + "\tall\t1.2500"  # trec_eval prefixes Z
+
+
+@pytest.mark.parametrize("chunk", ["none", "1"])
+def test_indented_comment_lines_of_a_run_are_skipped_in_10(cli, tmp_path, chunk):
+    """trec_eval 10.0's results reader skips blanks before looking for ``#`` (found by fuzzing
+    against it); 9.0.8 does not, nor does 10.0's qrels reader (there ``# a b c`` is a line of
+    data, which both programs refuse)."""
+    q, r = _files(tmp_path, run=RUN + " #\n\t# a b c d e\n")
+    _fails(cli, "--chunk-topics", chunk, q, r, match="r.txt:4")
+    rc, out, err = cli("trec_eval", "--chunk-topics", chunk, "--trec-version", "10", q, r)
+    assert (rc, err) == (0, "") and out == cli(
+        "trec_eval", "--trec-version", "10", *_files(tmp_path)
+    )[1]
+    q, r = _files(tmp_path, qrels=QRELS + " # a b c\n")
+    _fails(cli, "--chunk-topics", chunk, "--trec-version", "10", q, r, match="q.txt:4")
+
+
+@pytest.mark.parametrize("chunk", ["none", "1"])
+def test_no_common_topic_with_c_in_10_scores_stand_ins(cli, tmp_path, chunk):
+    """trec_eval 10.0 with -c scores every qrels topic on its stand-in ranking even when no run
+    topic is judged (these lines are what the C program prints); 9.0.8 refuses, as without -c."""
+    q, r = _files(tmp_path, qrels="1 0 d1 1\n", run="2 Q0 d1 1 1 t\n")
+    args = ["--chunk-topics", chunk, "-c", "-q", "-m", "map", "-m", "num_q", q, r]
+    want = "".join(
+        f"{name:<22}\t{topic}\t{value}\n"
+        for name, topic, value in [
+            ("map", "1", "0.0000"),
+            ("num_q", "all", "1"),
+            ("map", "all", "0.0000"),
+        ]
+    )
+    assert cli("trec_eval", "--trec-version", "10", *args) == (0, want, "")
+    _fails(cli, *args, match="no topic has both")

@@ -1,8 +1,9 @@
 """What every trec_eval measure reads: the ranked relevance codes of all topics at once.
 
 trec_eval turns each ranked document into a relevance code (``form_res_rels.c``): the qrels
-value (an integer, ``atol`` of the text) when the document is judged with a value >= 0,
-``-2`` (``RELVALUE_UNJUDGED``: in the pool, not judged) when the qrels value is negative,
+value (an integer: the label truncated toward zero, as ``atol`` reads it) when the document
+is judged with a value >= 0 once truncated, ``-2`` (``RELVALUE_UNJUDGED``: in the pool, not
+judged) when it is negative,
 ``-1`` (``RELVALUE_NONPOOL``) when the document is not in the qrels. :class:`Ctx` holds those
 codes as a ``[T, D]`` matrix (``-3`` past the end of a ranking) and memoises the arrays that
 several measures share (relevant mask, cumulative counts, R, the ideal gain lists).

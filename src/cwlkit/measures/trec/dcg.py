@@ -186,6 +186,21 @@ def G(ctx: Ctx, params) -> list[np.ndarray]:
     return [_div(s, total_ideal)]
 
 
+def _unlisted_bounds(maxlvl: np.ndarray, keys: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per topic, the least and the greatest level in ``0..maxlvl`` that has no parameter
+    (its gain is itself), as floats; +inf and -inf where there is none. Computed from the
+    few parameter levels, not by listing every level (a label of 1e10 is 1e10 levels)."""
+    free_lo = 0
+    while free_lo in keys:
+        free_lo += 1
+    free_hi = maxlvl.copy()
+    for _ in range(len(keys)):  # (each step passes at most one parameter level)
+        free_hi = np.where(np.isin(free_hi, keys), free_hi - 1, free_hi)
+    lo = np.where(free_lo <= maxlvl, float(free_lo), np.inf)
+    hi = np.where(free_hi >= 0, free_hi.astype(np.float64), -np.inf)
+    return lo, hi
+
+
 def _rbp_gains(ctx: Ctx, params) -> tuple[np.ndarray, float]:
     p = 0.9
     for name, value in _pairs(params):
@@ -196,14 +211,10 @@ def _rbp_gains(ctx: Ctx, params) -> tuple[np.ndarray, float]:
     with np.errstate(invalid="ignore"):
         judged = q >= 0
     maxlvl = np.where(judged, q, -1).max(axis=1, initial=-1).astype(np.int64)  # -1: no levels
-    top = int(maxlvl.max(initial=-1))
-    levels = np.arange(top + 1)
-    lvl_gain = np.array([table.get(int(i), float(i)) for i in levels], dtype=np.float64)
-    present = levels[None, :] <= maxlvl[:, None]
-    # gains of the topic: its levels 0..maxlvl, plus every parameter
+    # gains of the topic: its levels 0..maxlvl (a level's gain is its parameter, else the
+    # level itself), plus every parameter
     param_vals = np.array(list(table.values()), dtype=np.float64)
-    lo = np.where(present, lvl_gain[None, :], np.inf).min(axis=1, initial=np.inf)
-    hi = np.where(present, lvl_gain[None, :], -np.inf).max(axis=1, initial=-np.inf)
+    lo, hi = _unlisted_bounds(maxlvl, sorted(int(k) for k in table))
     if param_vals.size:
         lo = np.minimum(lo, param_vals.min())
         hi = np.maximum(hi, param_vals.max())

@@ -12,7 +12,9 @@ Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
   average (a topic without results scores 0). 9 prints no line for such a topic; 10 prints it
   (values of an empty ranking), and without ``-c`` 10 refuses a qrels topic that has no
   results.
-- Qrels values are truncated to integers (trec_eval reads them with ``atol``).
+- Qrels values are truncated toward zero (as trec_eval's ``atol`` reads integer and decimal
+  text; ``-0.5`` is 0). A value in exponent form is read as the number it is (``1e1`` is 10;
+  ``atol`` stops at the ``e``).
 """
 
 from __future__ import annotations
@@ -187,9 +189,10 @@ def _codes(batch, judged_only: bool, bogus: np.ndarray) -> tuple[np.ndarray, np.
     lab = batch.labels
     with np.errstate(invalid="ignore"):
         # the cast truncates toward zero as atol does; NaN (unjudged) casts to garbage
-        # that the judged mask replaces
+        # that the judged mask replaces. Negative means below 0 once truncated (atol reads
+        # -0.5 as 0: judged non-relevant)
         lvl = np.clip(lab, -(2.0**62), 2.0**62).astype(np.int64)
-        codes = np.where(batch.judged, np.where(lab < 0, -2, lvl), -1)
+        codes = np.where(batch.judged, np.where(lvl < 0, -2, lvl), -1)
     codes[~batch.valid] = PAD
     depth = batch.depth.astype(np.int64)
     if bogus.any():
@@ -304,7 +307,7 @@ def _checked_measures(
     measures = _file_measures(specs, version, max_depth)
     qrels_topics, run_topics = qrels.topic_codes()[1], run.topic_codes()[1]
     in_run = to_numpy(pc.is_in(qrels_topics, value_set=run_topics))
-    if not in_run.any():
+    if not in_run.any() and not (version >= 10 and all_topics):  # (10.0 -c: stand-ins)
         raise CwlkitError(
             f"no topic has both results ({run.path}) and relevance judgements ({qrels.path})"
         )
@@ -500,7 +503,7 @@ def _file_measures(specs: list[str] | None, version: int, max_depth: int | None)
 
 def _check_files_topics(qp, rp, version: int, all_topics: bool) -> None:
     """Topics of the whole files (``Parts.topics``) as :func:`_checked_measures` checks them."""
-    if not qp.topics & rp.topics:
+    if not qp.topics & rp.topics and not (version >= 10 and all_topics):
         raise CwlkitError(
             f"no topic has both results ({rp.path}) and relevance judgements ({qp.path})"
         )
