@@ -245,3 +245,19 @@ def test_light_batches_skip_only_interchangeable_ties(rows, judged, depth):
     np.testing.assert_array_equal(light.labels, full.labels)
     np.testing.assert_array_equal(light.judged, full.judged)
     np.testing.assert_array_equal(light.depth, full.depth)
+
+
+def test_one_evaluator_for_runs_with_different_topic_sets(tmp_path):
+    """The qrels matrix kept for the next run is reused only for the same batch rows: a run
+    with one topic more, without judgements, made the cached [2, Q] matrix meet a 3-topic
+    batch (a raw ValueError, in compare and report too; found by fuzzing)."""
+    import cwlkit
+
+    q, ra, rb = tmp_path / "q", tmp_path / "ra", tmp_path / "rb"
+    q.write_text("1 0 d1 1\n2 0 d1 1\n")
+    ra.write_text("1 Q0 d1 1 1.0 a\n2 Q0 d1 1 1.0 a\n")
+    rb.write_text("1 Q0 d1 1 1.0 b\n2 Q0 d1 1 1.0 b\n3 Q0 d1 1 1.0 b\n")
+    ev = cwlkit.Evaluator(str(q), ["AP", "nDCG@10"], topics="run")
+    assert ev.evaluate(str(ra)).per_topic("AP") == {"1": 1.0, "2": 1.0}
+    assert ev.evaluate(str(rb)).per_topic("AP") == {"1": 1.0, "2": 1.0, "3": 0.0}
+    assert ev.evaluate(str(ra)).per_topic("nDCG@10") == {"1": 1.0, "2": 1.0}

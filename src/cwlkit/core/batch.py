@@ -186,7 +186,8 @@ def build_batch(
     qrows = run.qrels_rows(qrels)  # (a run read for these qrels: io/joint.py)
     if qrows is not None:
         found = qrows >= 0
-        run_label = np.where(found, qrels.labels[qrows], np.nan)  # (row -1: NaN, not judged)
+        labels = qrels.labels if len(qrels) else np.full(1, np.nan)  # (no qrels: no row)
+        run_label = np.where(found, labels[qrows], np.nan)  # (row -1: NaN, not judged)
         del qrows
     else:
         found, run_label = _run_labels(
@@ -498,7 +499,7 @@ def _qrels_matrix(
     (read-only; the last one is kept with qrels of up to ``CACHED_QRELS_ROWS`` rows, for the
     next run that keeps the same topics)."""
     qrow = row_of_code[qrel_topic]
-    key = qrow.tobytes()
+    key = (T, qrow.tobytes())  # (T too: topics without qrels rows add rows of their own)
     got = qrels._cache.get("qrels_matrix")
     if got is not None and got[0] == key:
         return got[1]

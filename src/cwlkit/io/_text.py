@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import sys
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -196,7 +197,7 @@ def read_bytes(path: str | Path) -> bytes:
     if data[:2] == GZIP_MAGIC:
         try:
             data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
+        except (OSError, EOFError, zlib.error) as exc:
             raise FormatError(path, None, f"not a valid gzip file ({exc})") from None
     return data
 
@@ -501,21 +502,22 @@ def parse_floats(
         raise FormatError(
             path, int(lines[i]), f"expected a finite number for {what}, got {column[i].as_py()!r}"
         )
-    i = _first_unparsed(column)
+    i = first_unparsed(column)
     got = column[i].as_py()
     raise FormatError(path, int(lines[i]), f"expected a number for {what}, got {got!r}")
 
 
-def _first_unparsed(column: pa.Array) -> int:
-    """Index of the first string of ``column`` that pyarrow's cast to float64 refuses (one
-    must), found by halving: about twice the cost of one cast of the column."""
+def first_unparsed(column: pa.Array, target: pa.DataType | None = None) -> int:
+    """Index of the first string of ``column`` that pyarrow's cast to ``target`` (default
+    float64) refuses (one must), found by halving: about twice the cost of one cast."""
     from .. import _compute as pc
 
+    target = pa.float64() if target is None else target
     lo, hi = 0, len(column)  # no refused string before lo; one in lo:hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
         try:
-            pc.cast(column.slice(lo, mid - lo), pa.float64())
+            pc.cast(column.slice(lo, mid - lo), target)
             lo = mid
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             hi = mid

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from typing import BinaryIO
 
 #: the first bytes of a gzip file
@@ -43,7 +44,7 @@ def text_size(path: str) -> int:
         with open(path, "rb") as raw, gzip.GzipFile(fileobj=raw) as f:
             head = len(f.read(HEAD))
             return head if head < HEAD else int(size * head / max(raw.tell(), 1))
-    except (OSError, EOFError):  # not valid gzip: the reader names the problem
+    except (OSError, EOFError, zlib.error):  # not valid gzip: the reader names the problem
         return size
 
 
@@ -52,7 +53,7 @@ def _head_lines(path: str) -> tuple[list[bytes], int]:
     try:
         with open_text(path) as f:
             head = f.read(HEAD)
-    except (OSError, EOFError):  # not valid gzip: the reader names the problem
+    except (OSError, EOFError, zlib.error):  # not valid gzip: the reader names the problem
         head = b""
     cut = head.rfind(b"\n") + 1 or len(head)
     return [ln for ln in head[:cut].splitlines() if ln.strip()], cut

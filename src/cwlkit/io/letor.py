@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import from_numpy, parse_floats, read_bytes, to_numpy
+from ._text import first_unparsed, from_numpy, parse_floats, read_bytes, to_numpy
 
 FEATURE_LINE = "label qid:Q 1:v 2:v ... #docid = D"
 
@@ -139,7 +139,12 @@ def read_features(path: str | Path) -> LetorFile:
             int(numbers[i]),
             f"expected an integer relevance label, got {label_text[i].as_py()!r}",
         )
-    labels = to_numpy(pc.cast(label_text, pa.int64()))
+    try:
+        labels = to_numpy(pc.cast(label_text, pa.int64()))
+    except pa.ArrowInvalid:  # (an integer beyond 64 bits)
+        i = first_unparsed(label_text, pa.int64())
+        got = _clip(label_text[i].as_py())
+        raise FormatError(path, int(numbers[i]), f"relevance label out of range: {got!r}") from None
     qids = pc.cast(head.field("qid"), pa.string())
     docs = pc.extract_regex(lines, _DOCID)
     docids = pc.cast(pc.struct_field(docs, [0]), pa.string())

@@ -151,7 +151,7 @@ def _read_some(f, path: str, size: int | None) -> bytes:
     FormatError naming the file."""
     try:
         return f.read(size) if size is not None else f.readline()
-    except (OSError, EOFError) as exc:  # (gzip.BadGzipFile is an OSError)
+    except (OSError, EOFError, zlib.error) as exc:  # (gzip.BadGzipFile is an OSError)
         raise FormatError(path, None, f"not a valid gzip file ({exc})") from None
 
 

@@ -32,10 +32,11 @@ def read_topic_values(path: str | Path, what: str = "value") -> dict[str, float]
         A line without exactly two fields, a value that is not a finite number, a topic given
         twice, or a file without any value.
     """
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise FormatError(path, None, f"cannot read ({exc.strerror})") from None
+    from ._text import _check_utf8, read_bytes
+
+    data = read_bytes(path)  # (plain or gzipped; a missing file is one error)
+    _check_utf8(path, data)
+    text = data.decode("utf-8")
     out: dict[str, float] = {}
     first: dict[str, int] = {}
     for no, line in enumerate(text.splitlines(), 1):

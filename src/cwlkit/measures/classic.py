@@ -46,7 +46,9 @@ def f_beta(precision: np.ndarray, recall: np.ndarray, beta: float = 1.0) -> np.n
         return np.broadcast_to(p, shape).astype(np.float64, copy=True)
     if np.isinf(beta):  # alpha = 0: all weight on recall
         return np.broadcast_to(r, shape).astype(np.float64, copy=True)
-    b2 = float(beta) ** 2
+    b2 = float(beta) * float(beta)  # (** raises past the float range; * gives inf)
+    if np.isinf(b2):  # F tends to R: (b2 + 1) P R / (b2 P + R) -> R
+        return np.broadcast_to(r, shape).astype(np.float64, copy=True)
     den = b2 * p + r
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(den > 0, (b2 + 1.0) * p * r / np.where(den > 0, den, 1.0), 0.0)

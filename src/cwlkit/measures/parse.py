@@ -15,6 +15,7 @@ Positional arguments fill the family's parameters in declaration order. Other sp
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -64,6 +65,10 @@ def parse_value(text: str) -> Any:
     return t
 
 
+#: the largest integer parameter (a cut-off, a depth): rankings are indexed by 32-bit ints
+MAX_INT = 2**31 - 1
+
+
 def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
     """Convert a parsed value to the field's declared type, or raise ParamError."""
     typ = str(field.type)
@@ -81,6 +86,11 @@ def coerce(cls: type[Measure], field: dataclasses.Field, value: Any) -> Any:
         )
     if isinstance(value, float):
         if "int" in typ and "float" not in typ:
+            if not math.isfinite(value) or abs(value) > MAX_INT:
+                raise ParamError(
+                    f"The {field.name!r} parameter of {cls.family} must be an integer of at "
+                    f"most {MAX_INT:,} in size; got {value!r}."
+                )
             if value != int(value):
                 raise ParamError(
                     f"The {field.name!r} parameter of {cls.family} must be an integer; "

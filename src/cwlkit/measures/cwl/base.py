@@ -29,13 +29,16 @@ from typing import ClassVar
 
 import numpy as np
 
-from ...errors import CwlkitError
+from ...errors import CwlkitError, ParamError
 from ..base import Measure, format_value, measure
 
 TAIL_TOL = 1e-12
 MAX_HORIZON = 1 << 22
 #: topics x ranks per block when the grid is extended past the runs (bounds the memory)
 BLOCK_CELLS = 1 << 20
+#: the most cells of a grid padded past the batch's depth (a cut-off or ``max_depth`` larger
+#: than the rankings): 2 GiB an array, beyond which the request is refused, not attempted
+MAX_PADDED_CELLS = 1 << 28
 
 
 def register_cwl(cls: type) -> type:
@@ -215,6 +218,11 @@ def _grid(
     compat: bool,
 ) -> CWLContext:
     T, D = gain.shape
+    if H > D and T * H > MAX_PADDED_CELLS:
+        raise ParamError(
+            f"a ranking of {H:,} ranks for {T:,} topics (a cut-off or depth past the run's "
+            f"end) needs {T * H * 8 / 2**30:,.1f} GiB an array; use a smaller one"
+        )
     g = np.full((T, H), pad_gain)
     c = np.full((T, H), pad_cost)
     w = min(D, H)

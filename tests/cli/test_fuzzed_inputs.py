@@ -1,0 +1,94 @@
+"""Inputs found by fuzzing every command (about 7,000 cases) that raised a traceback or took
+all the memory: each is now one line on stderr, exit status 2 and nothing on stdout (or, in
+the API, a CwlkitError), or a value."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+import cwlkit
+from cwlkit.errors import CwlkitError
+
+Q = "1 0 d1 1\n2 0 d1 1\n"
+R = "1 Q0 d1 1 1.0 r\n2 Q0 d1 1 1.0 r\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text(Q)
+    r.write_text(R)
+    bad = bytearray(gzip.compress(R.encode()))
+    bad[10] ^= 0xFF  # (the deflate stream: zlib.error, not gzip's OSError)
+    (tmp_path / "r.gz").write_bytes(bytes(bad))
+    return tmp_path
+
+
+def _one_error(cli, *args, match):
+    rc, out, err = cli(*args)
+    assert (rc, out) == (2, ""), err
+    assert err.count("\n") == 1 and match in err, err
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["evaluate", "q.txt", "r.gz", "-m", "AP"], "not a valid gzip file"),
+        (["cwl", "q.txt", "r.gz"], "not a valid gzip file"),
+        (["trec_eval", "--chunk-topics", "1", "q.txt", "r.gz"], "not a valid gzip file"),
+        (["evaluate", "q.txt", "r.txt", "-m", "P@99999999999999999999"], "at most 2,147,483,647"),
+        (["evaluate", "q.txt", "r.txt", "-m", "AP(k=9223372036854775807)"], "at most"),
+        (["evaluate", "q.txt", "r.txt", "-m", "P(k=inf)"], "must be an integer"),
+        (["cwl", "q.txt", "r.txt", "-M", "SDCG(k=-inf)"], "must be an integer"),
+        (["cwl", "q.txt", "r.txt", "--max-depth", "1000000000"], "GiB an array"),
+        (["evaluate", "q.txt", "r.txt", "-m", "CWL_scaled(depth=1000000000)"], "GiB an array"),
+    ],
+)
+def test_one_line_errors(cli, files, monkeypatch, args, match):
+    monkeypatch.chdir(files)
+    _one_error(cli, *args, match=match)
+
+
+def test_a_topic_values_file_that_is_not_utf8(cli, files, monkeypatch):
+    monkeypatch.chdir(files)
+    (files / "tpq.txt").write_bytes(b"1 2\n\xff 2\n")
+    _one_error(
+        cli, "inst_eval", "q.txt", "r.txt", "-tpq", "tpq.txt", match="tpq.txt:2: expected UTF-8"
+    )
+
+
+def test_a_letor_label_beyond_64_bits(cli, files, monkeypatch):
+    monkeypatch.chdir(files)
+    big = "99999999999999999999"
+    (files / "f.txt").write_text(f"1 qid:1 1:0.5 #docid = b\n{big} qid:1 1:0.5 #docid = a\n")
+    (files / "p.txt").write_text("0.5\n0.4\n")
+    _one_error(
+        cli,
+        "letor",
+        "score",
+        "f.txt",
+        "p.txt",
+        "-",
+        "0",
+        match=f"f.txt:2: relevance label out of range: '{big}'",
+    )
+
+
+def test_empty_in_memory_qrels_or_run(files):
+    """An empty qrels or run (a valid, empty object) shares no topic with the other input; with
+    the run's topics, every document of the run is unjudged (an empty qrels raised an
+    IndexError looking up the labels)."""
+    run = str(files / "r.txt")
+    with pytest.raises(CwlkitError, match="share no topic"):
+        cwlkit.evaluate({}, run, ["AP"])
+    with pytest.raises(CwlkitError, match="share no topic"):
+        cwlkit.evaluate(str(files / "q.txt"), {"1": {}}, ["AP"])
+    assert cwlkit.evaluate({}, run, ["AP"], topics="run").per_topic("AP") == {"1": 0.0, "2": 0.0}
+
+
+def test_f_with_a_huge_beta_is_recall(files):
+    """F(beta) tends to R as beta grows; beta ** 2 overflowed past 1e154."""
+    res = cwlkit.evaluate(str(files / "q.txt"), str(files / "r.txt"), ["F(beta=1e300)", "R@1000"])
+    assert res.per_topic("F(beta=1e+300)") == res.per_topic("R@1000") == {"1": 1.0, "2": 1.0}
