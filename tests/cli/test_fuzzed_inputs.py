@@ -44,6 +44,7 @@ def _one_error(cli, *args, match):
         (["cwl", "q.txt", "r.txt", "-M", "SDCG(k=-inf)"], "must be an integer"),
         (["cwl", "q.txt", "r.txt", "--max-depth", "1000000000"], "GiB an array"),
         (["evaluate", "q.txt", "r.txt", "-m", "CWL_scaled(depth=1000000000)"], "GiB an array"),
+        (["inst_eval", "q.txt", "r.txt", "-T", "2", "-n", "9" * 20, "--compat"], "at most"),
     ],
 )
 def test_one_line_errors(cli, files, monkeypatch, args, match):
@@ -92,3 +93,29 @@ def test_f_with_a_huge_beta_is_recall(files):
     """F(beta) tends to R as beta grows; beta ** 2 overflowed past 1e154."""
     res = cwlkit.evaluate(str(files / "q.txt"), str(files / "r.txt"), ["F(beta=1e300)", "R@1000"])
     assert res.per_topic("F(beta=1e+300)") == res.per_topic("R@1000") == {"1": 1.0, "2": 1.0}
+
+
+def test_a_depth_past_any_ranking_keeps_everything(cli, files, monkeypatch):
+    """``--depth`` / ``-M`` beyond 64 bits cut nothing (they overflowed numpy's int64)."""
+    monkeypatch.chdir(files)
+    (files / "d.txt").write_text("1 1 d1 1\n2 1 d1 1\n")
+    for args in (
+        ["evaluate", "q.txt", "r.txt", "-m", "AP"],
+        ["inst_eval", "q.txt", "r.txt", "-T", "2"],
+        ["ndeval", "d.txt", "r.txt"],
+    ):
+        flag = {"evaluate": "--depth", "inst_eval": "-n", "ndeval": "-M"}[args[0]]
+        whole = cli(*args)
+        assert whole[0] == 0
+        assert cli(*args, flag, "9" * 20) == whole
+
+
+def test_letor_exponential_gain_of_a_label_past_1023(cli, files, monkeypatch):
+    """2^2000 - 1 overflowed to inf, and NDCG was printed 0 (evaluate, cwl and gdeval already
+    refused such labels)."""
+    monkeypatch.chdir(files)
+    (files / "f.txt").write_text("2000 qid:1 1:0.5 #docid = a\n1 qid:1 1:0.4 #docid = b\n")
+    (files / "p.txt").write_text("0.5\n0.4\n")
+    _one_error(
+        cli, "letor", "score", "f.txt", "p.txt", "-", "1", "--gain", "exp", match="at most 1023"
+    )

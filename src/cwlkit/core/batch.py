@@ -177,6 +177,8 @@ def build_batch(
         raise ParamError(f"topics must be 'run', 'qrels', 'both' or 'either'; got {topics!r}")
     if max_depth is not None and max_depth < 0:
         raise ParamError(f"max_depth must be >= 0; got {max_depth}")
+    if max_depth is not None:  # (past any ranking's length it keeps everything: fits int64)
+        max_depth = min(int(max_depth), 2**62)
     # Steps below take the per-row arrays they need and return what the next step needs;
     # their temporaries die with them (at 10M rows each per-row array is 80 MB), so keep
     # no other reference here to an array a step replaces or deletes.

@@ -51,6 +51,7 @@ from functools import lru_cache
 import numpy as np
 import pyarrow as pa
 
+from ..core.gains import MAX_EXPONENT
 from ..errors import CwlkitError, FormatError, ParamError
 
 VERSIONS = ("4.0", "3.0", "mslr")
@@ -339,8 +340,8 @@ def _lookup(
 def check_labels(features, version: LetorVersion) -> None:
     """Raise if a label is outside the version's gain table (the Perl scripts silently give it
     gain 0 and count it non-relevant)."""
-    if version.custom == "exp":
-        bad = features.labels < 0
+    if version.custom == "exp":  # (2^label - 1 overflows a double past 1023: gain inf)
+        bad = (features.labels < 0) | (features.labels > MAX_EXPONENT)
     else:
         keys = np.array([k for k, _ in version.gains], dtype=np.int64)
         _, hit = _lookup(features.labels, keys, np.zeros(keys.size))
@@ -351,6 +352,13 @@ def check_labels(features, version: LetorVersion) -> None:
         name = {"4.0": "Eval-Score-4.0", "3.0": "Eval-Score-3.0", "mslr": "Eval-Score-MSLR"}[
             version.name
         ]
+        if lab > MAX_EXPONENT:
+            raise FormatError(
+                features.path,
+                int(features.lines[i]),
+                f"label {lab} is too large for --gain exp (2^{lab} overflows); labels must be "
+                f"at most {MAX_EXPONENT}",
+            )
         if lab < 0:
             raise FormatError(
                 features.path,

@@ -29,6 +29,7 @@ import numpy as np
 from ...core.gains import GainMap
 from ...errors import ParamError
 from ..base import measure
+from ..parse import MAX_INT
 from .base import CWLScores
 from .evaluate import CWLInput, score
 from .inst import INST
@@ -91,6 +92,8 @@ def score_inst_eval(
         cut = n_run
     else:
         n = int(depth)
+        if n > MAX_INT:
+            raise ParamError(f"depth must be at most {MAX_INT:,}; got {n:,}")
         cut = np.minimum(n_run, n)
     H = max(n, inst_eval_limit(metric.T)) - 1
     marker_lo = inp.gain_lo == -1.0
