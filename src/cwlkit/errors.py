@@ -10,6 +10,10 @@ class CwlkitError(Exception):
     """Base class of every error cwlkit raises on bad input or bad parameters."""
 
 
+#: the most characters of a :class:`FormatError`'s message that are shown
+MAX_MESSAGE = 500
+
+
 class FormatError(CwlkitError):
     """A malformed input file: ``path:line: message``.
 
@@ -28,6 +32,8 @@ class FormatError(CwlkitError):
         self.line = line
         self.msg = msg
         where = f"{self.path}:{line}" if line is not None else self.path
+        if len(msg) > MAX_MESSAGE:  # (a value quoted from a line of 100 kB stays readable)
+            msg = msg[: MAX_MESSAGE - 5] + " [...]"
         super().__init__(f"{where}: {msg}")
 
     def __reduce__(self):  # picklable: raised in a worker process, re-raised in the caller

@@ -119,3 +119,13 @@ def test_letor_exponential_gain_of_a_label_past_1023(cli, files, monkeypatch):
     _one_error(
         cli, "letor", "score", "f.txt", "p.txt", "-", "1", "--gain", "exp", match="at most 1023"
     )
+
+
+def test_an_error_quoting_a_huge_field_is_clipped(cli, files, monkeypatch):
+    """The message quotes the bad value, clipped: a 100 kB field gave a 100 kB error line."""
+    monkeypatch.chdir(files)
+    (files / "big.txt").write_text("1 0 d1 1" + "x" * 100_000 + "\n")
+    rc, out, err = cli("evaluate", "big.txt", "r.txt", "-m", "AP")
+    assert (rc, out, err.count("\n")) == (2, "", 1)
+    assert err.startswith("cwlkit: error: big.txt:1: expected a number") and len(err) < 600
+    assert err.endswith(" [...]\n")
