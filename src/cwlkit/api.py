@@ -15,6 +15,7 @@ those in both the qrels and the run; the run is ranked by score (rounded to floa
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -117,6 +118,10 @@ class Options:
             least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
             if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
                 raise ParamError(f"{name} must be a positive integer; got {v!r}")
+        for name in ("max_cost", "min_cost"):  # (an infinite cost makes EC inf * 0 = nan)
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float, np.number)) and math.isfinite(v)):
+                raise ParamError(f"{name} must be a finite number; got {v!r}")
         from .core.chunks import check_chunk
 
         check_chunk(self.chunk_topics, auto=True)

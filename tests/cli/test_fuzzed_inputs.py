@@ -129,3 +129,23 @@ def test_an_error_quoting_a_huge_field_is_clipped(cli, files, monkeypatch):
     assert (rc, out, err.count("\n")) == (2, "", 1)
     assert err.startswith("cwlkit: error: big.txt:1: expected a number") and len(err) < 600
     assert err.endswith(" [...]\n")
+
+
+def test_numeric_warnings_are_not_printed_by_the_command(files):
+    """A parameter at the edge of the float range gives inf, printed as such, and no
+    RuntimeWarning with its source lines on stderr (a process of its own: the filter is the
+    command line's, not the library's)."""
+    import subprocess
+    import sys
+
+    (files / "q2.txt").write_text("1 0 d1 1\n1 0 d2 1\n")
+    (files / "r2.txt").write_text("1 Q0 d1 1 2 r\n1 Q0 d2 2 1 r\n")
+    cmd = [sys.executable, "-m", "cwlkit", "evaluate", "q2.txt", "r2.txt", "-m", "Utility(a=1e308)"]
+    got = subprocess.run(cmd, cwd=files, capture_output=True, text=True)
+    assert (got.returncode, got.stderr) == (0, "")
+    assert got.stdout.split()[-1] == "inf"
+
+
+def test_an_infinite_cost_bound_is_refused(cli, files, monkeypatch):
+    monkeypatch.chdir(files)
+    _one_error(cli, "cwl", "q.txt", "r.txt", "--max-cost", "inf", match="max_cost must be a finite")

@@ -160,10 +160,23 @@ def _serial_blas() -> None:
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
+def _quiet_numeric_warnings() -> None:
+    """numpy's RuntimeWarnings (overflow, invalid value, division by zero) raised in cwlkit's
+    own code are not printed: they come from parameters at the edge of the float range
+    (``Utility(a=1e308)``, ``TBG(halflife=5e-324)``), whose values are printed as they come
+    out (``inf``, ``nan``), and they would put several lines of source on stderr beside a
+    one-line error. For the command-line process only (the library leaves warnings to its
+    caller), like :func:`_keep_freed_memory`."""
+    import warnings
+
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"cwlkit(\.|$)")
+
+
 def entry() -> None:
     """Console-script entry point."""
     _keep_freed_memory()
     _serial_blas()
+    _quiet_numeric_warnings()
     _exit(main())
 
 
