@@ -192,7 +192,8 @@ def main(argv: list[str]) -> int:
 
         zs = read_zscores(args.Z) if args.Z else None
         if sizes is not None:  # bounded memory
-            options = _options(args, version, level, max_depth, num_docs, zs, comments, None, 2)
+            # (the qrels, read once for the runs read whole, are kept from run to run)
+            options = _options(args, version, level, max_depth, num_docs, zs, comments, None, False)
             _streamed_runs(args, qrels_path, run_paths, sizes, jobs, options)
             return 0
         if len(run_paths) == 1:
@@ -202,8 +203,8 @@ def main(argv: list[str]) -> int:
         else:  # the qrels are read once, each run in its turn (or in a worker process)
             qrels, run = read_qrels(qrels_path, comments=comments), None
         size = chunk if isinstance(chunk, int) else None
-        n = len(run_paths)
-        options = _options(args, version, level, max_depth, num_docs, zs, comments, size, n)
+        one = len(run_paths) == 1  # (one run: its codes are released once the batch is built)
+        options = _options(args, version, level, max_depth, num_docs, zs, comments, size, one)
         if run is not None:
             outs = [_trec_text(qrels, run, options)]
         else:
@@ -241,8 +242,9 @@ def _stream_sizes(chunk, qrels_path: str, run_paths: list[str]) -> list[int | No
     return sizes if any(s is not None for s in sizes) else None
 
 
-def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, n: int) -> dict:
-    """What :func:`_trec_text` needs to evaluate a run read whole (one of ``n`` runs)."""
+def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, release) -> dict:
+    """What :func:`_trec_text` needs to evaluate a run read whole (``release``: free the
+    qrels' codes once its batch is built, when no other run needs them)."""
     return dict(
         specs=args.m or None,
         version=version,
@@ -252,7 +254,7 @@ def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, n: 
         judged_only=args.J,
         num_docs=num_docs,
         zscores=zs,
-        release=n == 1,
+        release=release,
         per_topic=args.q,
         summary=not args.n,
         comments=comments,
