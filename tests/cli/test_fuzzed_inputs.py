@@ -149,3 +149,10 @@ def test_numeric_warnings_are_not_printed_by_the_command(files):
 def test_an_infinite_cost_bound_is_refused(cli, files, monkeypatch):
     monkeypatch.chdir(files)
     _one_error(cli, "cwl", "q.txt", "r.txt", "--max-cost", "inf", match="max_cost must be a finite")
+
+
+def test_an_error_naming_a_file_with_a_newline_is_one_line(cli, files, monkeypatch):
+    monkeypatch.chdir(files)
+    rc, out, err = cli("evaluate", "no\nsuch", "r.txt", "-m", "AP")
+    assert (rc, out) == (2, "")
+    assert err == "cwlkit: error: no\\nsuch: no such file\n"

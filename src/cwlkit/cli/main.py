@@ -84,7 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         mod = importlib.import_module(SUBCOMMANDS[name][0])
         return int(mod.main(argv[1:]) or 0)
     except CwlkitError as exc:
-        sys.stderr.write(f"cwlkit: error: {exc}\n")
+        # one line, whatever the message quotes (a file name may hold a newline)
+        text = str(exc).replace("\r", "\\r").replace("\n", "\\n")
+        sys.stderr.write(f"cwlkit: error: {text}\n")
         return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
