@@ -118,6 +118,7 @@ class Options:
             least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
             if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
                 raise ParamError(f"{name} must be a positive integer; got {v!r}")
+        self._check_types()
         for name in ("max_cost", "min_cost"):  # (an infinite cost makes EC inf * 0 = nan)
             v = getattr(self, name)
             if not (isinstance(v, (int, float, np.number)) and math.isfinite(v)):
@@ -125,6 +126,24 @@ class Options:
         from .core.chunks import check_chunk
 
         check_chunk(self.chunk_topics, auto=True)
+
+    def _check_types(self) -> None:
+        """The gain mapping, gain bounds and cost files are of the kinds the options take
+        (checked even when no C/W/L measure reads them)."""
+        from .core.gains import GainMap
+        from .io.costs import Costs, DocCosts
+
+        if not isinstance(self.gain, (str, GainMap)):
+            raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
+        for name in ("max_gain", "min_gain"):
+            v = getattr(self, name)
+            number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+            if v is not None and not (number and math.isfinite(v)):
+                raise ParamError(f"{name} must be a finite number or None; got {v!r}")
+        for name, kind in (("costs", Costs), ("doc_costs", DocCosts)):
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, (str, os.PathLike, kind)):
+                raise ParamError(f"{name} must be a file name or a {kind.__name__}; got {v!r}")
 
     @property
     def light(self) -> bool:
@@ -635,8 +654,8 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
 
 
 def _is_many(run: Any) -> bool:
-    if isinstance(run, Mapping):
-        return not _looks_like_run_dict(run)
+    if isinstance(run, Mapping):  # (an empty mapping is an empty run, as [] is)
+        return bool(run) and not _looks_like_run_dict(run)
     if isinstance(run, (list, tuple)) and run:
         return not isinstance(run[0], tuple) and not hasattr(run[0], "_fields")
     return False

@@ -156,3 +156,50 @@ def test_an_error_naming_a_file_with_a_newline_is_one_line(cli, files, monkeypat
     rc, out, err = cli("evaluate", "no\nsuch", "r.txt", "-m", "AP")
     assert (rc, out) == (2, "")
     assert err == "cwlkit: error: no\\nsuch: no such file\n"
+
+
+# found by fuzzing the API's in-memory forms (about 200,000 cases)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"gain": None},
+        {"gain": ["linear"]},
+        {"max_gain": "x"},
+        {"min_gain": float("nan")},
+        {"costs": 5},
+        {"doc_costs": {"a": 1}},
+    ],
+)
+def test_option_types_are_checked(files, options):
+    """They were raw AttributeError, TypeError or UFuncTypeError when a C/W/L measure read
+    them, and ignored otherwise."""
+    with pytest.raises(CwlkitError, match="must be"):
+        cwlkit.Evaluator(str(files / "q.txt"), ["AP"], **options)
+
+
+@pytest.mark.parametrize(
+    "qrels",
+    [
+        lambda: __import__("pandas").DataFrame({"qid": ["1"], "docno": ["a"], "rel": [2**64]}),
+        lambda: {"1": {"\ud800": 1}},
+    ],
+    ids=["int-past-64-bits", "lone-surrogate"],
+)
+def test_values_no_column_holds_are_one_error(files, qrels):
+    with pytest.raises(CwlkitError, match="cannot read the qrels"):
+        cwlkit.evaluate(qrels(), str(files / "r.txt"), ["AP"])
+
+
+def test_an_empty_run_dict_is_one_empty_run(files):
+    """``{}`` was taken for a mapping of no runs, and ``evaluate`` returned ``{}``."""
+    res = cwlkit.evaluate(str(files / "q.txt"), {}, ["AP"], topics="qrels")
+    assert res.per_topic("AP") == {"1": 0.0, "2": 0.0}
+
+
+def test_judged_only_keeps_a_label_between_minus_one_and_zero(files):
+    """-0.5 is judged non-relevant (0 once truncated), as in ``cwlkit trec_eval -J``."""
+    q, r = {"q1": {"a": -0.5, "b": 1}}, {"q1": {"a": 2.0, "b": 1.0}}
+    res = cwlkit.evaluate(q, r, ["AP", "NumRet"], judged_only=True)
+    assert (res.per_topic("AP")["q1"], res.per_topic("NumRet")["q1"]) == (0.5, 2.0)

@@ -375,7 +375,7 @@ def _kept_rows(
     keep = row >= 0
     if drop_unjudged:
         with np.errstate(invalid="ignore"):
-            keep &= found & (run_label >= 0)
+            keep &= found & (run_label > -1)  # (negative once truncated: -0.5 is 0, judged)
     scores = to_numpy(run.table.column("score"))
     if keep.all():  # the usual case: no copies of the per-row arrays
         idx = np.arange(keep.size)

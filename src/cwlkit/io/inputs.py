@@ -182,6 +182,16 @@ def as_run(obj, *, name: str | None = None) -> Run:
 
 
 def _convert(obj, kind: str, name: str | None):
+    try:
+        return _convert_any(obj, kind, name)
+    except (OverflowError, UnicodeError, pa.ArrowException) as exc:
+        # (a value no column type holds: an int beyond 64 bits, a lone surrogate, bytes
+        # that are not UTF-8 in an object column, a column type arrow cannot convert)
+        what = name or f"<{type(obj).__name__}>"
+        raise InputError(f"{what}: cannot read the {kind} ({type(exc).__name__}: {exc})") from None
+
+
+def _convert_any(obj, kind: str, name: str | None):
     want, other = (Qrels, Run) if kind == "qrels" else (Run, Qrels)
     if isinstance(obj, want):
         return obj
