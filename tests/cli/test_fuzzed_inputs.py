@@ -203,3 +203,17 @@ def test_judged_only_keeps_a_label_between_minus_one_and_zero(files):
     q, r = {"q1": {"a": -0.5, "b": 1}}, {"q1": {"a": 2.0, "b": 1.0}}
     res = cwlkit.evaluate(q, r, ["AP", "NumRet"], judged_only=True)
     assert (res.per_topic("AP")["q1"], res.per_topic("NumRet")["q1"]) == (0.5, 2.0)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        [("1", float("nan"), 0.5), ("1", "a", 0.7)],
+        {"1": {__import__("numpy").float32("nan"): 0.5}},
+    ],
+    ids=["records", "dict"],
+)
+def test_a_nan_id_is_refused_as_in_tables(files, run):
+    """A NaN document id was read as the id "nan" from dicts and records."""
+    with pytest.raises(CwlkitError, match=r"expected a document id, got .*nan"):
+        cwlkit.evaluate(str(files / "q.txt"), run, ["AP"])

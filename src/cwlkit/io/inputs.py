@@ -656,14 +656,22 @@ def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
     return _from_columns(columns[0], columns[1], columns[2], None, kind, path, name)
 
 
+def _is_nan(x: object) -> bool:
+    """Whether ``x`` is a floating-point NaN (Python's or numpy's)."""
+    return isinstance(x, (float, np.floating)) and x != x
+
+
 def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str | None):
     """Python sequences of ids and numbers -> the table path (checks and texts there)."""
     what = "the relevance label" if kind == "qrels" else "the score"
     n = len(values)
     for ids, id_what in ((topics, "a query id"), (docs, "a document id"), (iters, "an iteration")):
-        if ids is not None and None in ids:
-            i = list(ids).index(None)
-            raise FormatError(path, i + 1, f"expected {id_what}, got None")
+        if ids is None:
+            continue
+        # (a float NaN id would be read as the id "nan"; tables refuse it too)
+        bad = next((i for i, x in enumerate(ids) if x is None or _is_nan(x)), None)
+        if bad is not None:
+            raise FormatError(path, bad + 1, f"expected {id_what}, got {ids[bad]!r}")
     try:
         arr = np.asarray(values, dtype=np.float64)
         if arr.shape != (n,):
