@@ -330,7 +330,7 @@ def split_columns(
     quick = normalise(data, comments=comments, full=False)
     if _NONBLANK.search(quick) is None:  # (no stripped copy of the whole text)
         raise FormatError(path, None, f"empty file: expected lines of the form '{expected}'")
-    _check_utf8(path, quick)
+    check_utf8(path, quick)
     table = _read(quick, names)  # (every column: an empty field may be in any)
     if table is not None and not _has_empty_field(table):
         return _combine(_kept(table, keep)), LazyLines(quick, reload(False))
@@ -395,7 +395,7 @@ def _read(
                 include_columns=list(keep) if keep is not None else None,
                 strings_can_be_null=False,
                 quoted_strings_can_be_null=False,
-                # (checked before, every column: see _check_utf8)
+                # (checked before, every column: see check_utf8)
                 check_utf8=False,
             ),
         )
@@ -443,7 +443,7 @@ def _kept(table: pa.Table, keep: Sequence[str] | None) -> pa.Table:
     return table if keep is None else table.select(list(keep))
 
 
-def _check_utf8(path: str | Path, data: bytes | mmap.mmap, step: int = 1 << 26) -> None:
+def check_utf8(path: str | Path, data: bytes | mmap.mmap, step: int = 1 << 26) -> None:
     """Raise a FormatError naming the first line that is not UTF-8 text, if any (every
     field: trec_eval takes bytes as they are, but cwlkit's columns are UTF-8 strings). A
     memory map is decoded ``step`` bytes at a time, not copied whole."""

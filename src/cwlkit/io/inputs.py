@@ -656,9 +656,12 @@ def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
     return _from_columns(columns[0], columns[1], columns[2], None, kind, path, name)
 
 
+_FLOATS = (float, np.floating)
+
+
 def _is_nan(x: object) -> bool:
     """Whether ``x`` is a floating-point NaN (Python's or numpy's)."""
-    return isinstance(x, (float, np.floating)) and x != x
+    return isinstance(x, _FLOATS) and x != x
 
 
 def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str | None):
@@ -668,7 +671,11 @@ def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str |
     for ids, id_what in ((topics, "a query id"), (docs, "a document id"), (iters, "an iteration")):
         if ids is None:
             continue
-        # (a float NaN id would be read as the id "nan"; tables refuse it too)
+        # (a float NaN id would be read as the id "nan"; tables refuse it too). The types
+        # first, at C speed: the usual ids (strings, ints) need no scan in Python
+        types = set(map(type, ids))
+        if type(None) not in types and not any(issubclass(t, _FLOATS) for t in types):
+            continue
         bad = next((i for i, x in enumerate(ids) if x is None or _is_nan(x)), None)
         if bad is not None:
             raise FormatError(path, bad + 1, f"expected {id_what}, got {ids[bad]!r}")

@@ -32,10 +32,10 @@ def read_topic_values(path: str | Path, what: str = "value") -> dict[str, float]
         A line without exactly two fields, a value that is not a finite number, a topic given
         twice, or a file without any value.
     """
-    from ._text import _check_utf8, read_bytes
+    from ._text import check_utf8, read_bytes
 
     data = read_bytes(path)  # (plain or gzipped; a missing file is one error)
-    _check_utf8(path, data)
+    check_utf8(path, data)
     text = data.decode("utf-8")
     out: dict[str, float] = {}
     first: dict[str, int] = {}

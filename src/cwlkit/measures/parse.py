@@ -65,7 +65,8 @@ def parse_value(text: str) -> Any:
     return t
 
 
-#: the largest integer parameter (a cut-off, a depth): rankings are indexed by 32-bit ints
+#: the largest integer parameter (a cut-off, a depth): no ranking is longer, and numpy's
+#: int64 arithmetic on larger values (k + 1, k * topics) can overflow
 MAX_INT = 2**31 - 1
 
 
