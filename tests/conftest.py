@@ -31,7 +31,7 @@ def cli():
 @pytest.fixture
 def calls(monkeypatch):
     """Count the streamed evaluations (so that a test knows which path ran)."""
-    import cwlkit._streamed as streamed
+    import cwlkit.executors.streamed as streamed
 
     n = [0]
     real = streamed.evaluate_streamed

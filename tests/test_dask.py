@@ -168,7 +168,7 @@ def test_cli_scheduler_errors_are_one_line(cli, monkeypatch):
         "cwlkit: error: --scheduler: expected a scheduler address such as tcp://HOST:8786; "
         "got 'tcp://nohost'\n"
     )
-    from cwlkit._dask import connect
+    from cwlkit.executors.dask import connect
 
     t0 = time.perf_counter()
     with pytest.raises(CwlkitError, match=r"could not connect to the Dask scheduler at tcp://127"):
@@ -236,12 +236,12 @@ def test_a_worker_killed_mid_way_changes_nothing(client):
     pids_before = set(client.run(os.getpid).values())
     worker.start()
     deadline = time.monotonic() + 30
-    while client.run_on_scheduler(_finished, prefix="_evaluate_one") < 1:
+    while client.run_on_scheduler(_finished, prefix="evaluate_item") < 1:
         assert time.monotonic() < deadline, "no task finished"
         time.sleep(0.02)
     busy = [w for w, keys in client.processing().items() if keys]
     pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
-    done_at_kill = client.run_on_scheduler(_finished, prefix="_evaluate_one")
+    done_at_kill = client.run_on_scheduler(_finished, prefix="evaluate_item")
     os.kill(pid, signal.SIGKILL)
     worker.join(60)
     assert not worker.is_alive()

@@ -10,7 +10,8 @@ import pytest
 from conftest import DATA, EXAMPLE
 
 import cwlkit
-import cwlkit._streamed as streamed
+import cwlkit.executors.choose as choose
+import cwlkit.executors.streamed as streamed
 from cwlkit.errors import FormatError
 from cwlkit.io.trec import read_qrels
 
@@ -116,8 +117,8 @@ def test_auto_streams_large_files_only(calls, monkeypatch):
     want = cwlkit.Evaluator(q, ms, gain="linear").evaluate(r)
     got = cwlkit.Evaluator(q, ms, gain="linear", chunk_topics="auto").evaluate(r)
     assert calls[0] == 0 and np.array_equal(got.values, want.values)  # 400 KB: read whole
-    monkeypatch.setattr(streamed, "AUTO_BYTES", 1000)
-    monkeypatch.setattr(streamed, "AUTO_ROWS", 700)
+    monkeypatch.setattr(choose, "AUTO_BYTES", 1000)
+    monkeypatch.setattr(choose, "AUTO_ROWS", 700)
     got = cwlkit.Evaluator(q, ms, gain="linear", chunk_topics="auto").evaluate(r)
     assert calls[0] == 1
     assert_same(got, want, [1])

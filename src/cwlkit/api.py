@@ -15,145 +15,32 @@ those in both the qrels and the run; the run is ranked by score (rounded to floa
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .errors import ParamError
-from .measures.base import Measure
+from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan, parse_list
 from .results import Results
 
-#: what ``topics=`` accepts, and trec_eval's name for each
-TOPIC_RULES = {
-    "both": "topics in both qrels and run (trec_eval's default)",
-    "qrels": "every qrels topic; a topic the run lacks scores 0 (trec_eval -c)",
-    "run": "every run topic; a topic without judgements scores 0",
-    "either": "topics of either",
-}
-#: the trec_eval version whose rules the API follows by default
-TREC_VERSION = 9
-CWL_COLUMNS = ("ETU", "EC", "ETC", "ED")
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
 
+    from .core.batch import RankingBatch
+    from .measures.base import Measure
 
-def parse_list(measures: Any) -> list[Measure]:
-    """Measures from a name, a Measure, an ir_measures measure, or an iterable of them.
-
-    A name may give several measures (trec_eval's ``P.5,10``). Repeats are dropped.
-    """
-    from .measures.parse import parse_measures
-
-    if isinstance(measures, (str, Measure)) or _is_ir_measure(measures):
-        measures = [measures]
-    elif isinstance(measures, (bytes, dict)) or not isinstance(measures, Iterable):
-        raise ParamError(
-            "measures must be a name such as 'P@10', a Measure, or a list of them; "
-            f"got {type(measures).__name__}"
-        )
-    out: list[Measure] = []
-    for m in measures:
-        if isinstance(m, Measure):
-            got = [m]
-        elif _is_ir_measure(m):
-            from .measures.ir_measures_bridge import from_ir_measures
-
-            got = from_ir_measures(m)
-        elif isinstance(m, str):
-            got = parse_measures(m)
-        else:
-            raise ParamError(
-                f"a measure must be a name such as 'P@10' or a Measure; got {type(m).__name__}"
-            )
-        out.extend(x for x in got if x not in out)
-    return out
-
-
-def _is_ir_measure(obj: Any) -> bool:
-    return type(obj).__module__.startswith("ir_measures")
-
-
-@dataclass(frozen=True)
-class Options:
-    """Evaluation options shared by every measure (see :class:`Evaluator`)."""
-
-    topics: str = "both"
-    trec_version: int = TREC_VERSION
-    order: str = "score"
-    depth: int | None = None
-    judged_only: bool = False
-    gain: str = "identity"
-    costs: Any = None
-    doc_costs: Any = None
-    residuals: bool = False
-    ties: str = "none"
-    compat_depth: int | None = None
-    cwl_columns: bool | None = None
-    max_gain: float | None = None
-    min_gain: float | None = None
-    max_cost: float = 1.0
-    min_cost: float = 1.0
-    topic_params: Any = None
-    compat: str | None = None
-    chunk_topics: int | str | None = None
-
-    def __post_init__(self) -> None:
-        if self.topics not in TOPIC_RULES:
-            raise ParamError(f"topics must be one of {', '.join(TOPIC_RULES)}; got {self.topics!r}")
-        if self.trec_version not in (9, 10):
-            raise ParamError(
-                f"trec_version must be 9 (9.0.8) or 10 (10.0); got {self.trec_version!r}"
-            )
-        if self.order not in ("score", "rank", "file"):
-            raise ParamError(f"order must be 'score', 'rank' or 'file'; got {self.order!r}")
-        if self.ties not in ("none", "average"):
-            raise ParamError(f"ties must be 'none' or 'average'; got {self.ties!r}")
-        if self.compat not in (None, "inst_eval"):
-            raise ParamError(f"compat must be None or 'inst_eval'; got {self.compat!r}")
-        for name in ("depth", "compat_depth"):
-            v = getattr(self, name)
-            # inst_eval.py's -n may be 0 (every rank then counts as past the depth)
-            least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
-            if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
-                raise ParamError(f"{name} must be a positive integer; got {v!r}")
-        self._check_types()
-        for name in ("max_cost", "min_cost"):  # (an infinite cost makes EC inf * 0 = nan)
-            v = getattr(self, name)
-            if not (isinstance(v, (int, float, np.number)) and math.isfinite(v)):
-                raise ParamError(f"{name} must be a finite number; got {v!r}")
-        from .core.chunks import check_chunk
-
-        check_chunk(self.chunk_topics, auto=True)
-
-    def _check_types(self) -> None:
-        """The gain mapping, gain bounds and cost files are of the kinds the options take
-        (checked even when no C/W/L measure reads them)."""
-        from .core.gains import GainMap
-        from .io.costs import Costs, DocCosts
-
-        if not isinstance(self.gain, (str, GainMap)):
-            raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
-        for name in ("max_gain", "min_gain"):
-            v = getattr(self, name)
-            number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
-            if v is not None and not (number and math.isfinite(v)):
-                raise ParamError(f"{name} must be a finite number or None; got {v!r}")
-        for name, kind in (("costs", Costs), ("doc_costs", DocCosts)):
-            v = getattr(self, name)
-            if v is not None and not isinstance(v, (str, os.PathLike, kind)):
-                raise ParamError(f"{name} must be a file name or a {kind.__name__}; got {v!r}")
-
-    @property
-    def light(self) -> bool:
-        """Whether the run's element types, document ids and scores can be dropped."""
-        return (
-            self.costs is None
-            and self.doc_costs is None
-            and self.ties == "none"
-            and self.order != "rank"
-        )
+__all__ = [
+    "CWL_COLUMNS",
+    "TOPIC_RULES",
+    "TREC_VERSION",
+    "Evaluator",
+    "Options",
+    "cwl_vectors",
+    "evaluate",
+    "example",
+    "named_runs",
+    "parse_list",
+]
 
 
 class Evaluator:
@@ -236,38 +123,40 @@ class Evaluator:
     """
 
     def __init__(self, qrels: Any, measures: Any, *, client: Any = None, **options: Any) -> None:
-        from .io.inputs import as_qrels
+        from .executors.choose import text_file
 
         try:
-            self.options = Options(**options)
+            opts = Options(**options)
         except TypeError as exc:
             raise ParamError(f"Evaluator: {exc}") from None
-        self.measures = parse_list(measures)
-        self._topic_params = None
-        if self.options.topic_params is not None:
-            from ._per_topic import check_measures, resolve
-
-            self._topic_params = resolve(self.options.topic_params)
-            check_measures(self._topic_params, self.measures)
-        # streamed qrels are read with each run (see _streamed.py), others here
-        self._qrels_source = qrels
-        self._qrels = None
-        if self.options.chunk_topics is None or _text_file(qrels) is None:
-            self._qrels = as_qrels(qrels)
-        self._costs = _read_costs(self.options)
+        # a qrels text file is streamed with each run (read then, not here)
+        streamed = opts.chunk_topics is not None and text_file(qrels) is not None
+        self.plan = Plan(qrels, parse_list(measures), opts, stream_qrels=streamed)
         self._client = None
         if client is not None:
-            from ._dask import check_client
+            from .executors.dask import check_client
 
             self._client = check_client(client)
 
     def __getstate__(self) -> dict:
-        # the client stays here: a copy sent to a worker evaluates there, in that process;
-        # qrels already read are sent without the object they were read from
-        state = {**self.__dict__, "_client": None}
-        if state.get("_qrels") is not None:
-            state["_qrels_source"] = None
-        return state
+        # the client stays here: a copy sent elsewhere evaluates in that process
+        return {**self.__dict__, "_client": None}
+
+    @property
+    def options(self) -> Options:
+        """The evaluation options, checked."""
+        return self.plan.options
+
+    @property
+    def measures(self) -> list[Measure]:
+        """The measures, parsed, in the order given (repeats dropped)."""
+        return self.plan.measures
+
+    @property
+    def qrels(self) -> Any:
+        """The judgements (a :class:`~cwlkit.io.trec.Qrels`), read on first use when
+        streamed."""
+        return self.plan.qrels
 
     def evaluate(self, run: Any, *, name: str | None = None, jobs: int | None = None) -> Results:
         """Score one run (any form :func:`cwlkit.io.inputs.as_run` accepts) with every measure.
@@ -277,29 +166,15 @@ class Evaluator:
 
         ``jobs``: processes scoring the topic chunks of ``chunk_topics`` (the chunks of a run
         read whole, or the buckets of a streamed file), default every available core, 1 in
-        this process (see :func:`cwlkit._parallel.cores`). Each chunk is scored whole in one
-        process by the same code and the parts are joined in the same order, so the Results
-        are those of ``jobs=1`` to the bit; each worker is handed the Evaluator and the
-        run's chunk plan once (inherited by fork) and a task is one chunk's index, and at most
-        ``2 * jobs`` chunks are in flight. Without ``chunk_topics`` (or with ``"auto"`` and a
-        run read whole), or with a Dask ``client``, ``jobs`` has no effect.
+        this process (see :func:`cwlkit.support.threads.cores`). Each chunk is scored whole in
+        one process by the same code and the parts are joined in the same order, so the
+        Results are those of ``jobs=1`` to the bit. Without ``chunk_topics`` (or with
+        ``"auto"`` and a run read whole), or with a Dask ``client``, ``jobs`` has no effect.
+        See :mod:`cwlkit.executors` for the ways a run is scored.
         """
-        if self._client is not None and _is_dask_frame(run):
-            from ._dask import evaluate_frame
+        from .executors import evaluate_run
 
-            return evaluate_frame(self, self._client, run, name)
-        streamed = self._streamed(run, name, jobs)
-        if streamed is not None:
-            return streamed
-        r = _load_run(run, name, self._light, None if self._diversity else self.qrels)
-        if self.options.chunk_topics not in (None, "auto") and not self._diversity:
-            return self._evaluate_chunks(r, name, self.options.chunk_topics, jobs)
-        batch = self.batch(r)
-        first = _first_appearance(r) if self.options.order == "file" else None
-        if r is not run:
-            r.release_codes()  # the batch holds what is needed from here on
-        res = self.score(batch, run=name or r.runid)
-        return res if first is None else _reorder(res, first)
+        return evaluate_run(self.plan, run, name=name, jobs=jobs, client=self._client)
 
     def evaluate_many(
         self, runs: Any, *, jobs: int | None = None, progress: bool | None = None
@@ -318,108 +193,18 @@ class Evaluator:
         cluster's workers and ``jobs`` is not used; a worker lost mid-way has its tasks
         retried by Dask on another worker.
         """
-        from ._parallel import chunk_for, imap, progress_bar
+        from .executors import evaluate_runs
 
-        items = _named_runs(runs)
-        if len(items) > 1:
-            _ = self.qrels  # read once for every run, streamed or not
-        if self._client is not None:
-            from ._dask import map_runs
+        items = named_runs(runs)
+        return evaluate_runs(self.plan, items, jobs=jobs, progress=progress, client=self._client)
 
-            done = map_runs(self, self._client, items)
-        elif len(items) == 1:  # the processes score its chunks, if any
-            done = iter([self.evaluate(items[0][1], name=items[0][0], jobs=jobs)])
-        else:
-            chunk = chunk_for([run for _, run in items], jobs)
-            done = imap(_evaluate_one, self, items, jobs=jobs, chunk=chunk)
-        out: dict[str, Results] = {}
-        with progress_bar(len(items), "runs", "run", progress) as tick:
-            for (name, _), res in zip(items, done, strict=True):
-                out[name] = res
-                tick(len(res.topics))
-        return out
-
-    def _evaluate_chunks(self, r, name: str | None, size: int, jobs: int | None) -> Results:
-        """:meth:`evaluate` of a loaded run, ``size`` topics at a time (byte order), over
-        ``jobs`` processes; with a Dask client the chunks are scored on its workers."""
-        from .core.chunks import Chunks, split
-
-        if self._client is not None:
-            from ._dask import score_chunks
-
-            chunks = split(self.qrels, r, self.options.topics, size)
-            parts = score_chunks(self, self._client, chunks, name or r.runid)
-        else:
-            from ._parallel import imap
-
-            plan = Chunks(self.qrels, r, self.options.topics, size)
-            state = (self, plan, name or r.runid)
-            parts = list(imap(_score_chunk, state, range(plan.n), jobs=jobs))
-        first = _first_appearance(r) if self.options.order == "file" else None
-        res = join_parts(parts)
-        return res if first is None else _reorder(res, first)
-
-    def batch(self, run: Any):
+    def batch(self, run: Any) -> RankingBatch:
         """The ranking batch of ``run`` under these options (for curves, plots, vectors)."""
-        return self._build(self.qrels, _load_run(run, None, self._light))
+        return self.plan.batch(run)
 
-    def _build(self, qrels, run):
-        from .core.batch import build_batch
-
-        o = self.options
-        batch = build_batch(
-            qrels,
-            run,
-            order=o.order,  # type: ignore[arg-type]
-            topics=o.topics,  # type: ignore[arg-type]
-            max_depth=o.depth,
-            score_precision="single" if o.trec_version == 9 else "double",
-            drop_unjudged=o.judged_only,
-            light=self._light,
-        )
-        batch._cache["trec_version"] = o.trec_version
-        if self._diversity:  # the intent-aware measures read the subtopics from here
-            batch._cache["diversity_qrels"] = self.qrels
-        return batch
-
-    @property
-    def _diversity(self) -> bool:
-        """Whether the qrels are diversity qrels (``cwlkit.read_diversity_qrels``)."""
-        # (qrels not read yet are a plain TREC file: see __init__)
-        return bool(getattr(self._qrels, "is_diversity", False))
-
-    @property
-    def qrels(self) -> Any:
-        """The judgements (a :class:`~cwlkit.io.trec.Qrels`), read on first use when
-        streamed."""
-        if self._qrels is None:
-            from .io.inputs import as_qrels
-
-            self._qrels = as_qrels(self._qrels_source)
-        return self._qrels
-
-    def _streamed(self, run: Any, name: str | None, jobs: int | None) -> Results | None:
-        """:meth:`evaluate` of a text run file (plain or gzipped) streamed in topic buckets (see
-        ``chunk_topics``), or None when the run is read whole."""
-        from ._streamed import buckets_for, evaluate_streamed
-
-        path = _text_file(run) if self.options.chunk_topics is not None else None
-        if path is None or self._diversity or self._client is not None:
-            return None
-        buckets = buckets_for(path, self.options.chunk_topics)
-        if buckets is None:
-            return None
-        qrels = self._qrels if self._qrels is not None else _text_file(self._qrels_source)
-        return evaluate_streamed(self, qrels, path, buckets, name, jobs=jobs)
-
-    @property
-    def _light(self) -> bool:
-        # diversity qrels: the batch keeps the document ids, to look their subtopics up; a
-        # measure that reads the scores (RBP_eval's tie groups) keeps them
-        needs_scores = any(getattr(m, "needs_scores", False) for m in self.measures)
-        return self.options.light and not self._diversity and not needs_scores
-
-    def score(self, batch, *, run: str = "", measures: list[Measure] | None = None) -> Results:
+    def score(
+        self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
+    ) -> Results:
         """Every measure on a prepared batch.
 
         A C/W/L metric gives EU as its value and ETU, EC, ETC, ED (and residuals) as columns.
@@ -428,188 +213,10 @@ class Evaluator:
         asked for (``cwl_columns``, or any C/W/L metric in the list, or ``residuals``).
         Other measures have NaN columns (ERR has ``ResEU``).
         """
-        from .measures.base import is_cwl
-
-        if measures is None and self._topic_params:
-            from ._per_topic import score as per_topic
-
-            return per_topic(self, batch, self._topic_params, run)
-        ms = self.measures if measures is None else measures
-        T = batch.n_topics
-        values = np.full((len(ms), T), np.nan)
-        o = self.options
-        want = o.cwl_columns
-        if want is None:
-            want = o.residuals or any(is_cwl(m) for m in ms)
-        names: tuple[str, ...] = CWL_COLUMNS if want else ()
-        if o.residuals:
-            names = (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
-        cols = {c: np.full((len(ms), T), np.nan) for c in names}
-        inputs: dict[str, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
-        grouped = _grouped_values(ms, batch)
-        for i, m in enumerate(ms):
-            form = m.cwl_form() if (want or is_cwl(m)) else None
-            if form is None or form[0] is not m:
-                got = grouped.get(i)
-                values[i] = np.asarray(m.compute(batch) if got is None else got, dtype=np.float64)
-            if form is not None:
-                metric, spec = form
-                spec = spec or o.gain
-                if spec not in inputs:
-                    inputs[spec] = self._cwl_input(batch, spec)
-                self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
-            elif o.residuals and hasattr(m, "residual"):
-                cols["ResEU"][i] = m.residual(batch)
-        return Results(
-            values,
-            [m.name for m in ms],
-            [str(t) for t in batch.topics],
-            cols,
-            run=run,
-            aggregates=[m.aggregate for m in ms],
-        )
-
-    def _cwl_input(self, batch, gain: str | None = None):
-        from .measures.cwl.evaluate import prepare
-
-        o = self.options
-        costs, doc_costs = self._costs
-        if o.compat == "inst_eval":
-            from .measures.cwl.inst_eval_compat import InstEvalGain
-
-            gain = InstEvalGain()  # type: ignore[assignment]
-        return prepare(
-            batch,
-            gain=gain or o.gain,
-            costs=costs,
-            doc_costs=doc_costs,
-            max_gain=o.max_gain,
-            min_gain=o.min_gain,
-            max_cost=o.max_cost,
-            min_cost=o.min_cost,
-            ties=o.ties,
-        )
-
-    def _score_cwl(
-        self, m, inp, i: int, values: np.ndarray, cols: dict, *, own_value: bool
-    ) -> None:
-        from .measures.cwl.evaluate import score
-
-        o = self.options
-        if o.compat == "inst_eval":
-            from .measures.cwl.inst_eval_compat import score_inst_eval
-
-            lo, res = score_inst_eval(m, inp, residuals=o.residuals, depth=o.compat_depth)
-        else:
-            lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
-        arr = lo.as_array()
-        if own_value:
-            values[i] = arr[0]
-        for j, c in enumerate(CWL_COLUMNS, 1):
-            cols[c][i] = arr[j]
-        if res is not None:
-            for j, c in enumerate(("EU", *CWL_COLUMNS)):
-                cols[f"Res{c}"][i] = res.as_array()[j]
+        return self.plan.score(batch, run=run, measures=measures)
 
 
-def join_parts(parts: list[Results]) -> Results:
-    """The Results of disjoint topic groups of one run, side by side (topics in the order of
-    the parts, then of each part's topics); measures, run and aggregates are the first's."""
-    p0 = parts[0]
-    return Results(
-        np.concatenate([p.values for p in parts], axis=1),
-        p0.measures,
-        [t for p in parts for t in p.topics],
-        {c: np.concatenate([p.columns[c] for p in parts], axis=1) for c in p0.columns},
-        p0.run,
-        p0.aggregates,
-    )
-
-
-def _grouped_values(ms: list[Measure], batch) -> dict[int, np.ndarray]:
-    """Values of the measures that share a :meth:`~Measure.group_key` with another one,
-    computed a group at a time: ``{index in ms: values}``."""
-    groups: dict[tuple, list[int]] = {}
-    for i, m in enumerate(ms):
-        key = m.group_key()
-        if key is not None:
-            groups.setdefault(key, []).append(i)
-    out: dict[int, np.ndarray] = {}
-    for idx in groups.values():
-        if len(idx) > 1:
-            members = [ms[i] for i in idx]
-            out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
-    return out
-
-
-def _evaluate_one(ev: Evaluator, item: tuple[str, Any]) -> Results:
-    """One run of :meth:`Evaluator.evaluate_many` (module level: run in worker processes;
-    its chunks, if any, in that process)."""
-    name, run = item
-    return ev.evaluate(run, name=name, jobs=1)
-
-
-def _score_chunk(state: tuple[Evaluator, Any, str], k: int) -> Results:
-    """Chunk ``k`` of a run read whole (``state``: the Evaluator, the run's
-    :class:`~cwlkit.core.chunks.Chunks`, the run's name), scored (run in worker processes)."""
-    ev, plan, run = state
-    q, part = plan.chunk(k)
-    return ev.score(ev._build(q, part), run=run)
-
-
-def _text_file(obj: Any) -> str | None:
-    from ._streamed import text_file
-
-    return text_file(obj)
-
-
-def _is_dask_frame(obj: Any) -> bool:
-    """A dask DataFrame (tested without importing dask)."""
-    return (type(obj).__module__ or "").startswith("dask") and hasattr(obj, "to_delayed")
-
-
-def _load_run(run: Any, name: str | None, light: bool, qrels: Any = None):
-    """A Run from any input; a TREC file is read without the columns ``light`` drops, its
-    documents encoded with those of ``qrels`` (a :class:`~cwlkit.io.trec.Qrels`) if given."""
-    from .io.inputs import as_run
-    from .io.trec import read_run
-
-    if isinstance(run, (str, os.PathLike)) and not str(run).startswith("irds:"):
-        if not str(run).endswith((".parquet", ".pq")):
-            return read_run(run, light=light, qrels=qrels)
-    return as_run(run, name=name)
-
-
-def _first_appearance(run) -> list[str]:
-    from . import _compute as pc
-
-    return [str(t) for t in pc.unique(run.table.column("topic")).to_pylist()]
-
-
-def _reorder(res: Results, first: list[str]) -> Results:
-    pos = {t: i for i, t in enumerate(res.topics)}
-    idx = [pos[t] for t in first if t in pos]
-    idx += [i for i, t in enumerate(res.topics) if t not in set(first)]
-    cols = {c: a[:, idx] for c, a in res.columns.items()}
-    topics = [res.topics[i] for i in idx]
-    return Results(res.values[:, idx], res.measures, topics, cols, res.run, res.aggregates)
-
-
-def _read_costs(o: Options) -> tuple[Any, Any]:
-    if o.costs is None and o.doc_costs is None:
-        return None, None
-    from .io.costs import Costs, DocCosts, read_costs, read_doc_costs
-
-    costs = o.costs
-    if costs is not None and not isinstance(costs, Costs):
-        costs = read_costs(costs)
-    doc_costs = o.doc_costs
-    if doc_costs is not None and not isinstance(doc_costs, DocCosts):
-        doc_costs = read_doc_costs(doc_costs)
-    return costs, doc_costs
-
-
-def _named_runs(runs: Any) -> list[tuple[str, Any]]:
+def named_runs(runs: Any) -> list[tuple[str, Any]]:
     """``(name, run)`` pairs: a mapping's keys, file names for paths, tags otherwise."""
     from .io.inputs import run_labels
 
@@ -645,7 +252,7 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
     >>> import cwlkit
     >>> res = cwlkit.evaluate(cwlkit.example("qrels"), cwlkit.example("run"), ["P@2", "AP"])
     >>> res.mean()
-    {'P@2': 0.75, 'AP': 0.8333333333333333}
+    {'P@2': 0.25, 'AP': 0.4388888888888889}
     """
     ev = Evaluator(qrels, measures, **options)
     if _is_many(run):
@@ -699,7 +306,7 @@ def cwl_vectors(
     if not where:
         raise CwlkitError(f"topic {topic!r} is not in the run")
     t = where[0]
-    inp = ev._cwl_input(batch)
+    inp = ev.plan.cwl_input(batch)
     n = int(batch.depth[t])
     g, c = inp.gain_lo[t, :n], inp.cost_lo[t, :n]
     out = weights(m, g, c, pad_cost=inp.max_cost, horizon=horizon)

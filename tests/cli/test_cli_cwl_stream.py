@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from conftest import DATA, EXAMPLE
 
-import cwlkit._streamed as streamed
+import cwlkit.executors.choose as choose
+import cwlkit.executors.streamed as streamed
 
 WEB = DATA / "web2012"
 TE = DATA / "trec_eval_test" / "9.0.8"
@@ -60,8 +61,8 @@ def test_streamed_output_is_the_whole_files(cli, monkeypatch, case, flags):
         streamed, "evaluate_streamed", lambda *a, **k: calls.append(1) or real(*a, **k)
     )
     got = [cli("cwl", "--chunk-topics", size, *extra, *flags, *files) for size in ("1", "5")]
-    monkeypatch.setattr(streamed, "AUTO_BYTES", 100)  # the default, on a "large" run
-    monkeypatch.setattr(streamed, "AUTO_ROWS", 300)
+    monkeypatch.setattr(choose, "AUTO_BYTES", 100)  # the default, on a "large" run
+    monkeypatch.setattr(choose, "AUTO_ROWS", 300)
     got.append(cli("cwl", *extra, *flags, *files))
     assert len(calls) == 3
     for g in got:

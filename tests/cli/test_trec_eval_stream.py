@@ -147,7 +147,7 @@ def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
     """The default ``--chunk-topics auto`` streams a plain run file over AUTO_BYTES (here
     every file: the threshold is lowered) in ranges of about AUTO_ROWS lines, and reads a
     smaller one whole (with -c too). The output is the same either way."""
-    import cwlkit.io.estimate as est
+    import cwlkit.executors.choose as choose
     import cwlkit.measures.trec.evaluate as ev
 
     run = RUNS[0]
@@ -160,24 +160,25 @@ def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
     )
     assert cli("trec_eval", *flags, QRELS, run) == whole
     assert streamed == []  # (a small file: read whole)
-    monkeypatch.setattr(est, "TREC_AUTO_BYTES", 0)
-    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 2000)
+    monkeypatch.setattr(choose, "TREC_AUTO_BYTES", 0)
+    monkeypatch.setattr(choose, "TREC_AUTO_ROWS", 2000)
     assert cli("trec_eval", *flags, QRELS, run) == whole
     # (several ranges of topics)
-    assert [k["chunk_topics"] for k in streamed] == [est.auto_chunk_topics(str(run))]
+    assert [k["chunk_topics"] for k in streamed] == [choose.auto_chunk_topics(str(run))]
     assert 1 < streamed[0]["chunk_topics"] < 50
     assert [k["all_topics"] for k in streamed] == ["-c" in flags]
 
 
 def test_auto_chunk_topics_estimates_lines_per_topic(tmp_path, monkeypatch):
+    import cwlkit.executors.choose as choose
     import cwlkit.io.estimate as est
 
     run = tmp_path / "r"
     run.write_text("".join(f"t{t} Q0 d{i} {i} 1.0 x\n" for t in range(20) for i in range(50)))
-    assert est.auto_chunk_topics(str(run)) is None
-    monkeypatch.setattr(est, "TREC_AUTO_BYTES", 0)
-    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 500)
-    assert est.auto_chunk_topics(str(run)) == 10
+    assert choose.auto_chunk_topics(str(run)) is None
+    monkeypatch.setattr(choose, "TREC_AUTO_BYTES", 0)
+    monkeypatch.setattr(choose, "TREC_AUTO_ROWS", 500)
+    assert choose.auto_chunk_topics(str(run)) == 10
     assert est.estimate_topics(str(run)) == 20
 
 
@@ -205,6 +206,7 @@ def test_gzipped_files_are_streamed(cli, monkeypatch, tmp_path, size, jobs):
     output as the plain files read whole; ``auto`` judges a gzipped file by its text."""
     import gzip
 
+    import cwlkit.executors.choose as choose
     import cwlkit.io.estimate as est
     import cwlkit.measures.trec.evaluate as ev
 
@@ -223,7 +225,7 @@ def test_gzipped_files_are_streamed(cli, monkeypatch, tmp_path, size, jobs):
     assert cli("trec_eval", "--chunk-topics", size, *flags, QRELS, rz) == whole
     assert len(streamed) == 2
     assert est.text_size(str(rz)) == RUNS[0].stat().st_size  # (under HEAD: exact)
-    monkeypatch.setattr(est, "TREC_AUTO_BYTES", RUNS[0].stat().st_size - 1)
+    monkeypatch.setattr(choose, "TREC_AUTO_BYTES", RUNS[0].stat().st_size - 1)
     assert cli("trec_eval", *flags, qz, rz) == whole
     assert len(streamed) == 3  # (auto: over the threshold once decompressed)
 
@@ -283,7 +285,7 @@ def test_several_runs_streamed_in_turn(cli, monkeypatch, flags, jobs):
 def test_auto_streams_the_large_runs_of_several(cli, calls, monkeypatch):
     """``auto`` with several runs: a run over TREC_AUTO_BYTES is streamed, a smaller one read
     whole, in one call, output in argument order."""
-    import cwlkit.io.estimate as est
+    import cwlkit.executors.choose as choose
     import cwlkit.measures.trec.evaluate as ev
 
     small, large = sorted(RUNS, key=lambda p: p.stat().st_size)[:: len(RUNS) - 1]
@@ -295,8 +297,8 @@ def test_auto_streams_the_large_runs_of_several(cli, calls, monkeypatch):
     monkeypatch.setattr(
         ev, "evaluate_trec_files", lambda q, r, *a, **k: streamed.append(r) or real(q, r, *a, **k)
     )
-    monkeypatch.setattr(est, "TREC_AUTO_BYTES", small.stat().st_size)
-    monkeypatch.setattr(est, "TREC_AUTO_ROWS", 2000)
+    monkeypatch.setattr(choose, "TREC_AUTO_BYTES", small.stat().st_size)
+    monkeypatch.setattr(choose, "TREC_AUTO_ROWS", 2000)
     assert cli("trec_eval", *flags, QRELS, *runs) == (0, whole, "")
     assert streamed == [str(large), str(large)]
 

@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
 
         lean_arrow_memory()  # (pyarrow is not loaded yet)
     if args.scheduler is not None:
-        from .._dask import connect
+        from ..executors.dask import connect
 
         with connect(args.scheduler) as client:
             return _evaluate(args, client)

@@ -228,10 +228,10 @@ def _sweep(args):
 
 
 def _batches(args):
-    from ..api import Evaluator, _named_runs
+    from ..api import Evaluator, named_runs
 
     ev = Evaluator(args.qrels, [], order=args.order, topics=args.topics)
-    return {name: ev.batch(run) for name, run in _named_runs(list(args.runs))}
+    return {name: ev.batch(run) for name, run in named_runs(list(args.runs))}
 
 
 def _pr(args):

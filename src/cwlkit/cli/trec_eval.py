@@ -183,7 +183,9 @@ def main(argv: list[str]) -> int:
         ]
     else:
         chunk = _chunk_opt(args.chunk_topics)
-        sizes = _stream_sizes(chunk, qrels_path, run_paths)  # (before pyarrow is loaded)
+        from ..executors.choose import trec_stream_sizes
+
+        sizes = trec_stream_sizes(chunk, qrels_path, run_paths)  # (before pyarrow is loaded)
         if sizes is None:
             from .main import lean_arrow_memory
 
@@ -208,7 +210,7 @@ def main(argv: list[str]) -> int:
         if run is not None:
             outs = [_trec_text(qrels, run, options)]
         else:
-            from .._parallel import chunk_for, imap, progress_bar
+            from ..executors.processes import chunk_for, imap, progress_bar
 
             outs = []
             chunk = chunk_for(run_paths, jobs)
@@ -220,26 +222,6 @@ def main(argv: list[str]) -> int:
     # every run is evaluated before anything is printed: an error leaves stdout empty
     sys.stdout.write("".join(outs))
     return 0
-
-
-def _stream_sizes(chunk, qrels_path: str, run_paths: list[str]) -> list[int | None] | None:
-    """Per run, about how many topics each bucket of its streamed evaluation holds (None: the
-    run is read whole), or None when no run is streamed. Streamed: local files (plain or
-    gzipped), with ``--chunk-topics N``, or with ``auto`` a run of over ``TREC_AUTO_BYTES``
-    of text."""
-    if chunk is None or not _streamable(qrels_path):
-        return None
-    sizes: list[int | None] = []
-    for path in run_paths:
-        if not _streamable(path):
-            sizes.append(None)
-        elif chunk == "auto":
-            from ..io.estimate import auto_chunk_topics
-
-            sizes.append(auto_chunk_topics(path))
-        else:
-            sizes.append(chunk)
-    return sizes if any(s is not None for s in sizes) else None
 
 
 def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, release) -> dict:
@@ -348,13 +330,6 @@ def _return_freed_memory() -> None:
     m_trim_threshold, m_mmap_threshold = -1, -3
     mallopt(m_trim_threshold, ctypes.c_int(1 << 25))
     mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
-
-
-def _streamable(path: str) -> bool:
-    """Whether ``path`` is a local file (plain or gzipped) that can be streamed in blocks."""
-    import os
-
-    return path != "-" and os.path.isfile(path)
 
 
 def _trec_text(qrels, run, o: dict) -> str:

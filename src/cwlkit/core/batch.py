@@ -14,11 +14,11 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from .. import _compute as pc
-from .._arrays import unique
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
+from ..support import compute as pc
+from ..support.arrays import unique
 
 Order = Literal["score", "rank", "file"]
 TopicSet = Literal["run", "qrels", "both", "either"]
@@ -611,7 +611,7 @@ def _doc_lookup(
         )
         out[a:b] = np.where(got >= 0, codes[np.maximum(got, 0)], -1)
 
-    from .._parallel import thread_map
+    from ..support.threads import thread_map
 
     thread_map(block, range(n_blocks))
     return out
@@ -681,7 +681,7 @@ def _score_order(
 def _tie_order(group: np.ndarray, names: pa.Array) -> np.ndarray:
     """Permutation sorting rows by ``group`` (ascending, already non-decreasing), then
     ``names`` descending (bytes). Parts that split no group are sorted by separate threads."""
-    from .._parallel import cores, thread_map
+    from ..support.threads import cores, thread_map
 
     n = group.size
     cuts = [0]

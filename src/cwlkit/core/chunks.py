@@ -19,10 +19,10 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 
-from .. import _compute as pc
 from ..errors import CwlkitError, ParamError
 from ..io._text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
+from ..support import compute as pc
 from .batch import RankingBatch
 
 

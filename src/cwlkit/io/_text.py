@@ -25,8 +25,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from .._arrays import unique
 from ..errors import CwlkitError, FormatError
+from ..support.arrays import unique
 from .estimate import GZIP_MAGIC
 
 _WS = bytes.maketrans(b"\t\r\v\f", b"    ")
@@ -429,7 +429,7 @@ def _has_empty_field(table: pa.Table) -> bool:
     """Whether a column of ``table`` holds an empty string: from a doubled blank, or a blank
     at the start or end of a line (every column is checked: a line one field short by a
     doubled blank has its empty field in any column, kept or not)."""
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     return (
         any(pc.min(pc.binary_length(table.column(c))).as_py() == 0 for c in table.column_names)
@@ -483,7 +483,7 @@ def parse_floats(
     ``finite`` rejects infinities and NaN; otherwise NaN alone is rejected unless
     ``allow_nan``.
     """
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     if isinstance(column, pa.ChunkedArray):
         column = column.combine_chunks()
@@ -510,7 +510,7 @@ def parse_floats(
 def first_unparsed(column: pa.Array, target: pa.DataType | None = None) -> int:
     """Index of the first string of ``column`` that pyarrow's cast to ``target`` (default
     float64) refuses (one must), found by halving: about twice the cost of one cast."""
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     target = pa.float64() if target is None else target
     lo, hi = 0, len(column)  # no refused string before lo; one in lo:hi
@@ -544,7 +544,7 @@ def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
     Returns the int32 codes of each array and the dictionary (unique strings, in first-seen
     order).
     """
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     lengths = [len(a) for a in arrays]
     combined = pa.concat_arrays(
@@ -563,7 +563,7 @@ def encode(*arrays: pa.Array) -> tuple[list[np.ndarray], pa.Array]:
 def encode_runs(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
     """Encode a column whose equal values mostly come in runs (topic ids): compare neighbours,
     dictionary-encode only the first value of each run. Same result as :func:`encode`."""
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
     n = len(col)
@@ -592,7 +592,7 @@ def encode_blocks(
     (the dictionary is the concatenation of the blocks' dictionaries). When a group's rows
     are not contiguous, falls back to :func:`encode` (one code per distinct string).
     """
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     block = BLOCK_ROWS if block is None else block
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
@@ -604,7 +604,7 @@ def encode_blocks(
     bounds = np.concatenate(([0], change, [n]))
     cuts = unique(bounds[np.searchsorted(bounds, np.arange(0, n, block))])
     cuts = np.concatenate((cuts, [n])) if cuts[-1] != n else cuts
-    from .._parallel import thread_map
+    from ..support.threads import thread_map
 
     spans = list(zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True))
     encoded = thread_map(lambda ab: pc.dictionary_encode(col.slice(ab[0], ab[1] - ab[0])), spans)
@@ -618,7 +618,7 @@ def encode_blocks(
 
 def sort_rank(dictionary: pa.Array) -> np.ndarray:
     """Rank of each dictionary entry in byte (strcmp) order: ``rank[code]``."""
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     order = to_numpy(pc.sort_indices(dictionary))
     rank = np.empty(len(order), dtype=np.int64)

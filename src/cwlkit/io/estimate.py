@@ -12,12 +12,6 @@ from typing import BinaryIO
 #: the first bytes of a gzip file
 GZIP_MAGIC = b"\x1f\x8b"
 
-#: ``cwlkit trec_eval --chunk-topics auto``: a run file larger than this is streamed, in
-#: ranges of topics holding about TREC_AUTO_ROWS lines each. Measured with ``-q -m all_trec``
-#: (benchmarks/README.md): at 1M lines (32 MB) reading whole is faster; at 3M lines (100 MB)
-#: streaming in ranges of 300,000 lines is faster and holds a fifth of the memory
-TREC_AUTO_BYTES = 1 << 26
-TREC_AUTO_ROWS = 1 << 18
 #: bytes read to estimate from
 HEAD = 1 << 22
 
@@ -70,12 +64,3 @@ def rows_per_topic(path: str) -> float:
     """About how many lines a topic has in the file (from its first block)."""
     lines, _ = _head_lines(path)
     return len(lines) / max(1, len({ln.split(None, 1)[0] for ln in lines}))
-
-
-def auto_chunk_topics(run_path: str) -> int | None:
-    """Topics per range for streaming the plain run file ``run_path`` (about
-    :data:`TREC_AUTO_ROWS` lines each), or None: read it whole (at most
-    :data:`TREC_AUTO_BYTES` of text)."""
-    if text_size(run_path) <= TREC_AUTO_BYTES:
-        return None
-    return max(1, round(TREC_AUTO_ROWS / rows_per_topic(run_path)))

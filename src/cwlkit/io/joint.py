@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from .._arrays import unique
+from ..support.arrays import unique
 from . import _text
 from ._text import from_numpy, to_numpy
 
@@ -102,7 +102,7 @@ def joint_encode(
         strings too), and the qrels row judging each run row's (topic, document), -1 where
         none does. None when a topic's run rows are not contiguous or per ``max_ratio``.
     """
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     n = run_topic.size
     block = _text.BLOCK_ROWS if block is None else block
@@ -123,7 +123,7 @@ def joint_encode(
         q = r2q[run_topic[starts[(starts >= ab[0]) & (starts < ab[1])]]]
         return _encode_block(run_topic, run_docs, r2q, judged, q[q >= 0], *ab)
 
-    from .._parallel import thread_map
+    from ..support.threads import thread_map
 
     parts = thread_map(one, spans, least=2)
     codes = np.empty(n, dtype=np.int64)
@@ -147,7 +147,7 @@ def _encode_block(
 ) -> tuple[np.ndarray, pa.Array, np.ndarray]:
     """(codes, dictionary, qrels rows) of the run rows ``a:b``, whose topics are judged
     under the qrels topic codes ``topics`` (``r2q``: run topic code -> qrels', or -1)."""
-    from .. import _compute as pc
+    from ..support import compute as pc
 
     rows = judged.order[_ranges(judged.first[topics], judged.count[topics])]
     strings = pa.concat_arrays([pc.take(judged.docs, from_numpy(rows)), run_docs.slice(a, b - a)])

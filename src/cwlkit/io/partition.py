@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from .._arrays import unique
 from ..errors import CwlkitError, FormatError
+from ..support.arrays import unique
 from ._text import (
     INDENTED,
     encode_runs,

@@ -60,9 +60,9 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 import pyarrow as pa
 
-from .. import _compute as pc
 from ..errors import CwlkitError
 from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
+from ..support import compute as pc
 from .base import Measure, measure, param
 from .registry import register
 

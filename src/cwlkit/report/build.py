@@ -239,11 +239,11 @@ def _evaluate(
     qrels: Any, runs: Any, measures: Any, curves: bool, progress: bool | None, options: dict
 ) -> tuple[dict[str, Results], dict[str, tuple[list[str], np.ndarray]]]:
     """Score each run once (every measure) and take its PR curve from the same batch."""
-    from .._progress import track
-    from ..api import Evaluator, _named_runs
+    from ..api import Evaluator, named_runs
+    from ..support.progress import track
 
     ev = Evaluator(qrels, measures, **options)
-    items = _named_runs(runs)
+    items = named_runs(runs)
     names = [n for n, _ in items]
     if len(set(names)) != len(names):
         raise ParamError("run names must be distinct")

@@ -21,11 +21,11 @@ def evaluate_runs(
 ) -> dict[str, Results]:
     """``{run label: Results}`` for every run, in the order given (labels: file names), with
     :class:`cwlkit.Evaluator` (``gain`` maps labels to gains for the C/W/L metrics)."""
-    from .._progress import track
-    from ..api import Evaluator, _named_runs
+    from ..api import Evaluator, named_runs
+    from ..support.progress import track
 
     ev = Evaluator(qrels_path, list(measures), order=order, topics=topics, gain=gain)
-    items = _named_runs(list(run_paths))  # the names evaluate_many gives (file names)
+    items = named_runs(list(run_paths))  # the names evaluate_many gives (file names)
     return {
         name: ev.evaluate(run, name=name)
         for name, run in track(items, total=len(items), desc="evaluating runs", unit="run")

@@ -166,7 +166,7 @@ def _chunks(total: int, size: int):
 
 def _track_samples(chunks, total: int, desc: str):
     """``chunks`` with a progress bar over the ``total`` samples (on a terminal only)."""
-    from .._progress import track
+    from ..support.progress import track
 
     return track(chunks, total=total, desc=desc, unit="sample", size=lambda c: c[1])
 

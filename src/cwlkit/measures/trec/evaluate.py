@@ -301,8 +301,8 @@ def _checked_measures(
     qrels, run, specs: list[str] | None, version: int, all_topics: bool, max_depth: int | None
 ) -> list[tuple[TrecMeasure, tuple, str | None]]:
     """The measures of ``specs``, once the options and the topics of both files pass."""
-    from ... import _compute as pc
     from ...io._text import from_numpy, to_numpy
+    from ...support import compute as pc
 
     measures = _file_measures(specs, version, max_depth)
     qrels_topics, run_topics = qrels.topic_codes()[1], run.topic_codes()[1]
@@ -333,9 +333,9 @@ def _trec_codes(
     release: bool,
 ) -> tuple[Ctx, list[str], np.ndarray, int, float | None]:
     """(measure context, topics, bogus mask, num_q, R of every qrels topic: -c only, or None)."""
-    from ... import _compute as pc
     from ...core.batch import build_batch
     from ...io._text import from_strings, to_numpy
+    from ...support import compute as pc
 
     batch = build_batch(
         qrels,
@@ -452,8 +452,8 @@ def evaluate_trec_files(
     from contextlib import closing
     from pathlib import Path
 
-    from ..._parallel import imap, progress_bar
     from ...core.chunks import check_chunk
+    from ...executors.processes import imap, progress_bar
     from ...io.partition import TopicRanges, partition, topic_bounds
 
     check_chunk(chunk_topics)
@@ -701,10 +701,10 @@ THREADED_CELLS = 200_000
 
 def _compute_threaded(rows: list, ctx: Ctx) -> dict:
     """The values of every distinct ``(compute, params)`` of ``rows`` (but ``num_q``), each
-    measure a task for the next free thread (see :func:`cwlkit._parallel.thread_map`). The
+    measure a task for the next free thread (see :func:`cwlkit.support.threads.thread_map`). The
     measures share :class:`Ctx`'s memoised arrays: a ``cached_property`` is computed once
     under its lock; a memo entry computed twice at once holds the same values."""
-    from ..._parallel import thread_map
+    from ...support.threads import thread_map
 
     keys = list(
         dict.fromkeys((m.compute, params) for _, _, m, params, _ in rows if m.agg != "num_q")

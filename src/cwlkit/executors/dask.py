@@ -11,7 +11,7 @@ scores it here, so the Results are identical to a local evaluation:
 - the partitions of a dask DataFrame run (:func:`evaluate_frame`): the frame is shuffled on
   the topic so that every topic lies in exactly one partition; each partition is one task.
 
-The parts are joined by :func:`cwlkit.api.join_parts`, as the local chunked path joins its
+The parts are joined by :func:`cwlkit.plan.join_parts`, as the local chunked path joins its
 chunks. Tasks are pure functions of their inputs: a worker lost mid-way has its tasks run
 again by Dask on another worker, with the same result. An error raised by a task (a bad line
 naming its file and line) is raised here as itself (Dask re-raises the task's exception).
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import CwlkitError, FormatError, ParamError
-from .results import Results
+from ..errors import CwlkitError, FormatError, ParamError
+from ..results import Results
 
 #: helper columns added to a dask DataFrame run: its original position and the topic key
 _PART, _ROW, _KEY = "__cwlkit_part", "__cwlkit_row", "__cwlkit_topic"
@@ -93,11 +93,10 @@ def _check_address(address: str) -> None:
         ) from None
 
 
-def _broadcast(client: Any, ev: Any) -> Any:
-    """The Evaluator on every worker (one copy each; the client is not sent), its qrels
-    read and encoded here first."""
-    _ = ev.qrels
-    return client.scatter(ev, broadcast=True, hash=False)
+def _broadcast(client: Any, plan: Any) -> Any:
+    """The plan on every worker (one copy each), its qrels read and encoded here first."""
+    _ = plan.qrels
+    return client.scatter(plan, broadcast=True, hash=False)
 
 
 def _in_order(futures: list) -> Iterator[Any]:
@@ -111,42 +110,43 @@ def _in_order(futures: list) -> Iterator[Any]:
             f.cancel()
 
 
-def map_runs(ev: Any, client: Any, items: list[tuple[str, Any]]) -> Iterator[Results]:
+def map_runs(plan: Any, client: Any, items: list[tuple[str, Any]]) -> Iterator[Results]:
     """Yield the Results of each ``(name, run)`` in order, every run a task on the workers.
 
     A dask DataFrame run is evaluated by partitions (:func:`evaluate_frame`); a run read
     from standard input (``-``) is read here and sent whole.
     """
-    from .api import _evaluate_one, _is_dask_frame, _load_run
+    from . import evaluate_item
+    from .choose import is_dask_frame
 
-    ev_f = _broadcast(client, ev)
+    plan_f = _broadcast(client, plan)
     futures: list[Any] = []
     for name, run in items:
-        if _is_dask_frame(run):
+        if is_dask_frame(run):
             futures.append(None)
             continue
         if str(run) == "-":
-            run = _load_run(run, name, ev._light)
-        futures.append(client.submit(_evaluate_one, ev_f, (name, run), pure=False))
+            run = plan.load_run(run, name)
+        futures.append(client.submit(evaluate_item, plan_f, (name, run), pure=False))
     got = _in_order([f for f in futures if f is not None])
     try:
         for (name, run), f in zip(items, futures, strict=True):
-            yield evaluate_frame(ev, client, run, name) if f is None else next(got)
+            yield evaluate_frame(plan, client, run, name) if f is None else next(got)
     finally:
         got.close()  # (cancels what is left after an error)
 
 
-def _score_chunk(ev: Any, chunk: tuple[Any, Any], run: str) -> Results:
+def _score_chunk(plan: Any, chunk: tuple[Any, Any], run: str) -> Results:
     """One topic chunk ``(qrels, run)`` scored (a task)."""
     q, part = chunk
-    return ev.score(ev._build(q, part), run=run)
+    return plan.score(plan.build(q, part), run=run)
 
 
-def score_chunks(ev: Any, client: Any, chunks: Iterable[tuple[Any, Any]], run: str) -> list:
+def score_chunks(plan: Any, client: Any, chunks: Iterable[tuple[Any, Any]], run: str) -> list:
     """The Results of each topic chunk, scored on the workers, in order."""
-    ev_f = _broadcast(client, ev)
+    plan_f = _broadcast(client, plan)
     data = client.scatter(list(chunks), hash=False)
-    futures = [client.submit(_score_chunk, ev_f, d, run, pure=False) for d in data]
+    futures = [client.submit(_score_chunk, plan_f, d, run, pure=False) for d in data]
     return list(_in_order(futures))
 
 
@@ -154,7 +154,7 @@ def score_chunks(ev: Any, client: Any, chunks: Iterable[tuple[Any, Any]], run: s
 
 
 def _topic_column(ddf: Any, path: str) -> str:
-    from .io.inputs import _RUN_ROLES, _pick
+    from ..io.inputs import _RUN_ROLES, _pick
 
     names = [str(c) for c in ddf.columns]
     return names[_pick(names, _RUN_ROLES, ("topic", "doc"), path, "column")["topic"]]
@@ -176,15 +176,16 @@ def _by_topic(ddf: Any, path: str) -> Any:
     return marked.shuffle(on=_KEY)
 
 
-def _score_partition(ev: Any, pdf: Any, name: str | None, path: str) -> dict | None:
+def _score_partition(plan: Any, pdf: Any, name: str | None, path: str) -> dict | None:
     """One partition of a shuffled dask DataFrame run scored (a task), or None when it
     holds no topic to evaluate.
 
     Returns the Results, the first position of each topic, and the partition's last
     position and its run tag (positions are (partition, row) of the original frame).
     """
-    from .core.chunks import kept_topics
-    from .io.inputs import as_run
+    from ..core.chunks import kept_topics
+    from ..io.inputs import as_run
+    from . import evaluate_run
 
     if not len(pdf):
         return None
@@ -194,13 +195,13 @@ def _score_partition(ev: Any, pdf: Any, name: str | None, path: str) -> dict | N
         r = as_run(pdf.drop(columns=[_PART, _ROW, _KEY]), name=name)
     except FormatError as exc:
         raise _in_frame(exc, pos, path) from None
-    rule = _PARTITION_RULE[ev.options.topics]
-    if not kept_topics(ev.qrels, r, rule):
+    rule = _PARTITION_RULE[plan.options.topics]
+    if not kept_topics(plan.qrels, r, rule):
         return None
-    local = copy.copy(ev)
-    local.options = replace(ev.options, topics=rule)
-    first = _first_positions(r, pos) if ev.options.order == "file" else {}
-    res = local.evaluate(r, name=name)
+    local = copy.copy(plan)
+    local.options = replace(plan.options, topics=rule)
+    first = _first_positions(r, pos) if plan.options.order == "file" else {}
+    res = evaluate_run(local, r, name=name)
     return {"res": res, "first": first, "last": pos[-1], "tag": r.runid}
 
 
@@ -219,7 +220,7 @@ def _first_positions(r: Any, pos: list[tuple[int, int]]) -> dict[str, tuple[int,
     return first
 
 
-def evaluate_frame(ev: Any, client: Any, ddf: Any, name: str | None) -> Results:
+def evaluate_frame(plan: Any, client: Any, ddf: Any, name: str | None) -> Results:
     """:meth:`~cwlkit.Evaluator.evaluate` of a dask DataFrame run on the cluster.
 
     The frame is shuffled on its topic column (each topic in one partition), each partition
@@ -230,43 +231,43 @@ def evaluate_frame(ev: Any, client: Any, ddf: Any, name: str | None) -> Results:
     import dask
 
     path = name or "<dask DataFrame>"
-    ev_f = _broadcast(client, ev)
+    plan_f = _broadcast(client, plan)
     tasks = [
-        dask.delayed(_score_partition)(ev_f, p, name, path)
+        dask.delayed(_score_partition)(plan_f, p, name, path)
         for p in _by_topic(ddf, path).to_delayed()
     ]
     parts = [p for p in _in_order(client.compute(tasks)) if p is not None]
-    return _join_frame(ev, parts, name)
+    return _join_frame(plan, parts, name)
 
 
-def _join_frame(ev: Any, parts: list[dict], name: str | None) -> Results:
-    from .api import _reorder, join_parts
+def _join_frame(plan: Any, parts: list[dict], name: str | None) -> Results:
+    from ..plan import join_parts, reorder
 
     run = name or (max(parts, key=lambda p: p["last"])["tag"] if parts else "run")
     results = [p["res"] for p in parts]
-    if ev.options.topics in ("qrels", "either"):
-        results += _missing_qrels_topics(ev, {t for r in results for t in r.topics})
+    if plan.options.topics in ("qrels", "either"):
+        results += _missing_qrels_topics(plan, {t for r in results for t in r.topics})
     if not results:
-        raise CwlkitError(f"no topics to evaluate: the run and {ev.qrels.path} share no topic")
+        raise CwlkitError(f"no topics to evaluate: the run and {plan.qrels.path} share no topic")
     joined = join_parts(results)
-    res = _reorder(joined, sorted(joined.topics))  # byte order (UTF-8: code point order)
+    res = reorder(joined, sorted(joined.topics))  # byte order (UTF-8: code point order)
     res.run = run
-    if ev.options.order == "file":
+    if plan.options.order == "file":
         first = {t: k for p in parts for t, k in p["first"].items()}
-        res = _reorder(res, sorted(first, key=first.__getitem__))
+        res = reorder(res, sorted(first, key=first.__getitem__))
     return res
 
 
-def _missing_qrels_topics(ev: Any, have: set[str]) -> list[Results]:
+def _missing_qrels_topics(plan: Any, have: set[str]) -> list[Results]:
     """The qrels topics no partition holds, scored as topics the run lacks (empty rankings)."""
-    from .api import _reorder
-    from .io.trec import Run
+    from ..io.trec import Run
+    from ..plan import reorder
 
-    res = ev.score(ev._build(ev.qrels, Run.from_records([])), run="")
+    res = plan.score(plan.build(plan.qrels, Run.from_records([])), run="")
     missing = [t for t in res.topics if t not in have]
     if not missing:
         return []
-    part = _reorder(res, missing)
+    part = reorder(res, missing)
     n = len(missing)
     cols = {c: a[:, :n] for c, a in part.columns.items()}
     return [Results(part.values[:, :n], part.measures, missing, cols, "", part.aggregates)]

@@ -1,9 +1,9 @@
-"""Streamed evaluation of one run file (:class:`cwlkit.Evaluator` with ``chunk_topics``).
+"""Streamed evaluation of one run file (``chunk_topics`` of :class:`cwlkit.Evaluator`).
 
 A text run file, plain or gzipped (and such a qrels file not yet read), is streamed in
 blocks into topic
 buckets on disk (:mod:`cwlkit.io.partition`); the buckets are then joined and scored one at
-a time, and the per-topic values put back in the order :meth:`Evaluator.evaluate` gives
+a time, and the per-topic values put back in the order :meth:`cwlkit.Evaluator.evaluate` gives
 (byte order of topics, or the order of first appearance in the run with ``order="file"``).
 Peak memory is one block of text, one bucket's batch and the per-topic values, not the
 files.
@@ -26,57 +26,23 @@ kept for the whole run; a topic's ranking matrices are as wide as the longest ra
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import CwlkitError, FormatError
-from .io.partition import first_error
-from .results import Results
+from ..errors import CwlkitError, FormatError
+from ..io.partition import first_error
+from ..results import Results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Evaluator
+    from ..plan import Plan
 
-#: ``chunk_topics="auto"``: a run file larger than this is streamed (a smaller one is read
-#: whole), in buckets of topics holding about AUTO_ROWS lines each
-AUTO_BYTES = 1 << 23
-AUTO_ROWS = 24576
 #: bytes of text parsed at a time when streaming
 BLOCK = 1 << 20
 #: run columns kept when the batch needs more than trec_eval's (costs, ties, rank order)
 FULL_RUN = ("topic", "q0", "doc", "rank", "score_text", "tag")
-
-
-def text_file(obj: Any) -> str | None:
-    """The path of ``obj`` if it is a local text file, plain or gzipped (not Parquet)."""
-    if not isinstance(obj, (str, os.PathLike)):
-        return None
-    path = os.fsdecode(os.fspath(obj))
-    if path == "-" or path.startswith("irds:") or "://" in path:
-        return None
-    if Path(path).suffix.lower() in (".parquet", ".pq") or not os.path.isfile(path):
-        return None
-    try:
-        with open(path, "rb") as f:
-            head = f.read(4)
-    except OSError:
-        return None  # the whole-file reader names the problem
-    return None if head == b"PAR1" else path
-
-
-def buckets_for(run_path: str, chunk_topics: int | str):
-    """How to bucket ``run_path``'s topics (a :class:`~cwlkit.io.partition.Buckets`), or
-    None: read it whole (``"auto"`` and a file of at most :data:`AUTO_BYTES` of text)."""
-    from .io.partition import Buckets
-
-    if chunk_topics == "auto":
-        from .io.estimate import text_size
-
-        return None if text_size(run_path) <= AUTO_BYTES else Buckets(rows=AUTO_ROWS)
-    return Buckets(topics=int(chunk_topics))
 
 
 class MemoryParts:
@@ -85,7 +51,7 @@ class MemoryParts:
     ``buckets`` says (topics it has not seen: dropped when frozen, else new buckets)."""
 
     def __init__(self, obj: Any, buckets: Any) -> None:
-        from .core.batch import _label_values
+        from ..core.batch import _label_values
 
         codes, dictionary = obj.codes()[:2]
         topics = [str(t) for t in dictionary.to_pylist()]
@@ -98,8 +64,8 @@ class MemoryParts:
         self.path, self._obj = obj.path, obj
 
     def read(self, k: int):
-        from .core.chunks import _Lines
-        from .io._text import from_numpy
+        from ..core.chunks import _Lines
+        from ..io._text import from_numpy
 
         rows = self._order[self._bounds[k] : self._bounds[k + 1]]
         if rows.size == 0:
@@ -109,29 +75,29 @@ class MemoryParts:
 
 
 def evaluate_streamed(
-    ev: Evaluator, qrels: Any, run_path: str, buckets, name: str | None, *, jobs: int | None = 1
+    plan: Plan, qrels: Any, run_path: str, buckets, name: str | None, *, jobs: int | None = 1
 ) -> Results:
-    """:meth:`Evaluator.evaluate` of the run file ``run_path``, one bucket of topics at a time
-    (``buckets``: a :class:`~cwlkit.io.partition.Buckets`) in each of ``jobs`` processes
-    (see :func:`cwlkit._parallel.imap`: a task is a bucket's index, the buckets are read
-    from disk by the process scoring them, at most ``2 * jobs`` are in flight, and the
-    Results are collected in bucket order, so they are those of ``jobs=1``).
+    """:meth:`cwlkit.Evaluator.evaluate` of the run file ``run_path``, one bucket of topics at
+    a time (``buckets``: a :class:`~cwlkit.io.partition.Buckets`) in each of ``jobs``
+    processes (see :func:`cwlkit.executors.processes.imap`: a task is a bucket's index, the
+    buckets are read from disk by the process scoring them, at most ``2 * jobs`` are in
+    flight, and the Results are collected in bucket order, so they are those of ``jobs=1``).
 
     ``qrels`` is the path of a qrels file (plain or gzipped: streamed too) or a loaded
     :class:`Qrels`. The run is partitioned first (its topics fill the buckets in order of
     appearance), then the qrels, into the run's buckets (their topics the run lacks: into
     further buckets when the ``topics`` rule keeps them, else dropped).
     """
-    o = ev.options
+    o = plan.options
     try:
         with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
-            qp, rp = _partitions(ev, qrels, run_path, buckets, Path(tmp))
+            qp, rp = _partitions(plan, qrels, run_path, buckets, Path(tmp))
             label_values = np.asarray(sorted(qp.labels), dtype=np.float64)
             kept = len(_kept(o.topics, qp.counts, rp.counts))
-            widths = _widths(ev, qp, rp, buckets.n, label_values)
+            widths = _widths(plan, qp, rp, buckets.n, label_values)
             out = _Collected(kept, o.order == "file")
             try:
-                _score_buckets(ev, (qp, rp, label_values, widths), buckets.n, name, jobs, out)
+                _score_buckets(plan, (qp, rp, label_values, widths), buckets.n, name, jobs, out)
             finally:
                 for parts in (qp, rp):
                     getattr(parts, "close", lambda: None)()
@@ -151,14 +117,14 @@ def evaluate_streamed(
     return out.results()
 
 
-def _partitions(ev: Evaluator, qrels: Any, run_path: str, buckets, tmp: Path):
+def _partitions(plan: Plan, qrels: Any, run_path: str, buckets, tmp: Path):
     """(qrels parts, run parts): the run partitioned first (its topics fill ``buckets`` in
     order of appearance), then the qrels."""
-    from .io.partition import partition
+    from ..io.partition import partition
 
-    keep = None if ev._light else FULL_RUN
+    keep = None if plan.light else FULL_RUN
     rp = partition(run_path, "run", buckets, tmp, keep=keep, counts=True, block=BLOCK)
-    buckets.frozen = ev.options.topics in ("run", "both")
+    buckets.frozen = plan.options.topics in ("run", "both")
     if isinstance(qrels, str):
         qp: Any = partition(qrels, "qrels", buckets, tmp, counts=True, block=BLOCK)
     else:
@@ -177,11 +143,11 @@ def _kept(topics: str, q: dict[str, int], r: dict[str, int]) -> list[str]:
     return [*r, *(t for t in q if t not in r)]
 
 
-def _widths(ev: Evaluator, qp, rp, buckets: int, label_values: np.ndarray) -> tuple[int, int]:
+def _widths(plan: Plan, qp, rp, buckets: int, label_values: np.ndarray) -> tuple[int, int]:
     """(D, Q): the widths of the whole run's batch (longest ranking kept, most judgements of a
     kept topic). With ``judged_only`` the kept rankings are known only once joined: each
     bucket's batch is built once more to measure them."""
-    o = ev.options
+    o = plan.options
     qc, rc = qp.counts, rp.counts
     kept = _kept(o.topics, qc, rc)
     Q = max((qc.get(t, 0) for t in kept), default=0)
@@ -190,20 +156,19 @@ def _widths(ev: Evaluator, qp, rp, buckets: int, label_values: np.ndarray) -> tu
         return (D if o.depth is None else min(D, o.depth)), Q
     D = 0
     for k in range(buckets):
-        pair = _pair(ev, qp, rp, k, label_values)
+        pair = _pair(plan, qp, rp, k, label_values)
         if pair is not None:
-            D = max(D, ev._build(*pair).max_depth)
+            D = max(D, plan.build(*pair).max_depth)
     return D, Q
 
 
-def _pair(ev: Evaluator, qp, rp, k: int, label_values: np.ndarray):
+def _pair(plan: Plan, qp, rp, k: int, label_values: np.ndarray):
     """(qrels, run) of bucket ``k``; None when the ``topics`` rule keeps none of its topics."""
-    import pyarrow.compute as pc
-
-    from .io._text import to_numpy
+    from ..io._text import to_numpy
+    from ..support import compute as pc
 
     q, r = qp.read(k), rp.read(k)
-    topics = ev.options.topics
+    topics = plan.options.topics
     if q is None and r is None:
         return None
     if r is None and topics in ("run", "both") or q is None and topics in ("qrels", "both"):
@@ -211,7 +176,7 @@ def _pair(ev: Evaluator, qp, rp, k: int, label_values: np.ndarray):
     if q is None:
         q = _empty_qrels(qp.path)
     if r is None:
-        r = _empty_run(rp.path, ev._light)
+        r = _empty_run(rp.path, plan.light)
     if topics == "both" and not to_numpy(pc.is_in(r.codes()[1], value_set=q.codes()[1])).any():
         return None
     q._cache["label_values"] = label_values
@@ -219,18 +184,18 @@ def _pair(ev: Evaluator, qp, rp, k: int, label_values: np.ndarray):
 
 
 def _score_buckets(
-    ev: Evaluator, parts: tuple, n: int, name: str | None, jobs: int | None, out: _Collected
+    plan: Plan, parts: tuple, n: int, name: str | None, jobs: int | None, out: _Collected
 ) -> None:
     """Score the ``n`` buckets of ``parts`` (qrels parts, run parts, label values, widths)
     over ``jobs`` processes into ``out``, in bucket order."""
     from contextlib import closing
 
-    from ._parallel import imap
+    from .processes import imap
 
     qp, rp = parts[:2]
     for p in (qp, rp):  # each process opens the bucket files for itself
         getattr(p, "close", lambda: None)()
-    state = (ev, *parts, name or rp.last_tag)
+    state = (plan, *parts, name or rp.last_tag)
     with closing(imap(_bucket_task, state, range(n), jobs=jobs)) as done:
         for got in done:
             if got is not None:
@@ -239,30 +204,30 @@ def _score_buckets(
 
 
 def _bucket_task(state: tuple, k: int):
-    """:func:`_bucket` ``k`` of ``state`` (the Evaluator, qrels parts, run parts, label
+    """:func:`_bucket` ``k`` of ``state`` (the Plan, qrels parts, run parts, label
     values, widths, run name): module level, run in worker processes."""
-    ev, qp, rp, label_values, widths, run = state
-    return _bucket(ev, qp, rp, k, label_values, widths, run)
+    plan, qp, rp, label_values, widths, run = state
+    return _bucket(plan, qp, rp, k, label_values, widths, run)
 
 
-def _bucket(ev: Evaluator, qp, rp, k: int, label_values, widths, run: str):
+def _bucket(plan: Plan, qp, rp, k: int, label_values, widths, run: str):
     """(Results of bucket ``k``, each topic's first line in the run), or None when empty."""
-    from .core.chunks import widen
+    from ..core.chunks import widen
 
-    pair = _pair(ev, qp, rp, k, label_values)
+    pair = _pair(plan, qp, rp, k, label_values)
     if pair is None:
         return None
     q, r = pair
     del pair
-    batch = widen(ev._build(q, r), *widths)
+    batch = widen(plan.build(q, r), *widths)
     first = None
-    if ev.options.order == "file":
+    if plan.options.order == "file":
         codes, dictionary = r.codes()[:2]
         _, at = np.unique(codes, return_index=True)
         line = dict(zip(dictionary.to_pylist(), np.asarray(r.lines)[at].tolist(), strict=True))
         first = np.array([line.get(str(t), np.inf) for t in batch.topics], dtype=np.float64)
     del q, r
-    res = ev.score(batch, run=run)
+    res = plan.score(batch, run=run)
     return res, first
 
 
@@ -298,7 +263,7 @@ class _Collected:
     def results(self) -> Results:
         """One Results, topics in byte order, or (order of the file) in order of first
         appearance in the run (topics it lacks last, in byte order)."""
-        from .io._text import from_strings, sort_rank
+        from ..io._text import from_strings, sort_rank
 
         if self.n != self.size:  # (the topics counted when partitioning are those scored)
             raise CwlkitError(f"internal error: {self.n} topics scored, {self.size} expected")
@@ -329,8 +294,8 @@ def _empty_qrels(path: str):
     """Qrels without lines (a bucket with run topics only)."""
     import pyarrow as pa
 
-    from .io._text import from_numpy, from_strings
-    from .io.trec import Qrels
+    from ..io._text import from_numpy, from_strings
+    from ..io.trec import Qrels
 
     none = from_strings([])
     table = pa.table({"topic": none, "doc": none, "label": from_numpy(np.zeros(0))})
@@ -341,8 +306,8 @@ def _empty_run(path: str, light: bool):
     """A run without lines (a bucket with qrels topics only)."""
     import pyarrow as pa
 
-    from .io._text import from_numpy, from_strings
-    from .io.trec import Run
+    from ..io._text import from_numpy, from_strings
+    from ..io.trec import Run
 
     names = ("topic", "doc", "tag") if light else ("topic", "q0", "doc", "rank", "tag")
     cols: dict[str, Any] = {c: from_strings([]) for c in names}

@@ -1,4 +1,4 @@
-"""cwlkit._compute: the kernels reached without importing pyarrow.compute give the same
+"""cwlkit.support.compute: the kernels reached without importing pyarrow.compute give the same
 results as pyarrow.compute's functions, and the evaluation paths never import it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pyarrow.compute as pac
 import pytest
 from conftest import DATA
 
-from cwlkit import _compute as pc
+from cwlkit.support import compute as pc
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"

@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import ParamError
-from .results import Results
+from ..errors import ParamError
+from ..results import Results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Evaluator
+    from .plan import Plan
 
 
 def resolve(topic_params: Any) -> dict[str, dict[str, float]]:
     """``{parameter: {topic: value}}`` from the option (mappings or ``topic value`` files)."""
     from collections.abc import Mapping
 
-    from .io.topic_values import as_topic_values
+    from ..io.topic_values import as_topic_values
 
     if not isinstance(topic_params, Mapping):
         raise ParamError(
@@ -61,9 +61,9 @@ def _with(m, values: dict[str, float]):
     return dataclasses.replace(m, **kw) if kw else m
 
 
-def score(ev: Evaluator, batch, params: dict[str, dict[str, float]], run: str) -> Results:
-    """Every measure of ``ev`` on ``batch``, each topic with its own parameter values."""
-    ms = ev.measures
+def score(plan: Plan, batch, params: dict[str, dict[str, float]], run: str) -> Results:
+    """Every measure of ``plan`` on ``batch``, each topic with its own parameter values."""
+    ms = plan.measures
     topics = [str(t) for t in batch.topics]
     names = list(params)
     groups: dict[tuple, list[int]] = {}
@@ -80,7 +80,7 @@ def score(ev: Evaluator, batch, params: dict[str, dict[str, float]], run: str) -
         if version is not None:
             sub._cache["trec_version"] = version
         given = {p: v for p, v in zip(names, key, strict=True) if v is not None}
-        r = ev.score(sub, run=run, measures=[_with(m, given) for m in ms])
+        r = plan.score(sub, run=run, measures=[_with(m, given) for m in ms])
         values[:, mask] = r.values
         for c, a in r.columns.items():
             cols.setdefault(c, np.full((len(ms), T), np.nan))[:, mask] = a

@@ -13,7 +13,8 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from .errors import ParamError
+from ..errors import ParamError
+from ..support.threads import cores, set_share
 
 S = TypeVar("S")
 I = TypeVar("I")  # noqa: E741
@@ -21,19 +22,6 @@ R = TypeVar("R")
 
 _STATE: Any = None
 _FN: Any = None
-#: in a worker of :func:`imap`, the cores it may use for threads (its share of the machine)
-_SHARE: int | None = None
-
-
-def cores() -> int:
-    """The number of cores this process may run on: in a worker of :func:`imap`, its share
-    of them (one of two workers on two cores runs no threads of its own)."""
-    if _SHARE is not None:
-        return _SHARE
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
 
 
 def resolve_jobs(jobs: int | None) -> int:
@@ -49,12 +37,9 @@ def resolve_jobs(jobs: int | None) -> int:
 
 
 def _init(fn: Callable, state: Any, share: int) -> None:
-    global _STATE, _FN, _SHARE
-    _STATE, _FN, _SHARE = state, fn, share
-
-
-def _call(item: Any) -> Any:
-    return _FN(_STATE, item)
+    global _STATE, _FN
+    _STATE, _FN = state, fn
+    set_share(share)
 
 
 #: files below this size are sent to the workers of :func:`imap` several to a task
@@ -159,12 +144,12 @@ class _Ticker:
 
 class progress_bar:  # noqa: N801 (used as a context manager, like open)
     """``with progress_bar(total, desc, unit, enable) as tick: ... tick(topics)``: a bar on
-    stderr (see :mod:`cwlkit._progress`) counting items and the topics they held."""
+    stderr (see :mod:`cwlkit.support.progress`) counting items and the topics they held."""
 
     def __init__(self, total: int, desc: str, unit: str, enable: bool | None) -> None:
-        from ._progress import _bar
+        from ..support.progress import make_bar
 
-        self.bar = _bar(total, desc, unit, enable) if total > 1 else None
+        self.bar = make_bar(total, desc, unit, enable) if total > 1 else None
 
     def __enter__(self) -> _Ticker:
         return _Ticker(self.bar)
@@ -178,32 +163,3 @@ class progress_bar:  # noqa: N801 (used as a context manager, like open)
             if time.time() - self.bar.start_t >= self.bar.delay:
                 self.bar.refresh()
             self.bar.close()
-
-
-_THREADS: tuple[int, Any] | None = None  # (pid, ThreadPoolExecutor) of this process
-
-
-def thread_map(
-    fn: Callable[[I], R], items: Sequence[I], *, least: int = 4, each: bool = False
-) -> list[R]:
-    """``[fn(item) for item in items]``, the items split into one contiguous part per core,
-    each part run in order by a thread of this process (for kernels that release the GIL,
-    such as pyarrow's: block-wise hashing of millions of strings; numpy's on large arrays).
-    With ``each``, every item is a task of its own, taken by the next free thread (items of
-    unequal cost, such as the measures of one evaluation). Fewer than ``least`` items, or one
-    core: run here, in order. Results are in the order of ``items`` either way.
-    """
-    n = cores()
-    if n <= 1 or len(items) < least:
-        return [fn(item) for item in items]
-    global _THREADS
-    if _THREADS is None or _THREADS[0] != os.getpid():  # (threads do not survive a fork)
-        from concurrent.futures import ThreadPoolExecutor
-
-        _THREADS = (os.getpid(), ThreadPoolExecutor(n, thread_name_prefix="cwlkit"))
-    if each:
-        return list(_THREADS[1].map(fn, items))
-    step = -(-len(items) // n)
-    parts = [items[i : i + step] for i in range(0, len(items), step)]
-    done = _THREADS[1].map(lambda part: [fn(item) for item in part], parts)
-    return [r for part in done for r in part]

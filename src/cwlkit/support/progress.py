@@ -32,7 +32,7 @@ def enabled(enable: bool | None = None) -> bool:
         return False
 
 
-def _bar(total: float | None, desc: str, unit: str, enable: bool | None) -> Any:
+def make_bar(total: float | None, desc: str, unit: str, enable: bool | None) -> Any:
     if not enabled(enable):
         return None
     try:
@@ -65,7 +65,7 @@ def track(
 
     The bar is removed when the loop ends (or is left early).
     """
-    bar = _bar(total, desc, unit, enable)
+    bar = make_bar(total, desc, unit, enable)
     if bar is None:
         yield from items
         return

@@ -1,0 +1,107 @@
+"""Evaluation options shared by every measure: checked once, when an Evaluator is made.
+
+See :class:`cwlkit.Evaluator` for what each option means.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParamError
+
+#: what ``topics=`` accepts, and trec_eval's name for each
+TOPIC_RULES = {
+    "both": "topics in both qrels and run (trec_eval's default)",
+    "qrels": "every qrels topic; a topic the run lacks scores 0 (trec_eval -c)",
+    "run": "every run topic; a topic without judgements scores 0",
+    "either": "topics of either",
+}
+#: the trec_eval version whose rules the API follows by default
+TREC_VERSION = 9
+CWL_COLUMNS = ("ETU", "EC", "ETC", "ED")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Evaluation options shared by every measure (see :class:`Evaluator`)."""
+
+    topics: str = "both"
+    trec_version: int = TREC_VERSION
+    order: str = "score"
+    depth: int | None = None
+    judged_only: bool = False
+    gain: str = "identity"
+    costs: Any = None
+    doc_costs: Any = None
+    residuals: bool = False
+    ties: str = "none"
+    compat_depth: int | None = None
+    cwl_columns: bool | None = None
+    max_gain: float | None = None
+    min_gain: float | None = None
+    max_cost: float = 1.0
+    min_cost: float = 1.0
+    topic_params: Any = None
+    compat: str | None = None
+    chunk_topics: int | str | None = None
+
+    def __post_init__(self) -> None:
+        if self.topics not in TOPIC_RULES:
+            raise ParamError(f"topics must be one of {', '.join(TOPIC_RULES)}; got {self.topics!r}")
+        if self.trec_version not in (9, 10):
+            raise ParamError(
+                f"trec_version must be 9 (9.0.8) or 10 (10.0); got {self.trec_version!r}"
+            )
+        if self.order not in ("score", "rank", "file"):
+            raise ParamError(f"order must be 'score', 'rank' or 'file'; got {self.order!r}")
+        if self.ties not in ("none", "average"):
+            raise ParamError(f"ties must be 'none' or 'average'; got {self.ties!r}")
+        if self.compat not in (None, "inst_eval"):
+            raise ParamError(f"compat must be None or 'inst_eval'; got {self.compat!r}")
+        for name in ("depth", "compat_depth"):
+            v = getattr(self, name)
+            # inst_eval.py's -n may be 0 (every rank then counts as past the depth)
+            least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
+            if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
+                raise ParamError(f"{name} must be a positive integer; got {v!r}")
+        self._check_types()
+        for name in ("max_cost", "min_cost"):  # (an infinite cost makes EC inf * 0 = nan)
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float, np.number)) and math.isfinite(v)):
+                raise ParamError(f"{name} must be a finite number; got {v!r}")
+        from ..core.chunks import check_chunk
+
+        check_chunk(self.chunk_topics, auto=True)
+
+    def _check_types(self) -> None:
+        """The gain mapping, gain bounds and cost files are of the kinds the options take
+        (checked even when no C/W/L measure reads them)."""
+        from ..core.gains import GainMap
+        from ..io.costs import Costs, DocCosts
+
+        if not isinstance(self.gain, (str, GainMap)):
+            raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
+        for name in ("max_gain", "min_gain"):
+            v = getattr(self, name)
+            number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+            if v is not None and not (number and math.isfinite(v)):
+                raise ParamError(f"{name} must be a finite number or None; got {v!r}")
+        for name, kind in (("costs", Costs), ("doc_costs", DocCosts)):
+            v = getattr(self, name)
+            if v is not None and not isinstance(v, (str, os.PathLike, kind)):
+                raise ParamError(f"{name} must be a file name or a {kind.__name__}; got {v!r}")
+
+    @property
+    def light(self) -> bool:
+        """Whether the run's element types, document ids and scores can be dropped."""
+        return (
+            self.costs is None
+            and self.doc_costs is None
+            and self.ties == "none"
+            and self.order != "rank"
+        )

@@ -1,0 +1,248 @@
+"""A prepared evaluation: the judgements, the measures and the options, checked and read once.
+
+A :class:`Plan` is what :class:`cwlkit.Evaluator` makes and hands to the executors
+(:mod:`cwlkit.executors`): it turns a run into a ranking batch (:meth:`Plan.build`) and a
+batch into :class:`~cwlkit.results.Results` (:meth:`Plan.score`). It is sent whole to worker
+processes and Dask workers, so every executor scores a batch with the same code.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..measures.base import Measure
+from ..results import Results
+from .options import CWL_COLUMNS, Options
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
+    from ..io.trec import Qrels, Run
+
+
+class Plan:
+    """The qrels (read once), the measures and the options of one evaluation.
+
+    Parameters
+    ----------
+    qrels : any form :func:`cwlkit.io.inputs.as_qrels` accepts
+        Read here, unless ``stream_qrels`` (a text file streamed with each run: read on
+        first use of :attr:`qrels`).
+    measures : list of Measure
+        Parsed (see :func:`cwlkit.plan.measures.parse_list`).
+    options : Options
+        Checked.
+    stream_qrels : bool
+        Keep a qrels text file unread (see above).
+    """
+
+    def __init__(
+        self, qrels: Any, measures: list[Measure], options: Options, *, stream_qrels: bool
+    ) -> None:
+        from ..io.inputs import as_qrels
+
+        self.options = options
+        self.measures = measures
+        self.topic_params: dict[str, dict[str, float]] | None = None
+        if options.topic_params is not None:
+            from .per_topic import check_measures, resolve
+
+            self.topic_params = resolve(options.topic_params)
+            check_measures(self.topic_params, measures)
+        self.qrels_source = qrels
+        self._qrels: Qrels | None = None if stream_qrels else as_qrels(qrels)
+        self.costs = _read_costs(options)
+
+    def __getstate__(self) -> dict:
+        # qrels already read are sent without the object they were read from
+        state = dict(self.__dict__)
+        if state.get("_qrels") is not None:
+            state["qrels_source"] = None
+        return state
+
+    @property
+    def qrels(self) -> Qrels:
+        """The judgements, read on first use when streamed."""
+        if self._qrels is None:
+            from ..io.inputs import as_qrels
+
+            self._qrels = as_qrels(self.qrels_source)
+        return self._qrels
+
+    @property
+    def qrels_read(self) -> Qrels | None:
+        """The judgements if already read, else None (a qrels file to stream)."""
+        return self._qrels
+
+    @property
+    def diversity(self) -> bool:
+        """Whether the qrels are diversity qrels (``cwlkit.read_diversity_qrels``)."""
+        # (qrels not read yet are a plain TREC file: see __init__)
+        return bool(getattr(self._qrels, "is_diversity", False))
+
+    @property
+    def light(self) -> bool:
+        """Whether a run's element types, document ids and scores can be dropped when read."""
+        # diversity qrels: the batch keeps the document ids, to look their subtopics up; a
+        # measure that reads the scores (RBP_eval's tie groups) keeps them
+        needs_scores = any(getattr(m, "needs_scores", False) for m in self.measures)
+        return self.options.light and not self.diversity and not needs_scores
+
+    def load_run(self, run: Any, name: str | None, *, join_qrels: bool = False) -> Run:
+        """A Run from any input; a TREC file is read without the columns :attr:`light` drops
+        (``join_qrels``: its documents encoded with those of the qrels, read here)."""
+        from ..io.inputs import as_run
+        from ..io.trec import read_run
+
+        if isinstance(run, (str, os.PathLike)) and not str(run).startswith("irds:"):
+            if not str(run).endswith((".parquet", ".pq")):
+                qrels = self.qrels if join_qrels and not self.diversity else None
+                return read_run(run, light=self.light, qrels=qrels)
+        return as_run(run, name=name)
+
+    def batch(self, run: Any) -> RankingBatch:
+        """The ranking batch of ``run`` (any input) under these options."""
+        return self.build(self.qrels, self.load_run(run, None))
+
+    def build(self, qrels: Qrels, run: Run) -> RankingBatch:
+        """The ranking batch of a loaded ``run`` against ``qrels`` under these options."""
+        from ..core.batch import build_batch
+
+        o = self.options
+        batch = build_batch(
+            qrels,
+            run,
+            order=o.order,  # type: ignore[arg-type]
+            topics=o.topics,  # type: ignore[arg-type]
+            max_depth=o.depth,
+            score_precision="single" if o.trec_version == 9 else "double",
+            drop_unjudged=o.judged_only,
+            light=self.light,
+        )
+        batch._cache["trec_version"] = o.trec_version
+        if self.diversity:  # the intent-aware measures read the subtopics from here
+            batch._cache["diversity_qrels"] = self.qrels
+        return batch
+
+    def score(
+        self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
+    ) -> Results:
+        """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
+        from ..measures.base import is_cwl
+
+        if measures is None and self.topic_params:
+            from .per_topic import score as per_topic
+
+            return per_topic(self, batch, self.topic_params, run)
+        ms = self.measures if measures is None else measures
+        o = self.options
+        want = o.cwl_columns
+        if want is None:
+            want = o.residuals or any(is_cwl(m) for m in ms)
+        values = np.full((len(ms), batch.n_topics), np.nan)
+        cols = {c: np.full(values.shape, np.nan) for c in _column_names(want, o.residuals)}
+        inputs: dict[Any, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
+        grouped = _grouped_values(ms, batch)
+        for i, m in enumerate(ms):
+            form = m.cwl_form() if (want or is_cwl(m)) else None
+            if form is None or form[0] is not m:
+                got = grouped.get(i)
+                values[i] = np.asarray(m.compute(batch) if got is None else got, dtype=np.float64)
+            if form is not None:
+                metric, spec = form
+                spec = spec or o.gain
+                if spec not in inputs:
+                    inputs[spec] = self.cwl_input(batch, spec)
+                self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
+            elif o.residuals and hasattr(m, "residual"):
+                cols["ResEU"][i] = m.residual(batch)
+        return Results(
+            values,
+            [m.name for m in ms],
+            [str(t) for t in batch.topics],
+            cols,
+            run=run,
+            aggregates=[m.aggregate for m in ms],
+        )
+
+    def cwl_input(self, batch: RankingBatch, gain: Any = None) -> Any:
+        """The C/W/L engine's input (gains and costs) of ``batch`` under these options."""
+        from ..measures.cwl.evaluate import prepare
+
+        o = self.options
+        costs, doc_costs = self.costs
+        if o.compat == "inst_eval":
+            from ..measures.cwl.inst_eval_compat import InstEvalGain
+
+            gain = InstEvalGain()
+        return prepare(
+            batch,
+            gain=gain or o.gain,
+            costs=costs,
+            doc_costs=doc_costs,
+            max_gain=o.max_gain,
+            min_gain=o.min_gain,
+            max_cost=o.max_cost,
+            min_cost=o.min_cost,
+            ties=o.ties,
+        )
+
+    def _score_cwl(
+        self, m: Any, inp: Any, i: int, values: np.ndarray, cols: dict, *, own_value: bool
+    ) -> None:
+        from ..measures.cwl.evaluate import score
+
+        o = self.options
+        if o.compat == "inst_eval":
+            from ..measures.cwl.inst_eval_compat import score_inst_eval
+
+            lo, res = score_inst_eval(m, inp, residuals=o.residuals, depth=o.compat_depth)
+        else:
+            lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
+        arr = lo.as_array()
+        if own_value:
+            values[i] = arr[0]
+        for j, c in enumerate(CWL_COLUMNS, 1):
+            cols[c][i] = arr[j]
+        if res is not None:
+            for j, c in enumerate(("EU", *CWL_COLUMNS)):
+                cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _column_names(want: bool, residuals: bool) -> tuple[str, ...]:
+    """The C/W/L columns of the Results: ETU..ED when wanted, and the residuals."""
+    if residuals:
+        return (*CWL_COLUMNS, *(f"Res{c}" for c in ("EU", *CWL_COLUMNS)))
+    return CWL_COLUMNS if want else ()
+
+
+def _grouped_values(ms: list[Measure], batch: RankingBatch) -> dict[int, np.ndarray]:
+    """Values of the measures that share a :meth:`~Measure.group_key` with another one,
+    computed a group at a time: ``{index in ms: values}``."""
+    groups: dict[tuple, list[int]] = {}
+    for i, m in enumerate(ms):
+        key = m.group_key()
+        if key is not None:
+            groups.setdefault(key, []).append(i)
+    out: dict[int, np.ndarray] = {}
+    for idx in groups.values():
+        if len(idx) > 1:
+            members = [ms[i] for i in idx]
+            out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
+    return out
+
+
+def _read_costs(o: Options) -> tuple[Any, Any]:
+    if o.costs is None and o.doc_costs is None:
+        return None, None
+    from ..io.costs import Costs, DocCosts, read_costs, read_doc_costs
+
+    costs = o.costs
+    if costs is not None and not isinstance(costs, Costs):
+        costs = read_costs(costs)
+    doc_costs = o.doc_costs
+    if doc_costs is not None and not isinstance(doc_costs, DocCosts):
+        doc_costs = read_doc_costs(doc_costs)
+    return costs, doc_costs
