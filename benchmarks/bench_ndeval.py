@@ -105,7 +105,7 @@ def in_process(q: Path, r: Path, repeat: int) -> tuple[float, float]:
     import pyndeval
 
     import cwlkit
-    from cwlkit.report.ndeval import ndeval_measures
+    from cwlkit.formats.ndeval import ndeval_measures
 
     dq, run = cwlkit.read_diversity_qrels(q), cwlkit.read_run(r)
     ours = []

@@ -44,12 +44,13 @@ _LAZY = {
     "ROCCurve": "cwlkit.measures.curves",
     "contingency": "cwlkit.measures.classic",
     "evaluate_letor_files": "cwlkit.measures.letor",
-    "gdeval_results": "cwlkit.report.gdeval",
+    "gdeval_results": "cwlkit.formats.gdeval",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
-    "ndeval_report": "cwlkit.report.ndeval",
+    "ndeval_report": "cwlkit.formats.ndeval",
     "evaluate_trec": "cwlkit.measures.trec.evaluate",
+    "report": "cwlkit.comparison.build",
 }
 
 __all__ = [
@@ -93,8 +94,11 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example
+    from .comparison.build import report
     from .core.batch import RankingBatch, build_batch
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
+    from .formats.gdeval import gdeval_results
+    from .formats.ndeval import ndeval_report
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run
@@ -106,16 +110,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.letor import evaluate_letor_files
     from .measures.parse import parse_measure
     from .measures.trec.evaluate import evaluate_trec
-    from .report.gdeval import gdeval_results
-    from .report.ndeval import ndeval_report
     from .results import Results
 
 
 def __getattr__(name: str) -> Any:
-    if name == "report":  # the package cwlkit.report, callable: cwlkit.report(qrels, runs, ...)
-        import importlib
-
-        return importlib.import_module("cwlkit.report")
     mod = _LAZY.get(name)
     if mod is None:
         raise AttributeError(f"module 'cwlkit' has no attribute {name!r}")

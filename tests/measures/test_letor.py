@@ -179,7 +179,7 @@ def test_ndcg_by_hand_and_short_queries(tmp_path):
     # 3.0 leaves P@4.. and NDCG@4.. out: 0 in the results (they add 0 to its average)
     assert (_row(s3, "P")[3:] == 0).all() and (_row(s3, "NDCG")[3:] == 0).all()
     assert _row(s3, "NumRet")[0] == 3 and len(_row(s3, "P")) == 16
-    from cwlkit.report.letor import format_letor
+    from cwlkit.formats.letor import format_letor
 
     text = format_letor(s3, 1)
     assert text.startswith(
@@ -214,7 +214,7 @@ def test_ties_keep_file_order_and_queries_sort_numerically(tmp_path):
     feats = _features(tmp_path, rows)
     pred = _write(tmp_path / "p.txt", ["0.5", "0.5", "3", "3"])
     s = evaluate_letor_files(feats, pred)
-    from cwlkit.report.letor import format_letor
+    from cwlkit.formats.letor import format_letor
 
     rows = format_letor(s, 1).splitlines()
     assert [r.split("\t")[0] for r in rows[1:3]] == ["9", "10"]  # numeric, not text, order
@@ -632,7 +632,7 @@ def test_ttest_of_two_results_against_scipy(tmp_path):
 
 def test_format_letor_needs_the_scripts_measures():
     from cwlkit.errors import CwlkitError
-    from cwlkit.report.letor import format_letor
+    from cwlkit.formats.letor import format_letor
 
     res = evaluate_letor_files(FEAT3, PRED, version="3.0")
     keep = [i for i, m in enumerate(res.measures) if m != "NumRet"]

@@ -16,6 +16,7 @@ from conftest import REPO
 
 import cwlkit
 from cwlkit.errors import ParamError
+from cwlkit.formats.letor import perl_num
 from cwlkit.io.letor import read_features, read_predictions
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
@@ -25,7 +26,6 @@ from cwlkit.measures.letor import (
     letor_measures,
     letor_version,
 )
-from cwlkit.report.letor import perl_num
 
 LETOR = REPO.parent / "shared" / "data" / "letor"
 PRED = LETOR / "MQ2008.Fold1.test.pred.linear.txt"

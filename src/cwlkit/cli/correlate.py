@@ -193,7 +193,7 @@ def main(argv: list[str]) -> int:
 def _all_pairs(args) -> int:
     """``--all-pairs``: the correlation matrix of the -m measures."""
     from ..errors import ParamError
-    from ..report.correlation import format_correlation_matrix
+    from ..formats.correlation import format_correlation_matrix
     from ._options import correlation_matrix, parse_measure_args
 
     if args.measure_a or args.measure_b:

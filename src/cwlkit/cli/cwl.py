@@ -175,13 +175,13 @@ def main(argv: list[str]) -> int:
         raise ParamError(f"--max-depth must be >= 1; got {args.max_depth}")
 
     from ..api import Evaluator
+    from ..formats.cwl import format_cwl
     from ..measures.cwl.parse import (
         DEFAULT_METRICS,
         parse_cwl_metric,
         parse_cwl_metrics,
         read_metrics_file,
     )
-    from ..report.cwl import format_cwl
 
     specs = []
     if args.metrics_file:

@@ -20,7 +20,7 @@ the qrels and the run (--topics qrels is trec_eval's -c: a qrels topic the run l
 
 def build_parser():
     from ..api import TOPIC_RULES
-    from ..report.table import FORMATS
+    from ..formats.table import FORMATS
     from ._options import add_measure_option
     from .main import ArgumentParser
 
@@ -95,7 +95,7 @@ def main(argv: list[str]) -> int:
 
 def _evaluate(args: argparse.Namespace, client) -> int:
     from ..api import Evaluator
-    from ..report.table import format_table
+    from ..formats.table import format_table
     from ._options import parse_measure_args
 
     ev = Evaluator(

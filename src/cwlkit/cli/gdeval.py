@@ -67,8 +67,8 @@ def build_parser():
 
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
+    from ..formats.gdeval import format_gdeval, gdeval_max_grade, gdeval_results
     from ..io.trec import read_pair, read_run
-    from ..report.gdeval import format_gdeval, gdeval_max_grade, gdeval_results
 
     args = build_parser().parse_args(argv)
     if args.k < 1:

@@ -137,7 +137,7 @@ COUNTS = ["NumRet", "NumRel", "NumRelRet"]
 def _paper(args, tmap: dict[str, float] | None) -> str:
     from ..api import Evaluator
     from ..errors import CwlkitError
-    from ..report.inst_eval import format_inst_eval
+    from ..formats.inst_eval import format_inst_eval
 
     ev = Evaluator(
         args.qrels,
@@ -167,8 +167,8 @@ def _compat(args, tmap: dict[str, float] | None) -> str:
     import pyarrow.compute as pc
 
     from ..api import Evaluator
+    from ..formats.inst_eval import format_inst_eval
     from ..io.trec import read_qrels, read_run
-    from ..report.inst_eval import format_inst_eval
 
     qrels = read_qrels(args.qrels)
     run = read_run(args.run)
@@ -205,12 +205,12 @@ def _compat(args, tmap: dict[str, float] | None) -> str:
 
 
 def _judging_depth(args, tmap: dict[str, float] | None) -> str:
+    from ..formats.inst_eval import format_judging_depth
     from ..measures.cwl.eval_depth import (
         inst_beyond,
         inst_evaluation_depth,
         inst_expected_depth,
     )
-    from ..report.inst_eval import format_judging_depth
 
     pairs = sorted(tmap.items()) if tmap is not None else [("all", args.T)]
     rows = []

@@ -98,9 +98,9 @@ def _number(text: str, flag: str, lo: float, hi: float | None):
 
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
+    from ..formats.ndeval import NDEVAL_VERSION, format_ndeval, ndeval_report
     from ..io.diversity import read_diversity_qrels
     from ..io.trec import read_run
-    from ..report.ndeval import NDEVAL_VERSION, format_ndeval, ndeval_report
 
     if "-version" in argv or "--version" in argv:
         sys.stdout.write(f"cwlkit ndeval: output of ndeval {NDEVAL_VERSION}\n")

@@ -167,9 +167,9 @@ def _gain(args, integral: bool) -> dict:
 
 def main(argv: list[str]) -> int:
     from ..api import Evaluator
+    from ..formats.rbp_eval import format_rbp_eval, header
     from ..io.rbp_eval import qrels_topics, read_rbp_qrels, read_rbp_run
     from ..measures.rbp_eval import RBP_eval
-    from ..report.rbp_eval import format_rbp_eval, header
 
     args = build_parser().parse_args(argv)
     depths = parse_depths(args.depths)

@@ -27,7 +27,7 @@ made. --anova adds each measure's two-way ANOVA of topics x systems.
 
 
 def build_parser():
-    from ..report.build import FORMATS
+    from ..comparison.build import FORMATS
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
@@ -90,9 +90,9 @@ def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | No
 
 
 def main(argv: list[str]) -> int:
+    from ..comparison.build import format_for, report
     from ..errors import CwlkitError, ParamError
     from ..io.inputs import run_labels
-    from ..report.build import format_for, report
     from ._options import parse_measure_args
 
     args = build_parser().parse_args(argv)

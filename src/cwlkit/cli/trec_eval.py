@@ -277,8 +277,8 @@ def _streamed(args, qrels_path: str, run_path: str, chunk: int, jobs, o: dict, o
     then the ``all`` lines once every bucket is (``o``: see :func:`_trec_text`)."""
     from functools import partial
 
+    from ..formats.trec_eval import format_trec_eval
     from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
-    from ..report.trec_eval import format_trec_eval
 
     names = trec_eval_names(o["specs"], o["version"])
     zscore = o["zscores"] is not None
@@ -308,7 +308,7 @@ def _streamed(args, qrels_path: str, run_path: str, chunk: int, jobs, o: dict, o
 def _topic_lines(res, *, names: list[str], per_topic: bool, zscore: bool) -> list[str]:
     """The per-topic lines of one bucket's Results, in pieces of 1,000 topics (formatting
     many topics at once holds several times the text in Python objects)."""
-    from ..report.trec_eval import write_trec_eval
+    from ..formats.trec_eval import write_trec_eval
 
     pieces: list[str] = []
     if per_topic:
@@ -334,8 +334,8 @@ def _return_freed_memory() -> None:
 
 def _trec_text(qrels, run, o: dict) -> str:
     """trec_eval's output for one run."""
+    from ..formats.trec_eval import format_trec_eval
     from ..measures.trec.evaluate import evaluate_trec, trec_eval_names
-    from ..report.trec_eval import format_trec_eval
 
     res = evaluate_trec(
         qrels,
@@ -371,9 +371,9 @@ def _trec_one(state: tuple, run_path: str) -> str:
 
 def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
     """trec_eval's output for the preference / judgment-group evaluation of one run (``-R``)."""
+    from ..formats.trec_eval import format_trec_eval
     from ..io.trec import read_run
     from ..measures.trec.prefs import evaluate_prefs, prefs_names
-    from ..report.trec_eval import format_trec_eval
 
     run = read_run(run_path, comments=comments, extra=True)
     nick = None

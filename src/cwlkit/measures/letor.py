@@ -633,7 +633,7 @@ def evaluate_letor_files(
     The files become qrels and a run in the scripts' ranking (:func:`letor_qrels_run`),
     scored by :class:`cwlkit.Evaluator` with ``order="rank"``, ``topics="run"`` and the
     measures of :func:`letor_measure_list`: the values are the scripts' to the last bit, and
-    :func:`cwlkit.report.letor.format_letor` prints them as the script's file.
+    :func:`cwlkit.formats.letor.format_letor` prints them as the script's file.
 
     Parameters
     ----------

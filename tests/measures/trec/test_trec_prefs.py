@@ -110,7 +110,7 @@ def test_trec_eval_test_suite(version, expected, kind, qrels, results, nick):
 @pytest.mark.parametrize(("version", "expected", "kind", "qrels", "results", "nick"), CASES)
 def test_trec_eval_test_suite_bytes(version, expected, kind, qrels, results, nick):
     """Byte for byte through cwlkit's trec_eval printer."""
-    report = pytest.importorskip("cwlkit.report.trec_eval")
+    report = pytest.importorskip("cwlkit.formats.trec_eval")
     folder = DATA / version
     ver = 9 if version == "9.0.8" else 10
     table = _evaluate(kind, folder / qrels, folder / results, None, version=ver, nickname=nick)

@@ -1,6 +1,6 @@
 """trec_eval's evaluation of a run against qrels: choose measures, build the batch once,
 compute every measure over all topics, aggregate, and return a :class:`~cwlkit.results.Results`
-(measures under their canonical names; :mod:`cwlkit.report.trec_eval` prints it).
+(measures under their canonical names; :mod:`cwlkit.formats.trec_eval` prints it).
 
 Version rules (``version=9`` is trec_eval 9.0.8, ``version=10`` is 10.0):
 
@@ -128,7 +128,7 @@ def canonical_names(m: TrecMeasure, params, given: str | None, rel_level: float 
 def trec_eval_names(specs: list[str] | None, version: int = 9) -> list[str]:
     """What trec_eval prints for ``-m specs``, in print order: ``runid`` for the run's tag
     line, then one name per measure of :func:`evaluate_trec`'s Results, in its order (the
-    ``names`` of :func:`cwlkit.report.trec_eval.format_trec_eval`)."""
+    ``names`` of :func:`cwlkit.formats.trec_eval.format_trec_eval`)."""
     measures, _ = select_measures(specs, version)
     out: list[str] = []
     for m, params, text in measures:

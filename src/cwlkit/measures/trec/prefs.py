@@ -155,7 +155,7 @@ def evaluate_prefs(
 def prefs_names(kind: str, names: list[str] | None, nickname: str | None) -> list[str]:
     """What trec_eval prints for these measures, in print order: ``runid`` for the run's tag
     line, then one name per measure of :func:`evaluate_prefs`'s Results, in its order (the
-    ``names`` of :func:`cwlkit.report.trec_eval.format_trec_eval`)."""
+    ``names`` of :func:`cwlkit.formats.trec_eval.format_trec_eval`)."""
     return _print_names(*_resolve(kind, names, nickname))
 
 

@@ -2,7 +2,7 @@
 jobs=2)`` scores the chunks of a run read whole, or the buckets of a streamed file, in two
 processes and gives the Results of ``jobs=1`` to the bit, which are those of the unchunked
 path (checked against trec_eval's and the peers' outputs by the golden tests): trec measures
-exactly, C/W/L ones to 1e-12 (see tests/test_streamed.py)."""
+exactly, C/W/L ones to 1e-12 (see tests/executors/test_streamed.py)."""
 
 from __future__ import annotations
 

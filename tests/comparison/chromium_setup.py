@@ -68,5 +68,7 @@ def find_chromium(timeout: float = 900.0) -> tuple[str | None, str]:
     return None, "apt-get install -y chromium did not install a chromium binary"
 
 
-if __name__ == "__main__":  # pragma: no cover - manual use: python tests/report/chromium_setup.py
+if (
+    __name__ == "__main__"
+):  # pragma: no cover - manual use: python tests/comparison/chromium_setup.py
     print(find_chromium())

@@ -14,7 +14,7 @@ from conftest import DATA
 
 import cwlkit
 from cwlkit.errors import CwlkitError
-from cwlkit.report.gdeval import format_gdeval, gdeval_results
+from cwlkit.formats.gdeval import format_gdeval, gdeval_results
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"

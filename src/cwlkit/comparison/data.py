@@ -44,7 +44,7 @@ def render_csv(t: Any) -> str:
 
 
 def render_json(rep: Any) -> str:
-    """``rep``: a :class:`cwlkit.report.build.Report` (non-finite numbers as strings)."""
+    """``rep``: a :class:`cwlkit.comparison.build.Report` (non-finite numbers as strings)."""
     from ..stats._format import dump_json
 
     doc = {"title": rep.title, "source": rep.source, **rep.table.to_dict()}
