@@ -31,7 +31,7 @@ _LAZY = {
     "as_run": "cwlkit.io.inputs",
     "InputError": "cwlkit.errors",
     "list_measures": "cwlkit.measures.catalogue",
-    "to_ir_measures": "cwlkit.measures.ir_measures_bridge",
+    "to_ir_measures": "cwlkit.ir_measures_provider",
     "Results": "cwlkit.results",
     "parse_measure": "cwlkit.measures.parse",
     "CwlkitError": "cwlkit.errors",
@@ -43,7 +43,7 @@ _LAZY = {
     "PRCurve": "cwlkit.measures.curves",
     "ROCCurve": "cwlkit.measures.curves",
     "contingency": "cwlkit.measures.classic",
-    "evaluate_letor_files": "cwlkit.measures.letor",
+    "evaluate_letor_files": "cwlkit.formats.letor",
     "gdeval_results": "cwlkit.formats.gdeval",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
@@ -98,16 +98,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from .core.batch import RankingBatch, build_batch
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .formats.gdeval import gdeval_results
+    from .formats.letor import evaluate_letor_files
     from .formats.ndeval import ndeval_report
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
+    from .ir_measures_provider import to_ir_measures
     from .measures.catalogue import list_measures
     from .measures.classic import contingency
     from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
-    from .measures.ir_measures_bridge import to_ir_measures
-    from .measures.letor import evaluate_letor_files
     from .measures.parse import parse_measure
     from .measures.trec.evaluate import evaluate_trec
     from .results import Results

@@ -20,7 +20,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import ParamError
-from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan, parse_list
+from .measures.parse import parse_list
+from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
 from .results import Results
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -236,12 +236,12 @@ def test_a_worker_killed_mid_way_changes_nothing(client):
     pids_before = set(client.run(os.getpid).values())
     worker.start()
     deadline = time.monotonic() + 30
-    while client.run_on_scheduler(_finished, prefix="evaluate_item") < 1:
+    while client.run_on_scheduler(_finished, prefix="evaluate_run") < 1:
         assert time.monotonic() < deadline, "no task finished"
         time.sleep(0.02)
     busy = [w for w, keys in client.processing().items() if keys]
     pid = client.run(os.getpid, workers=busy[:1])[busy[0]]
-    done_at_kill = client.run_on_scheduler(_finished, prefix="evaluate_item")
+    done_at_kill = client.run_on_scheduler(_finished, prefix="evaluate_run")
     os.kill(pid, signal.SIGKILL)
     worker.join(60)
     assert not worker.is_alive()

@@ -55,10 +55,11 @@ def test_api_grid_equals_the_measures_written_out():
 
 
 def test_parse_grid_is_the_one_grid_syntax():
+    from cwlkit.measures.parse import parse_grid
     from cwlkit.stats import fit
 
-    assert fit.parse_grid is grid.parse_grid
-    ms, par, values = grid.parse_grid("INST(T=0.5:2:0.5)")
+    assert fit.parse_grid is parse_grid
+    ms, par, values = parse_grid("INST(T=0.5:2:0.5)")
     assert par == "T" and values.tolist() == [0.5, 1.0, 1.5, 2.0]
     assert ms == parse_measures("INST(T=0.5:2:0.5)")
 

@@ -320,10 +320,9 @@ def test_compat_of_the_ideal_ranking_is_one():
     ],
 )
 def test_from_ir_measures_names(ir, ours):
-    from cwlkit.measures.ir_measures_bridge import from_ir_measures
-    from cwlkit.measures.parse import parse_measure
+    from cwlkit.measures.parse import measures_of, parse_measure
 
-    got = from_ir_measures(irm.parse_measure(ir))
+    got = measures_of(irm.parse_measure(ir))
     assert [m.name for m in got] == [ours]
     assert parse_measure(ours) == got[0]  # the name parses back to the same measure
 
@@ -338,10 +337,10 @@ def test_from_ir_measures_names(ir, ours):
     ],
 )
 def test_from_ir_measures_without_equivalent(ir, says):
-    from cwlkit.measures.ir_measures_bridge import from_ir_measures
+    from cwlkit.measures.parse import measures_of
 
     with pytest.raises(ParamError, match=says):
-        from_ir_measures(irm.parse_measure(ir))
+        measures_of(irm.parse_measure(ir))
 
 
 def test_judged_only_is_an_evaluation_option():

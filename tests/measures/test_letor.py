@@ -15,13 +15,10 @@ from conftest import REPO
 from scipy import stats
 
 import cwlkit
+from cwlkit.formats.letor import evaluate_letor_files
 from cwlkit.io.letor import read_features, read_letor_results
-from cwlkit.measures.letor import (
-    evaluate_letor_files,
-    letor_measure_list,
-    letor_qrels_run,
-    letor_version,
-)
+from cwlkit.measures.letor import letor_qrels_run, letor_version
+from cwlkit.measures.letor_measures import letor_measure_list
 
 LETOR = REPO.parent / "shared" / "data" / "letor"
 FEAT4 = LETOR / "MQ2008.Fold1.test.lf.txt"
@@ -606,7 +603,7 @@ def test_negative_label_is_refused_unless_mapped(cli, tmp_path):
 def test_ttest_of_two_results_against_scipy(tmp_path):
     """letor_ttest pairs the per-query values of two Results (here straight from
     evaluate_letor_files, topics in byte order) by topic: scipy's paired t-test per measure."""
-    from cwlkit.measures.letor import letor_ttest
+    from cwlkit.formats.letor import letor_ttest
 
     rng = np.random.default_rng(3)
     other = _write(

@@ -19,7 +19,7 @@ import pytest
 from conftest import REPO
 
 from cwlkit.errors import UnknownMeasureError
-from cwlkit.measures.letor import evaluate_letor_files
+from cwlkit.formats.letor import evaluate_letor_files
 
 SHARED = REPO.parent / "shared"
 LETOR = SHARED / "data" / "letor"

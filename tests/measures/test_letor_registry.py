@@ -16,12 +16,11 @@ from conftest import REPO
 
 import cwlkit
 from cwlkit.errors import ParamError
-from cwlkit.formats.letor import perl_num
+from cwlkit.formats.letor import evaluate_letor_files, perl_num
 from cwlkit.io.letor import read_features, read_predictions
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
 from cwlkit.measures.letor import (
-    evaluate_letor_files,
     letor_gain_rel,
     letor_measures,
     letor_version,

@@ -179,8 +179,7 @@ def main(argv: list[str]) -> int:
             "cwlkit letor: expected a subcommand: score, rank or ttest (see 'cwlkit letor --help')"
         )
     if args.command in ("score", "rank"):
-        from ..formats.letor import format_letor
-        from ..measures.letor import evaluate_letor_files
+        from ..formats.letor import evaluate_letor_files, format_letor
 
         flag = _flag(args.flag, args.strict_flag)
         results = evaluate_letor_files(
@@ -193,9 +192,8 @@ def main(argv: list[str]) -> int:
         )
         _write(args.output, format_letor(results, flag))
         return 0
-    from ..formats.letor import format_ttest, perl_num
+    from ..formats.letor import format_ttest, letor_ttest, perl_num
     from ..io.letor import read_letor_results
-    from ..measures.letor import letor_ttest
 
     a = read_letor_results(args.result_a).to_results()
     b = read_letor_results(args.result_b).to_results()

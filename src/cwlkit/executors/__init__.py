@@ -45,7 +45,7 @@ def evaluate_run(
     if client is not None and is_dask_frame(run):
         from .dask import evaluate_frame
 
-        return evaluate_frame(plan, client, run, name)
+        return evaluate_frame(plan, client, run, name, evaluate_run)
     path = text_file(run) if o.chunk_topics is not None else None
     if path is not None and not plan.diversity and client is None:
         buckets = buckets_for(path, o.chunk_topics)  # type: ignore[arg-type]
@@ -88,7 +88,7 @@ def evaluate_runs(
     if client is not None:
         from .dask import map_runs
 
-        done = map_runs(plan, client, items)
+        done = map_runs(plan, client, items, evaluate_run)
     elif len(items) == 1:  # the processes score its chunks, if any
         name, run = items[0]
         done = iter([evaluate_run(plan, run, name=name, jobs=jobs)])

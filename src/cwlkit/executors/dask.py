@@ -22,7 +22,7 @@ dask is imported only here, and only when a client is used (``import cwlkit`` do
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -110,13 +110,15 @@ def _in_order(futures: list) -> Iterator[Any]:
             f.cancel()
 
 
-def map_runs(plan: Any, client: Any, items: list[tuple[str, Any]]) -> Iterator[Results]:
-    """Yield the Results of each ``(name, run)`` in order, every run a task on the workers.
+def map_runs(
+    plan: Any, client: Any, items: list[tuple[str, Any]], evaluate: Callable
+) -> Iterator[Results]:
+    """Yield the Results of each ``(name, run)`` in order, every run a task on the workers:
+    ``evaluate(plan, run, name=name)`` (:func:`cwlkit.executors.evaluate_run`) there.
 
     A dask DataFrame run is evaluated by partitions (:func:`evaluate_frame`); a run read
     from standard input (``-``) is read here and sent whole.
     """
-    from . import evaluate_item
     from .choose import is_dask_frame
 
     plan_f = _broadcast(client, plan)
@@ -127,11 +129,11 @@ def map_runs(plan: Any, client: Any, items: list[tuple[str, Any]]) -> Iterator[R
             continue
         if str(run) == "-":
             run = plan.load_run(run, name)
-        futures.append(client.submit(evaluate_item, plan_f, (name, run), pure=False))
+        futures.append(client.submit(evaluate, plan_f, run, name=name, jobs=1, pure=False))
     got = _in_order([f for f in futures if f is not None])
     try:
         for (name, run), f in zip(items, futures, strict=True):
-            yield evaluate_frame(plan, client, run, name) if f is None else next(got)
+            yield evaluate_frame(plan, client, run, name, evaluate) if f is None else next(got)
     finally:
         got.close()  # (cancels what is left after an error)
 
@@ -176,7 +178,9 @@ def _by_topic(ddf: Any, path: str) -> Any:
     return marked.shuffle(on=_KEY)
 
 
-def _score_partition(plan: Any, pdf: Any, name: str | None, path: str) -> dict | None:
+def _score_partition(
+    plan: Any, pdf: Any, name: str | None, path: str, evaluate: Callable
+) -> dict | None:
     """One partition of a shuffled dask DataFrame run scored (a task), or None when it
     holds no topic to evaluate.
 
@@ -185,7 +189,6 @@ def _score_partition(plan: Any, pdf: Any, name: str | None, path: str) -> dict |
     """
     from ..core.chunks import kept_topics
     from ..io.inputs import as_run
-    from . import evaluate_run
 
     if not len(pdf):
         return None
@@ -201,7 +204,7 @@ def _score_partition(plan: Any, pdf: Any, name: str | None, path: str) -> dict |
     local = copy.copy(plan)
     local.options = replace(plan.options, topics=rule)
     first = _first_positions(r, pos) if plan.options.order == "file" else {}
-    res = evaluate_run(local, r, name=name)
+    res = evaluate(local, r, name=name)
     return {"res": res, "first": first, "last": pos[-1], "tag": r.runid}
 
 
@@ -220,7 +223,9 @@ def _first_positions(r: Any, pos: list[tuple[int, int]]) -> dict[str, tuple[int,
     return first
 
 
-def evaluate_frame(plan: Any, client: Any, ddf: Any, name: str | None) -> Results:
+def evaluate_frame(
+    plan: Any, client: Any, ddf: Any, name: str | None, evaluate: Callable
+) -> Results:
     """:meth:`~cwlkit.Evaluator.evaluate` of a dask DataFrame run on the cluster.
 
     The frame is shuffled on its topic column (each topic in one partition), each partition
@@ -233,7 +238,7 @@ def evaluate_frame(plan: Any, client: Any, ddf: Any, name: str | None) -> Result
     path = name or "<dask DataFrame>"
     plan_f = _broadcast(client, plan)
     tasks = [
-        dask.delayed(_score_partition)(plan_f, p, name, path)
+        dask.delayed(_score_partition)(plan_f, p, name, path, evaluate)
         for p in _by_topic(ddf, path).to_delayed()
     ]
     parts = [p for p in _in_order(client.compute(tasks)) if p is not None]

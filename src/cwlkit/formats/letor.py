@@ -36,7 +36,9 @@ LETOR's t-test script (``Eval-ttest``) writes::
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -241,3 +243,190 @@ def format_ttest(
     for name, n, ma, mb, t, p in rows:
         out.append(f"{name}\t{n}\t{perl_num(ma)}\t{perl_num(mb)}\t{perl_num(t)}\t{p}\n")
     return "".join(out)
+
+
+# ------------------------------------------------- evaluation of the scripts' files
+
+
+def evaluate_letor_files(
+    features_path: str,
+    predictions_path: str,
+    *,
+    version: str = "4.0",
+    mode: str = "score",
+    gain: str | None = None,
+    relevant: str | None = None,
+):
+    """Read a feature file and a prediction file and evaluate them as a LETOR script does.
+
+    The files become qrels and a run in the scripts' ranking (:func:`letor_qrels_run`),
+    scored by :class:`cwlkit.Evaluator` with ``order="rank"``, ``topics="run"`` and the
+    measures of :func:`letor_measure_list`: the values are the scripts' to the last bit, and
+    :func:`cwlkit.formats.letor.format_letor` prints them as the script's file.
+
+    Parameters
+    ----------
+    features_path, predictions_path : str
+        The feature file (``label qid:Q ... #docid = D``) and the prediction file (one score,
+        or with ``mode="rank"`` one rank position, per feature line).
+    version : {"4.0", "3.0", "mslr"}
+    mode : {"score", "rank"}
+    gain, relevant : str, optional
+        See :func:`letor_version`.
+
+    Returns
+    -------
+    cwlkit.results.Results
+        ``LETOR_P@k``, ``LETOR_MAP``, ``LETOR_NDCG@k`` and ``LETOR_MeanNDCG`` (3.0:
+        ``NumRet``) per query; topics in byte order, named ``predictions_path``. Positions
+        past a query's end: P@k = #rel/k (4.0, MSLR) or 0 (3.0), NDCG@k = 0.
+
+    Raises
+    ------
+    FormatError
+        A malformed line in either file, a label outside the gain table (naming the feature
+        line), bad rank positions (``mode="rank"``).
+    """
+    from ..api import Evaluator
+    from ..io.letor import read_features, read_predictions
+    from ..measures.letor import check_labels, letor_qrels_run, letor_version
+    from ..measures.letor_measures import letor_measure_list
+
+    v = letor_version(version, gain=gain, relevant=relevant)
+    measures = letor_measure_list(v.name, gain=gain, relevant=relevant)
+    feats = read_features(features_path)
+    check_labels(feats, v)
+    preds = read_predictions(predictions_path, feats, what=mode)
+    qrels, run = letor_qrels_run(
+        feats, preds, version=v, mode=mode, predictions_path=str(predictions_path)
+    )
+    ev = Evaluator(qrels, measures, order="rank", topics="run")
+    return ev.evaluate(run, name=str(predictions_path))
+
+
+# ---------------------------------------------------------------------------- t-test
+
+
+def _measure_rank(name: str) -> int:
+    """LETOR's t-test order of measures: P@n (n), MAP (100), NDCG@n (500 + n), MeanNDCG (600),
+    anything else (1000). Registry names count as the printed ones (``LETOR_P(...)@3`` as
+    ``P@3``)."""
+    import re
+
+    low = re.sub(r"\(.*\)", "", name.lower()).removeprefix("letor_")
+    if low.startswith("map"):
+        return 100
+    if low.startswith("meanndcg"):
+        return 600
+    m = re.fullmatch(r"ndcg@(\d+)", low)
+    if m:
+        return 500 + int(m.group(1))
+    m = re.fullmatch(r"p@(\d+)", low)
+    if m:
+        return int(m.group(1))
+    return 1000
+
+
+def letor_upper_p(t: np.ndarray, df: int) -> list[str]:
+    """What LETOR's t-test script prints as the p-value: ``Statistics::Distributions::tprob``,
+    the upper-tail probability ``P(T_df > t)`` (one-sided; above 0.5 when ``t < 0``), printed
+    with five significant digits (``%.{|int(log10(p) - 5)|}f``; ``0`` for 0)."""
+    from scipy import stats
+
+    out = []
+    for p in np.atleast_1d(stats.t.sf(np.asarray(t, dtype=np.float64), df)).tolist():
+        if p == 0 or p != p:
+            out.append("0" if p == 0 else "NaN")
+            continue
+        digits = abs(int(math.log10(abs(p)) - 5))
+        out.append(f"{p:.{digits}f}")
+    return out
+
+
+@dataclass(frozen=True)
+class LetorTTestRow:
+    """One measure of LETOR's t-test: ``n`` queries, the two means, Student's paired ``t``
+    (``A - B``) and the p-value."""
+
+    measure: str
+    n: int
+    mean_a: float
+    mean_b: float
+    t: float
+    p_two_sided: float
+    p_letor: str
+
+
+def letor_ttest(a, b) -> list[LetorTTestRow]:
+    """Paired t-test of every measure of two per-query results.
+
+    For each measure (in LETOR's order: P@n, MAP, NDCG@n, MeanNDCG, others), the values of
+    the topics of ``a`` are paired with the same topics in ``b``; with ``d = A - B``,
+    ``t = mean(d) / (sd(d) / sqrt(n))`` (``sd`` with ``n - 1``), ``df = n - 1``, two-sided
+    ``p = 2 P(T_df > |t|)`` (:func:`cwlkit.stats.tests.t_test`, as ``scipy.stats.ttest_rel``).
+    ``p_letor`` is what LETOR's script prints instead (:func:`letor_upper_p`). All
+    differences zero: ``t = 0``, ``p = 1`` (LETOR's script dies dividing by zero). The means
+    add the values in ``a``'s topic order, one at a time (as the script).
+
+    Parameters
+    ----------
+    a, b : cwlkit.results.Results
+        Per-topic values, e.g. two :func:`evaluate_letor_files` results or two result files
+        read with :func:`cwlkit.io.letor.read_letor_results` (``.to_results()``); ``run``
+        names each in messages.
+
+    Raises
+    ------
+    CwlkitError
+        A measure in one only, a topic in one only, a topic twice, fewer than 2 topics.
+    """
+    import pyarrow.compute as pc
+
+    from ..errors import CwlkitError
+    from ..io._text import from_strings, to_numpy
+    from ..stats.tests import t_test
+
+    only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)
+    if only:
+        m = only[0]
+        where, other = (a.run, b.run) if m in a.measures else (b.run, a.run)
+        raise CwlkitError(
+            f"measure {m} is in {where} but not in {other}: "
+            "the t-test pairs every measure of the two files"
+        )
+    names = sorted(a.measures, key=_measure_rank)
+    first = names[0] if names else ""
+    arr_a, arr_b = from_strings(a.topics), from_strings(b.topics)
+    for arr, res in ((arr_a, a), (arr_b, b)):
+        if pc.count_distinct(arr).as_py() != len(arr):
+            raise CwlkitError(f"{first}: a query appears twice in {res.run}")
+    pos = to_numpy(pc.index_in(arr_a, value_set=arr_b), null=-1)
+    back = to_numpy(pc.index_in(arr_b, value_set=arr_a), null=-1)
+    for where, other, missing, topics in ((a, b, pos, a.topics), (b, a, back, b.topics)):
+        if (missing < 0).any():
+            q = topics[int(np.flatnonzero(missing < 0)[0])]
+            raise CwlkitError(
+                f"{first}: query {q} is in {where.run} but not in {other.run}; "
+                "the t-test needs the same queries in both files"
+            )
+    n = len(a.topics)
+    if names and n < 2:
+        raise CwlkitError(f"{first}: a paired t-test needs at least 2 queries; got {n}")
+    rows: list[LetorTTestRow] = []
+    for name in names:
+        x = a.values[a.measures.index(name)]
+        y = b.values[b.measures.index(name)][pos]
+        res = t_test(x, y)
+        t = float(res.statistic)
+        rows.append(
+            LetorTTestRow(
+                measure=name,
+                n=n,
+                mean_a=float(np.cumsum(x)[-1] / n),
+                mean_b=float(np.cumsum(y)[-1] / n),
+                t=t,
+                p_two_sided=float(res.p_value),
+                p_letor=letor_upper_p(np.array([t]), n - 1)[0],
+            )
+        )
+    return rows

@@ -22,8 +22,6 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, TypeVar
 
-import numpy as np
-
 from ..errors import ParamError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,34 +135,9 @@ def parse_each(text: str, parse: Callable[[str], T]) -> list[T] | None:
     return out
 
 
-def parse_grid(text: str) -> tuple[list[Measure], str, np.ndarray]:
-    """Expand a measure spelled with exactly one ``start:stop:step`` range into measures, and
-    name the parameter that varies (``cwlkit fit --metric``).
-
-    Returns
-    -------
-    measures : list of Measure
-        One per grid value.
-    parameter : str
-        The name of the parameter that varies (``k`` for a cutoff).
-    grid : numpy.ndarray
-        float64 grid values.
-    """
-    from .parse import parse_measure
-
-    found = find_ranges(text)
-    if len(found) != 1:
-        raise ParamError(
-            f"{text!r} must contain exactly one range start:stop:step "
-            f"(e.g. 'RBP(p=0.05:0.95:0.01)'); found {len(found)}"
-        )
-    pairs = expand(text) or []
-    measures = [parse_measure(t) for t, _ in pairs]
-    grid = np.array([float(v) for _, v in pairs])
-    return measures, _varying_field(measures, text, found[0][0]), grid
-
-
-def _varying_field(measures: list[Measure], text: str, begin: int) -> str:
+def varying_field(measures: list[Measure], text: str, begin: int) -> str:
+    """The name of the parameter that varies over ``measures``, the grid of ``text`` (whose
+    range starts at ``begin``): ``k`` for a cutoff."""
     import dataclasses
 
     if len(measures) == 1:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import CwlkitError, ParamError
+from ..errors import ParamError
 from .base import Measure, format_value
 
 #: ir_measures families cwlkit has no equivalent of, and why
@@ -60,7 +60,7 @@ def is_ir_measure(obj: Any) -> bool:
     return not isinstance(obj, (str, Measure)) and type(obj).__module__.startswith("ir_measures")
 
 
-def from_ir_measures(obj: Any) -> list[Measure]:
+def from_ir_measures(obj: Any) -> list[Measure] | None:
     """The cwlkit measure computing what ir_measures computes for ``obj``.
 
     Parameters
@@ -72,8 +72,10 @@ def from_ir_measures(obj: Any) -> list[Measure]:
 
     Returns
     -------
-    list of Measure
-        One cwlkit measure (a list, like :func:`~cwlkit.measures.parse.parse_measures`).
+    list of Measure or None
+        One cwlkit measure (a list, like :func:`~cwlkit.measures.parse.parse_measures`), or
+        None where ir_measures' spelling of the measure is cwlkit's too (``str(obj)`` parses
+        to it: :func:`cwlkit.measures.parse.measures_of` does so).
 
     Raises
     ------
@@ -115,10 +117,8 @@ def from_ir_measures(obj: Any) -> list[Measure]:
             "judged_only=True to cwlkit.evaluate or cwlkit.Evaluator"
         )
     build = _BUILDERS.get(name)  # type: ignore[arg-type]
-    if build is None:
-        from .parse import parse_measures
-
-        return parse_measures(str(obj))
+    if build is None:  # (its spelling is cwlkit's: see cwlkit.measures.parse.measures_of)
+        return None
     return [build(p, obj)]
 
 
@@ -254,114 +254,3 @@ _BUILDERS.update(
 
 # --------------------------------------------------------------------------------------------
 # cwlkit measures as ir_measures measures
-
-
-def to_ir_measures(measure: Any, **options: Any) -> Any:
-    """A cwlkit measure as an ir_measures measure object, computed by cwlkit.
-
-    Parameters
-    ----------
-    measure : str, Measure or ir_measures measure
-        One cwlkit measure: a name (``"INST(T=2)"``, ``"P@10"``, ``"RBP(p=0.8)"``) or object.
-    **options
-        :class:`cwlkit.Evaluator` options (``gain="linear"``, ``topics="qrels"``,
-        ``trec_version=10``...), applied whenever ir_measures evaluates the measure.
-
-    Returns
-    -------
-    ir_measures.Measure
-        A measure of ir_measures' runtime provider (``ir_measures.define``), named
-        ``cwlkit:<name>`` (plus ``[option=value,...]`` when options are given), so it never
-        equals one of ir_measures' own measures in a results dict. Its per-topic values are
-        the measure's (EU for a C/W/L metric); it aggregates as the cwlkit measure does (mean,
-        sum for counts, geometric mean for ``GMAP``). ``cwlkit_measure`` and
-        ``cwlkit_options`` hold what it computes.
-
-    Notes
-    -----
-    ir_measures hands the runtime provider its qrels and run as pandas DataFrames, whatever
-    form they were given in (dict of dicts, DataFrame, iterable of ``Qrel``/``ScoredDoc``),
-    and reports every qrels topic the measure gives no value for (a topic the run lacks,
-    under cwlkit's default ``topics="both"``) as 0.
-
-    Examples
-    --------
-    >>> import ir_measures, cwlkit
-    >>> m = cwlkit.to_ir_measures("INST(T=2)", gain="linear")
-    >>> str(m)
-    "cwlkit:INST(T=2)[gain='linear']"
-    """
-    import ir_measures
-
-    from ..api import Options
-    from .parse import parse_measure
-
-    m = parse_measure(measure)
-    try:
-        Options(**options)
-    except TypeError as exc:
-        raise ParamError(f"to_ir_measures: {exc}") from None
-    name = f"cwlkit:{m.name}"
-    if options:
-        name += "[" + ",".join(f"{k}={v!r}" for k, v in sorted(options.items())) + "]"
-
-    def impl(qrels: Any, run: Any) -> list[tuple[Any, float]]:
-        return _evaluate_frames(m, options, qrels, run)
-
-    out = ir_measures.define(impl, name=name, support_cutoff=False)
-    out.cwlkit_measure = m
-    out.cwlkit_options = dict(options)
-    if m.aggregate == "sum":
-        out.aggregator = ir_measures.SumAgg
-    elif m.aggregate == "gmean":
-        out.aggregator = _GMeanAgg
-    return out
-
-
-def _evaluate_frames(m: Measure, options: dict, qrels: Any, run: Any) -> list[tuple[Any, float]]:
-    """``(query_id, value)`` of measure ``m`` for ir_measures' qrels and run DataFrames."""
-    from ..api import Evaluator
-
-    if len(run) == 0 or len(qrels) == 0:
-        return []
-    ids = {str(q): q for q in qrels["query_id"].unique()}
-    ids.update({str(q): q for q in run["query_id"].unique()})
-    q, r = _qrels_from_frame(qrels), _run_from_frame(run)
-    try:
-        res = Evaluator(q, [m], **options).evaluate(r)
-    except CwlkitError:
-        if set(map(str, qrels["query_id"].unique())) & set(map(str, run["query_id"].unique())):
-            raise
-        return []  # no topic in common: ir_measures reports its default for each
-    return [(ids.get(t, t), float(v)) for t, v in zip(res.topics, res.values[0], strict=True)]
-
-
-def _qrels_from_frame(df: Any):
-    """cwlkit Qrels from ir_measures' qrels DataFrame (``query_id``, ``doc_id``, ``relevance``)."""
-    from ..io.inputs import as_qrels
-
-    return as_qrels(df[["query_id", "doc_id", "relevance"]], name="<ir_measures qrels>")
-
-
-def _run_from_frame(df: Any):
-    """cwlkit Run from ir_measures' run DataFrame (``query_id``, ``doc_id``, ``score``)."""
-    from ..io.inputs import as_run
-
-    return as_run(df[["query_id", "doc_id", "score"]], name="<ir_measures run>")
-
-
-class _GMeanAgg:
-    """Geometric mean with values floored at 1e-5 (trec_eval's gm_map), as ir_measures' Agg."""
-
-    def __init__(self) -> None:
-        self.values: list[float] = []
-
-    def add(self, value: float) -> None:
-        self.values.append(float(value))
-
-    def result(self) -> float:
-        import numpy as np
-
-        from ..results import aggregate_values
-
-        return aggregate_values(np.asarray(self.values, dtype=np.float64), "gmean")

@@ -273,3 +273,33 @@ class LETOR_MeanNDCG(_Letor):
 
     def compute(self, batch) -> np.ndarray:
         return np.array(self._all(batch)[3], dtype=np.float64)
+
+
+def letor_measure_list(
+    version: str = "4.0", *, gain: str | None = None, relevant: str | None = None
+) -> list:
+    """The registry measures whose values a LETOR script prints, in its column order.
+
+    ``LETOR_P@1..K``, ``LETOR_MAP``, ``LETOR_NDCG@1..K`` (``K`` = 10, or 16 for 3.0),
+    ``LETOR_MeanNDCG`` (4.0 and MSLR), each with ``version``, ``gain`` and ``relevant`` as
+    given (:mod:`cwlkit.measures.letor_measures`), then for 3.0 ``NumRet`` (a query's number
+    of documents, which sets the positions 3.0 prints for it).
+
+    Raises
+    ------
+    ParamError
+        Unknown version, malformed ``gain`` or ``relevant`` (see :func:`letor_version`).
+    """
+    from .registry import lookup
+
+    v = letor_version(version, gain=gain, relevant=relevant)
+    kw = {"version": v.name, "gain": gain or "", "relevant": relevant or ""}
+    ks = range(1, v.positions + 1)
+    out: list = [LETOR_P(k=k, **kw) for k in ks]
+    out.append(LETOR_MAP(**kw))
+    out += [LETOR_NDCG(k=k, **kw) for k in ks]
+    if v.mean_ndcg:
+        out.append(LETOR_MeanNDCG(**kw))
+    if not v.pad:
+        out.append(lookup("NumRet")())
+    return out

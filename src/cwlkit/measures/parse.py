@@ -212,12 +212,74 @@ def parse_measure(text: str | Measure) -> Measure:
     """Parse a single measure, e.g. ``"RBP(p=0.8)"``, ``"P@10"``, ``"INST(T=2)"``."""
     if isinstance(text, Measure):
         return text
-    if not isinstance(text, str) and type(text).__module__.startswith("ir_measures"):
-        from .ir_measures_bridge import from_ir_measures
-
-        got = from_ir_measures(text)
-    else:
-        got = parse_measures(text)
+    got = measures_of(text)
     if len(got) != 1:
         raise ParamError(f"{text!r} names {len(got)} measures; expected one")
     return got[0]
+
+
+def measures_of(obj: Any) -> list[Measure]:
+    """The measures of a spelling (``"P.5,10"`` gives two) or of an ir_measures measure object
+    (``ir_measures.P@10``: see :func:`cwlkit.measures.ir_measures_bridge.from_ir_measures`)."""
+    if isinstance(obj, str):
+        return parse_measures(obj)
+    from .ir_measures_bridge import from_ir_measures, is_ir_measure
+
+    if not is_ir_measure(obj):
+        raise ParamError(
+            f"a measure must be a name such as 'P@10' or a Measure; got {type(obj).__name__}"
+        )
+    got = from_ir_measures(obj)
+    return parse_measures(str(obj)) if got is None else got
+
+
+def parse_list(measures: Any) -> list[Measure]:
+    """Measures from a name, a Measure, an ir_measures measure, or an iterable of them.
+
+    A name may give several measures (trec_eval's ``P.5,10``). Repeats are dropped.
+    """
+    from collections.abc import Iterable
+
+    from .ir_measures_bridge import is_ir_measure
+
+    if isinstance(measures, (str, Measure)) or is_ir_measure(measures):
+        measures = [measures]
+    elif isinstance(measures, (bytes, dict)) or not isinstance(measures, Iterable):
+        raise ParamError(
+            "measures must be a name such as 'P@10', a Measure, or a list of them; "
+            f"got {type(measures).__name__}"
+        )
+    out: list[Measure] = []
+    for m in measures:
+        got = [m] if isinstance(m, Measure) else measures_of(m)
+        out.extend(x for x in got if x not in out)
+    return out
+
+
+def parse_grid(text: str) -> tuple[list[Measure], str, Any]:
+    """Expand a measure spelled with exactly one ``start:stop:step`` range into measures, and
+    name the parameter that varies (``cwlkit fit --metric``).
+
+    Returns
+    -------
+    measures : list of Measure
+        One per grid value.
+    parameter : str
+        The name of the parameter that varies (``k`` for a cutoff).
+    grid : numpy.ndarray
+        float64 grid values.
+    """
+    from .grid import expand, find_ranges, varying_field
+
+    found = find_ranges(text)
+    if len(found) != 1:
+        raise ParamError(
+            f"{text!r} must contain exactly one range start:stop:step "
+            f"(e.g. 'RBP(p=0.05:0.95:0.01)'); found {len(found)}"
+        )
+    pairs = expand(text) or []
+    measures = [parse_measure(t) for t, _ in pairs]
+    import numpy as np
+
+    grid = np.array([float(v) for _, v in pairs])
+    return measures, varying_field(measures, text, found[0][0]), grid

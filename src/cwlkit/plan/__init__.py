@@ -5,7 +5,6 @@
 that is :mod:`cwlkit.executors`' business.
 """
 
-from .measures import parse_list
 from .options import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options
 from .parts import first_appearance, join_parts, reorder
 from .plan import Plan
@@ -18,6 +17,5 @@ __all__ = [
     "Plan",
     "first_appearance",
     "join_parts",
-    "parse_list",
     "reorder",
 ]

@@ -11,15 +11,21 @@ names (``INST(T=1)`` for ``INST``), and aggregate over topics as usual.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from ..errors import ParamError
 from ..results import Results
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .plan import Plan
+
+class Scorer(Protocol):
+    """What :func:`score` needs of a :class:`~cwlkit.plan.Plan`: its measures, and scoring a
+    batch with other measures."""
+
+    measures: list
+
+    def score(self, batch: Any, *, run: str = "", measures: list | None = None) -> Results: ...
 
 
 def resolve(topic_params: Any) -> dict[str, dict[str, float]]:
@@ -61,7 +67,7 @@ def _with(m, values: dict[str, float]):
     return dataclasses.replace(m, **kw) if kw else m
 
 
-def score(plan: Plan, batch, params: dict[str, dict[str, float]], run: str) -> Results:
+def score(plan: Scorer, batch, params: dict[str, dict[str, float]], run: str) -> Results:
     """Every measure of ``plan`` on ``batch``, each topic with its own parameter values."""
     ms = plan.measures
     topics = [str(t) for t in batch.topics]

@@ -31,7 +31,7 @@ class Plan:
         Read here, unless ``stream_qrels`` (a text file streamed with each run: read on
         first use of :attr:`qrels`).
     measures : list of Measure
-        Parsed (see :func:`cwlkit.plan.measures.parse_list`).
+        Parsed (see :func:`cwlkit.measures.parse.parse_list`).
     options : Options
         Checked.
     stream_qrels : bool

@@ -10,7 +10,7 @@ and the metric are computed over the remaining pairs; the best parameter is the 
 curve.
 
 :func:`fit_parameter` does this on arrays; :func:`fit_runs` evaluates runs first;
-:func:`parse_grid` (from :mod:`cwlkit.measures.grid`) reads ``"RBP(p=0.05:0.95:0.01)"``;
+:func:`parse_grid` (from :mod:`cwlkit.measures.parse`) reads ``"RBP(p=0.05:0.95:0.01)"``;
 :func:`plot_fit` draws the two curves (Figure 5) with matplotlib, imported only there.
 """
 
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import CwlkitError, ParamError
-from ..measures.grid import parse_grid  # one grid syntax for every entry point
+from ..measures.parse import parse_grid  # one grid syntax for every entry point
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.trec import Qrels, Run
