@@ -16,6 +16,8 @@ import sys
 import pytest
 from conftest import REPO, SHARED
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 FENCE = re.compile(r"(<!-- not run: [^>]*-->\s*\n)?```(python|sh|bash)\n(.*?)```", re.S)
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 

@@ -40,9 +40,12 @@ DIFFER = {
 # data, so no row of theirs is expected to reproduce (the ceilings must)
 DIFFERENT_DATA = {"err_paper": ("Table 1 (fit against ERR@20)", "Table 2 (system orderings)")}
 
-pytestmark = pytest.mark.skipif(
-    not (SHARED / "data").is_dir(), reason="../shared/data is not beside the repo"
-)
+pytestmark = [
+    pytest.mark.slow,  # (the fast tier: pytest -m 'not slow')
+    pytest.mark.skipif(
+        not (SHARED / "data").is_dir(), reason="../shared/data is not beside the repo"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .support.version import VERSION as __version__
 
 _LAZY = {
     "read_qrels": "cwlkit.io.trec",

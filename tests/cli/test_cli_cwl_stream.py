@@ -13,6 +13,8 @@ from conftest import DATA, EXAMPLE
 import cwlkit.executors.choose as choose
 import cwlkit.executors.streamed as streamed
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 WEB = DATA / "web2012"
 TE = DATA / "trec_eval_test" / "9.0.8"
 

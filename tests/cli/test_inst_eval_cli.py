@@ -15,6 +15,8 @@ import pytest
 from conftest import DATA, SHARED
 from scipy.special import polygamma
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 PEER = SHARED / "peers" / "inst_eval.py"
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from conftest import DATA
 
 WEB = DATA / "web2012"
@@ -19,6 +20,7 @@ def _cwlkit(*args, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_the_whole_output_reaches_a_file(cli, tmp_path):
     """A large output (every topic of every run), redirected to a file, arrives whole."""
     args = ["trec_eval", "-q", "-m", "all_trec", QRELS, *RUNS[:3]]

@@ -13,6 +13,8 @@ import cwlkit
 from cwlkit.measures.curves import pr_curve, roc_curve
 from cwlkit.stats import correlate_runs
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 pytest.importorskip("matplotlib")
 
 WEB = DATA / "web2012"

@@ -11,6 +11,8 @@ from conftest import DATA
 
 from cwlkit.io.partition import TopicRanges, partition, topic_bounds
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
 RUNS = sorted((WEB / "runs").glob("*.run"))

@@ -25,6 +25,8 @@ from conftest import DATA, REPO
 
 import cwlkit
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
 RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))

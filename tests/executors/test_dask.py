@@ -19,6 +19,8 @@ from conftest import DATA
 import cwlkit
 from cwlkit.errors import CwlkitError, FormatError
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 distributed = pytest.importorskip("distributed")
 pd = pytest.importorskip("pandas")
 dd = pytest.importorskip("dask.dataframe")

@@ -15,6 +15,8 @@ import cwlkit.executors.streamed as streamed
 from cwlkit.errors import FormatError
 from cwlkit.io.trec import read_qrels
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 WEB = DATA / "web2012"
 TE = DATA / "trec_eval_test" / "9.0.8"
 MEASURES = ["P@5", "AP", "nDCG@10", "RR", "R-Prec", "NumRet", "GMAP", "ERR@10"]

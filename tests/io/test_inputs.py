@@ -290,6 +290,7 @@ def test_qrels_forms_agree_with_the_file(form, qcols, ref_q, ref_r, tmp_path):
     assert p10(q, ref_r) == p10(ref_q, ref_r)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", RUN_FORM_NAMES)
 def test_run_forms_agree_with_the_file(form, rcols, ref_q, ref_r, tmp_path):
     r = as_run(run_forms(rcols, tmp_path)[form])

@@ -20,7 +20,7 @@ from conftest import DATA, EXAMPLE
 from cwlkit.io._text import from_numpy, from_strings, to_numpy
 
 # every test once with files read, once with files memory-mapped
-pytestmark = pytest.mark.usefixtures("text_reader")
+pytestmark = [pytest.mark.usefixtures("text_reader"), pytest.mark.slow]  # (subprocesses)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint8, np.float32, np.float64, np.bool_])

@@ -646,6 +646,7 @@ def test_roc_unjudged_leaves_the_curve_in_place():
 # --------------------------------------------------------------------------- speed, plots
 
 
+@pytest.mark.slow
 def test_curves_vectorised_on_a_large_batch():
     import time
 

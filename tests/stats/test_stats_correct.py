@@ -24,6 +24,7 @@ def _families():
     yield np.array([0.0125, 0.025, 0.0375, 0.05])  # exactly on the BH / Holm boundaries
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["bonferroni", "holm", "bh"])
 @pytest.mark.parametrize("alpha", [0.05, 0.1])
 def test_equals_statsmodels(method, alpha):

@@ -35,6 +35,7 @@ def _matrix(results, measure):
 # ------------------------------------------------------------------------------ Tukey
 
 
+@pytest.mark.slow
 def test_tukey_equals_scipy(web):
     rng = np.random.default_rng(3)
     cases = [rng.random((4, 30)), rng.random((6, 12)) + np.arange(6)[:, None] * 0.1]
@@ -68,6 +69,7 @@ def test_tukey_constant_scores_give_p_one():
     assert (r.p_value == 1).all()
 
 
+@pytest.mark.slow
 def test_compare_with_tukey_equals_scipy(web):
     t = compare(web, test="tukey", all_pairs=True, alpha=0.05)
     names = list(web)
@@ -102,6 +104,7 @@ def _statsmodels_anova(s):
     return anova_lm(smf.ols("score ~ C(system) + C(topic)", frame).fit())
 
 
+@pytest.mark.slow
 def test_two_way_anova_equals_statsmodels(web):
     rng = np.random.default_rng(5)
     cases = [rng.random((5, 30)) + np.arange(5)[:, None] * 0.05, rng.random((2, 7))]
@@ -172,6 +175,7 @@ def _statsmodels_methods():
     return sorted(multitest_methods_names)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", _statsmodels_methods())
 @pytest.mark.parametrize("alpha", [0.05, 0.1])
 def test_every_statsmodels_method(method, alpha):

@@ -192,11 +192,11 @@ def main(argv: list[str]) -> int:
         )
         _write(args.output, format_letor(results, flag))
         return 0
-    from ..formats.letor import format_ttest, letor_ttest, perl_num
+    from ..formats.letor import format_ttest, letor_file_results, letor_ttest, perl_num
     from ..io.letor import read_letor_results
 
-    a = read_letor_results(args.result_a).to_results()
-    b = read_letor_results(args.result_b).to_results()
+    a = letor_file_results(read_letor_results(args.result_a))
+    b = letor_file_results(read_letor_results(args.result_b))
     rows = letor_ttest(a, b)
     text = format_ttest(
         args.result_a,

@@ -40,8 +40,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Results
 
 
 def perl_num(x: float) -> str:
@@ -372,7 +376,7 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     ----------
     a, b : cwlkit.results.Results
         Per-topic values, e.g. two :func:`evaluate_letor_files` results or two result files
-        read with :func:`cwlkit.io.letor.read_letor_results` (``.to_results()``); ``run``
+        read with :func:`cwlkit.io.letor.read_letor_results` (:func:`letor_file_results`); ``run``
         names each in messages.
 
     Raises
@@ -430,3 +434,20 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
             )
         )
     return rows
+
+
+def letor_file_results(file: Any) -> Results:
+    """A LETOR result file (:func:`cwlkit.io.letor.read_letor_results`) as Results: one row
+    per column, named as the header spells it (``P@1``, ``MAP``...), topics in the file's
+    order, ``run`` the file's path.
+
+    Raises
+    ------
+    FormatError
+        A query listed twice under one header, or a query with values in one table
+        (``P@n``/``MAP``) but not in another (``NDCG@n``).
+    """
+    from ..results import Results
+
+    names, topics, values = file.matrix()
+    return Results(values, names, topics, run=file.path)

@@ -90,7 +90,7 @@ def format_rbp_eval(
 def header(argv: Sequence[str], run_path: str) -> str:
     """The header comment: what was run, when and where (rbp_eval's lines, without host and
     user names)."""
-    from .. import __version__
+    from ..support.version import VERSION as __version__
 
     lines = [
         "# rbp_eval output (cwlkit rbp_eval)",

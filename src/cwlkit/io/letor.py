@@ -225,9 +225,10 @@ class LetorResultFile:
     measures: dict[str, tuple[list[str], np.ndarray]]
     path: str = "<result>"
 
-    def to_results(self):
-        """The rows as :class:`cwlkit.results.Results`: one row per column, named as the
-        header spells it (``P@1``, ``MAP``...), topics in the file's order, ``run`` the path.
+    def matrix(self) -> tuple[list[str], list[str], np.ndarray]:
+        """``(names, topics, values)``: one row of ``values`` (float64[M, T]) per column,
+        named as the header spells it (``P@1``, ``MAP``...), topics in the file's order
+        (:func:`cwlkit.formats.letor.letor_file_results` makes them Results).
 
         Raises
         ------
@@ -235,8 +236,6 @@ class LetorResultFile:
             A query listed twice under one header, or a query with values in one table
             (``P@n``/``MAP``) but not in another (``NDCG@n``).
         """
-        from ..results import Results
-
         names = list(self.measures)
         topics = self.measures[names[0]][0] if names else []
         index = {q: i for i, q in enumerate(topics)}
@@ -257,7 +256,7 @@ class LetorResultFile:
                     "expected every query in every table",
                 )
             values[r, pos] = vals
-        return Results(values, names, list(topics), run=self.path)
+        return names, list(topics), values
 
 
 def read_letor_results(path: str | Path) -> LetorResultFile:

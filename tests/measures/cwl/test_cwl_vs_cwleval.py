@@ -31,6 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
+
 pytest.importorskip("cwl.ruler.ranking", reason="cwl-eval 1.0.12 (a test extra) is not installed")
 
 # Every cwl_eval metric class, with default and non-default parameters, in cwl_eval's

@@ -71,6 +71,7 @@ def between(x: float, a: float, b: float) -> bool:
     extra=st.lists(st.floats(0.0, 1.0), max_size=15),
     pad=st.one_of(st.sampled_from([0.0, 1.0]), st.floats(0.0, 0.9)),
 )
+@pytest.mark.slow
 def test_every_completion_lies_between_the_bounds(T, ranking, fill, extra, pad):
     lo, hi = bounds(T, ranking)
     done = [fill[i] if g is None else g for i, g in enumerate(ranking)] + extra
