@@ -77,11 +77,12 @@ _M = TypeVar("_M")
 
 # Type checkers (PEP 681) read the decorated classes as frozen dataclasses: the constructor
 # they synthesise is the one Measure.__init__ implements (fields in declaration order, by
-# keyword or position). `param` is not among the field specifiers: type checkers read only a
+# keyword or position). `param` is not among the field specifiers: mypy reads only a
 # *keyword* ``default=`` of a custom field specifier, and most fields spell their default by
 # position (``param(0.8, ...)``), which would make them required; left out, every field
 # declared with `param(...)` is read as having a default (a required parameter left out is
-# caught at run time by Measure.__init__, not by the type checker).
+# caught at run time by Measure.__init__, not by the type checker). Once every default is
+# spelled ``param(default=...)``, `param` can join the field specifiers.
 @dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
 def measure(cls: type[_M]) -> type[_M]:
     """Class decorator of every measure: a dataclass whose fields are its parameters.
