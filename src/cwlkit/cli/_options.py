@@ -85,7 +85,9 @@ def add_measure_option(
 
 def split_top_level(text: str) -> list[str]:
     """Split on whitespace outside parentheses and quotes: ``"P@10 RBP(p=0.8, x=1)"``."""
-    out, cur, depth, quote = [], [], 0, ""
+    out: list[str] = []
+    cur: list[str] = []
+    depth, quote = 0, ""
     for ch in text:
         if quote:
             quote = "" if ch == quote else quote

@@ -204,7 +204,7 @@ def _compat(args, tmap: dict[str, float] | None) -> str:
     )
 
 
-def _judging_depth(args, tmap: dict[str, float] | None) -> str:
+def _judging_depth(args: argparse.Namespace, tmap: dict[str, float] | None) -> int:
     from ..formats.inst_eval import format_judging_depth
     from ..measures.cwl.eval_depth import (
         inst_beyond,

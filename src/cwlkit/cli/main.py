@@ -49,7 +49,7 @@ USAGE = "usage: cwlkit [--version] [-h] SUBCOMMAND [ARGS...]"
 class ArgumentParser(argparse.ArgumentParser):
     """argparse that raises a one-line CwlkitError instead of printing usage and exiting."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         raise CwlkitError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 

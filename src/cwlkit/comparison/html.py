@@ -100,13 +100,13 @@ SCRIPT = """
 """
 
 
-def _num(x: float, digits: int = 4) -> str:
+def _num(x: float | None, digits: int = 4) -> str:
     if x is None or not math.isfinite(x):
         return "–" if x is None or math.isnan(x) else ("∞" if x > 0 else "−∞")
     return f"{x:.{digits}f}"
 
 
-def _p(x: float) -> str:
+def _p(x: float | None) -> str:
     if x is None or math.isnan(x):
         return "–"
     if x == 0:
@@ -114,12 +114,12 @@ def _p(x: float) -> str:
     return f"{x:.4f}" if x >= 1e-4 else f"{x:.1e}"
 
 
-def _v(x: float) -> str:
+def _v(x: float | None) -> str:
     """A sort key for data-v (NaN sorts last)."""
     return "NaN" if x is None or not math.isfinite(x) else repr(float(x))
 
 
-def _sign_class(x: float) -> str:
+def _sign_class(x: float | None) -> str:
     if x is None or not math.isfinite(x) or x == 0:
         return ""
     return ' class="pos"' if x > 0 else ' class="neg"'

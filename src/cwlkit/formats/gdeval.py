@@ -270,12 +270,13 @@ def _gdeval_rows(results: Results) -> tuple[int, int, np.ndarray | None, int]:
     from ..measures.trec.api import NDCG
 
     ndcg = err = numret = None
+    k_n = k_e = None
     for i, name in enumerate(results.measures):
         m = parse_measure(name)
         if isinstance(m, NDCG) and m.dcg == "exp-log2" and ndcg is None:
-            ndcg = i
+            ndcg, k_n = i, m.k
         elif isinstance(m, ERR) and err is None:
-            err = i
+            err, k_e = i, m.k
         elif m.family == "NumRet" and numret is None:
             numret = i
     if ndcg is None or err is None:
@@ -283,7 +284,6 @@ def _gdeval_rows(results: Results) -> tuple[int, int, np.ndarray | None, int]:
             "format_gdeval: expected nDCG(dcg='exp-log2')@k and ERR@k in the results; "
             f"got {', '.join(results.measures)}"
         )
-    k_n, k_e = parse_measure(results.measures[ndcg]).k, parse_measure(results.measures[err]).k
     if k_n != k_e or k_n is None:
         raise CwlkitError(f"format_gdeval: nDCG and ERR need one cutoff; got {k_n} and {k_e}")
     counts = results.values[numret] if numret is not None else None

@@ -161,13 +161,16 @@ def ndeval_report(
         raise ParamError(f"-riskAlpha must be >= 0; got {risk_alpha:g}")
     q = _ndeval_qrels(as_diversity_qrels(qrels))
     r = _ndeval_run(as_run(run))
-    opts = {"alpha": alpha, "beta": beta, "traditional": traditional, "depth": depth}
-    topics, values, in_qrels = _evaluate(q, r, **opts)
+
+    def evaluate(run: Run) -> tuple[list[str], np.ndarray, np.ndarray]:
+        return _evaluate(q, run, alpha=alpha, beta=beta, traditional=traditional, depth=depth)
+
+    topics, values, in_qrels = evaluate(r)
     n_mean = len(q.codes()[1]) if all_topics else int(in_qrels.sum())
     runid = _first_tag(r)
     if baseline is not None:
         b = _ndeval_run(as_run(baseline))
-        b_topics, b_values, _ = _evaluate(q, b, **opts)
+        b_topics, b_values, _ = evaluate(b)
         if all_topics:
             extra = np.setdiff1d(np.asarray(b_topics, dtype=object).astype(str), topics)
             rows = np.concatenate([np.asarray(topics, dtype=str), extra.astype(str)])

@@ -24,6 +24,8 @@ import os
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..results import Results
 
 
@@ -57,21 +59,22 @@ def format_rbp_eval(
         rbp_eval's ``-q`` and the opposite of its ``-T``.
     """
     out: list[str] = []
-    if results is None:
+    if results is None:  # (no topic is judged: only the NaN averages are printed)
         col: dict[str, int] = {}
         where: dict[str, int] = {}
         judged: list[str] = []
+        values = resid = np.zeros((0, 0))
     else:
         col = {t: j for j, t in enumerate(results.topics)}
         where = {name: i for i, name in enumerate(results.measures)}
         judged = [t for t in topics if t in col]
-    resid = None if results is None else results.columns["ResEU"]
-    if per_query and results is not None:
+        values, resid = results.values, results.columns["ResEU"]
+    if per_query:
         for t in judged:
             j = col[t]
             for name, p, depth in rows:
                 i = where[name]
-                out.append(_line(p, t, depth, results.values[i, j], resid[i, j]))
+                out.append(_line(p, t, depth, values[i, j], resid[i, j]))
     if averages:
         for name, p, depth in rows:
             base = err = math.nan
@@ -79,7 +82,7 @@ def format_rbp_eval(
                 i = where[name]
                 base = err = 0.0
                 for t in judged:  # summed in print order, as rbp_eval sums them
-                    base += float(results.values[i, col[t]])
+                    base += float(values[i, col[t]])
                     err += float(resid[i, col[t]])
                 base /= len(judged)
                 err /= len(judged)

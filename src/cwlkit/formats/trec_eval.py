@@ -57,6 +57,12 @@ def _default_name(results: Results, name: str) -> str:
     return printed or name
 
 
+def _aggregates(results: Results) -> list[str]:
+    """``results.aggregates`` (never None: ``Results.__post_init__`` fills the default in)."""
+    assert results.aggregates is not None
+    return results.aggregates
+
+
 def _layout(results: Results, names: Sequence[str] | None) -> list[tuple[str, int, str]]:
     """``(printed name, row of results, kind)`` per printed measure, in print order."""
     if names is None:
@@ -68,13 +74,14 @@ def _layout(results: Results, names: Sequence[str] | None) -> list[tuple[str, in
             f"({', '.join(results.measures)})"
         )
     out: list[tuple[str, int, str]] = []
+    aggregates = _aggregates(results)
     i = 0
     for n in names:
         if n == "runid":
             out.append((n, -1, _RUNID))
             continue
         m = results.measures[i]
-        kind = _TEXT if m in results.text else _INT if results.aggregates[i] == "sum" else _REAL
+        kind = _TEXT if m in results.text else _INT if aggregates[i] == "sum" else _REAL
         out.append((n, i, kind))
         i += 1
     return out
@@ -88,7 +95,7 @@ def _summary_value(results: Results, i: int) -> float:
     if m in results.summary:
         return results.summary[m]
     v = results.values[i]
-    how = results.aggregates[i]
+    how = _aggregates(results)[i]
     if how == "gmean":
         v = np.log(np.maximum(v, MIN_GEO_MEAN))
     total = float(np.cumsum(v)[-1]) if v.size else 0.0
@@ -160,9 +167,10 @@ def _per_topic(results: Results, layout: list[tuple[str, int, str]], zscore: boo
     """
     specs: list[str] = []
     cols: list[list] = []
+    aggregates = _aggregates(results)
     for name, i, kind in layout:
         m = results.measures[i] if i >= 0 else ""
-        if kind == _RUNID or m == "NumQ" or results.aggregates[i] == "gmean":
+        if kind == _RUNID or m == "NumQ" or aggregates[i] == "gmean":
             continue  # trec_eval prints these on the 'all' lines only
         if kind == _TEXT:
             specs.append(f"{name:<22}".replace("%", "%%") + "\t%s\t'%s'\n")

@@ -20,6 +20,7 @@ import sys
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 import pyarrow as pa
@@ -45,7 +46,7 @@ _NONBLANK = re.compile(rb"[^ \n]")
 # pyarrow's own conversions (``pa.array``, ``Array.to_numpy``, ``pa.scalar``) import pandas
 # when it is installed (0.2-0.3 s); these go through the arrays' buffers instead.
 
-_ARROW_OF = {
+_ARROW_OF: dict[np.dtype, pa.DataType] = {
     np.dtype(np.int8): pa.int8(),
     np.dtype(np.int16): pa.int16(),
     np.dtype(np.int32): pa.int32(),
@@ -158,7 +159,7 @@ def read_url(url: str) -> bytes:
 MAP_BYTES = 1 << 23
 
 
-def read_text(path: str | Path) -> bytes | mmap.mmap:
+def read_text(path: str | os.PathLike[str]) -> bytes | mmap.mmap:
     """:func:`read_bytes`, but a plain local file of at least ``MAP_BYTES`` bytes is
     memory-mapped (read-only) instead of copied: its pages are the page cache's, so the
     text costs neither a copy nor fresh memory (32 MB of run: about 20 ms). The map is
@@ -178,7 +179,7 @@ def read_text(path: str | Path) -> bytes | mmap.mmap:
     return read_bytes(path)
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """Return the bytes of ``path`` (``-`` is standard input; a URL such as ``s3://b/run``
     is read with fsspec), un-gzipped if it is gzip."""
     try:
@@ -238,6 +239,19 @@ def line_numbers(data: bytes) -> np.ndarray:
     return np.flatnonzero(ends > starts).astype(np.int64) + 1
 
 
+class LineNumbers(Protocol):
+    """The 1-based line numbers of a file's rows: an int64 array, or a stand-in for one that
+    is computed on first use (:class:`LazyLines`); indexing gives line numbers,
+    ``numpy.asarray`` the whole array."""
+
+    def __getitem__(self, i: Any, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    @property
+    def size(self) -> int: ...
+
+
 class LazyLines:
     """1-based line numbers of a file's rows, computed from its text on first use.
 
@@ -260,13 +274,13 @@ class LazyLines:
             self._reload = None
         return self._arr
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         return self.array[i]
 
     def __len__(self) -> int:
         return int(self.array.size)
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return self.array if dtype is None else self.array.astype(dtype)
 
     @property
@@ -276,7 +290,7 @@ class LazyLines:
 
 
 def split_columns(
-    path: str | Path,
+    path: str | os.PathLike[str],
     data: bytes | mmap.mmap,
     names: Sequence[str],
     expected: str,
@@ -362,7 +376,7 @@ def last_field(data: bytes | mmap.mmap, index: int, *, comments: bool = False) -
     raise ValueError("no line with fields")
 
 
-def _reread(path: str | Path, comments: bool | str, full: bool) -> bytes:
+def _reread(path: str | os.PathLike[str], comments: bool | str, full: bool) -> bytes:
     """The normalised text of ``path`` read again (for the line numbers of an error)."""
     return normalise(read_bytes(path), comments=comments, full=full)
 
@@ -443,7 +457,7 @@ def _kept(table: pa.Table, keep: Sequence[str] | None) -> pa.Table:
     return table if keep is None else table.select(list(keep))
 
 
-def check_utf8(path: str | Path, data: bytes | mmap.mmap, step: int = 1 << 26) -> None:
+def check_utf8(path: str | os.PathLike[str], data: bytes | mmap.mmap, step: int = 1 << 26) -> None:
     """Raise a FormatError naming the first line that is not UTF-8 text, if any (every
     field: trec_eval takes bytes as they are, but cwlkit's columns are UTF-8 strings). A
     memory map is decoded ``step`` bytes at a time, not copied whole."""
@@ -460,7 +474,7 @@ def check_utf8(path: str | Path, data: bytes | mmap.mmap, step: int = 1 << 26) -
             raise FormatError(path, line, f"expected UTF-8 text, got the byte 0x{got}") from None
 
 
-def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> None:
+def _scan_field_counts(path: str | os.PathLike[str], data: bytes, n: int, expected: str) -> None:
     for i, line in enumerate(data.split(b"\n"), 1):
         if not line:
             continue
@@ -470,9 +484,9 @@ def _scan_field_counts(path: str | Path, data: bytes, n: int, expected: str) -> 
 
 
 def parse_floats(
-    path: str | Path,
+    path: str | os.PathLike,
     column: pa.Array,
-    lines: np.ndarray,
+    lines: LineNumbers,
     what: str,
     *,
     finite: bool = True,

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -29,7 +29,7 @@ class DocCosts:
     path: str = "<doc costs>"
 
 
-def read_costs(path: str | Path) -> Costs:
+def read_costs(path: str | os.PathLike[str]) -> Costs:
     """Read a cwl_eval cost file: one ``element_type cost`` pair per line (blank lines and
     ``#`` comments allowed). Costs must be finite and non-negative."""
     data = read_bytes(path)
@@ -51,7 +51,7 @@ def read_costs(path: str | Path) -> Costs:
     return Costs(dict(zip(types, costs.tolist(), strict=True)), str(path))
 
 
-def read_doc_costs(path: str | Path) -> DocCosts:
+def read_doc_costs(path: str | os.PathLike[str]) -> DocCosts:
     """Read per-document costs: ``topic doc cost`` per line."""
     data = read_bytes(path)
     table, lines = split_columns(

@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 
 from ..errors import FormatError, InputError
 from ._text import (
+    LineNumbers,
     encode,
     encode_runs,
     first_duplicate,
@@ -72,8 +73,9 @@ _FORMS = (
 class _TakenLines:
     """Line numbers ``lines[idx]`` of another (lazy) line array, computed on first use."""
 
-    def __init__(self, lines: Any, idx: np.ndarray) -> None:
-        self._lines, self._idx, self._arr = lines, idx, None
+    def __init__(self, lines: LineNumbers, idx: np.ndarray) -> None:
+        self._lines, self._idx = lines, idx
+        self._arr: np.ndarray | None = None
 
     @property
     def array(self) -> np.ndarray:
@@ -81,13 +83,13 @@ class _TakenLines:
             self._arr = np.asarray(self._lines)[self._idx]
         return self._arr
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         return self.array[i]
 
     def __len__(self) -> int:
         return int(self._idx.size)
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         return self.array if dtype is None else self.array.astype(dtype)
 
     @property
@@ -164,7 +166,7 @@ def _collapse(full: pa.Table) -> tuple[np.ndarray, np.ndarray]:
     return heads[by_file], group
 
 
-def _check(full: pa.Table, lines: Any, path: str, group: np.ndarray) -> None:
+def _check(full: pa.Table, lines: LineNumbers, path: str, group: np.ndarray) -> None:
     """The same document judged twice for one subtopic of a topic is an error (``group``:
     the (topic, document) of each row, from :func:`_collapse`)."""
     if full.num_rows < 2:
@@ -184,7 +186,7 @@ def _check(full: pa.Table, lines: Any, path: str, group: np.ndarray) -> None:
     )
 
 
-def _make(full: pa.Table, lines: Any, path: str) -> DiversityQrels:
+def _make(full: pa.Table, lines: LineNumbers, path: str) -> DiversityQrels:
     """A DiversityQrels over ``full`` (columns topic, subtopic, doc, label_text, label)."""
     heads, group = _collapse(full)
     _check(full, lines, path, group)

@@ -5,9 +5,9 @@ through its decompressed text (its size: estimated from its first block's ratio)
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import zlib
-from typing import BinaryIO
 
 #: the first bytes of a gzip file
 GZIP_MAGIC = b"\x1f\x8b"
@@ -22,7 +22,7 @@ def is_gzip(path: str) -> bool:
         return f.read(2) == GZIP_MAGIC
 
 
-def open_text(path: str) -> BinaryIO:
+def open_text(path: str) -> io.BufferedIOBase:
     """The file's text, opened for reading: decompressed as it is read if it is gzipped."""
     return gzip.open(path, "rb") if is_gzip(path) else open(path, "rb")  # noqa: SIM115
 

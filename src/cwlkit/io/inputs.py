@@ -598,7 +598,9 @@ def _from_dict(obj: Mapping, kind: str, path: str, name: str | None):
     return _from_columns(topics, docs, values, None, kind, path, name)
 
 
-def record_columns(obj: Iterable, path: str, expected: str) -> tuple[list[tuple], tuple] | None:
+def record_columns(
+    obj: Iterable, path: str, expected: str
+) -> tuple[list[tuple], tuple | list] | None:
     """The columns of an iterable of equal-length tuples or namedtuples, and its first record
     (None when there is none). ``expected`` describes a record for messages."""
     items = obj if isinstance(obj, list) else list(obj)
@@ -676,9 +678,9 @@ def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str |
         types = set(map(type, ids))
         if type(None) not in types and not any(issubclass(t, _FLOATS) for t in types):
             continue
-        bad = next((i for i, x in enumerate(ids) if x is None or _is_nan(x)), None)
-        if bad is not None:
-            raise FormatError(path, bad + 1, f"expected {id_what}, got {ids[bad]!r}")
+        bad_id = next((i for i, x in enumerate(ids) if x is None or _is_nan(x)), None)
+        if bad_id is not None:
+            raise FormatError(path, bad_id + 1, f"expected {id_what}, got {ids[bad_id]!r}")
     try:
         arr = np.asarray(values, dtype=np.float64)
         if arr.shape != (n,):

@@ -21,8 +21,8 @@ from the newline positions, no Python loop) and RE2 regular expressions extract 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
@@ -65,7 +65,7 @@ class LetorFile:
         return int(self.labels.size)
 
 
-def _lines(path: str | Path, data: bytes) -> tuple[pa.Array, np.ndarray]:
+def _lines(path: str | os.PathLike[str], data: bytes) -> tuple[pa.Array, np.ndarray]:
     """Non-blank lines of ``data`` as a string array (CR and edge blanks removed) and their
     1-based line numbers."""
     import pyarrow.compute as pc
@@ -101,7 +101,7 @@ def _first_bad_utf8(data: bytes) -> int | None:
     return None  # pragma: no cover
 
 
-def read_features(path: str | Path) -> LetorFile:
+def read_features(path: str | os.PathLike[str]) -> LetorFile:
     """Read the labels, query ids and docids of a LETOR feature file.
 
     Parameters
@@ -151,7 +151,9 @@ def read_features(path: str | Path) -> LetorFile:
     return LetorFile(labels=labels, qids=qids, docids=docids, lines=numbers, path=str(path))
 
 
-def read_predictions(path: str | Path, features: LetorFile, *, what: str = "score") -> np.ndarray:
+def read_predictions(
+    path: str | os.PathLike[str], features: LetorFile, *, what: str = "score"
+) -> np.ndarray:
     """Read a prediction file: one number per non-blank line, one line per feature line.
 
     Parameters
@@ -259,7 +261,7 @@ class LetorResultFile:
         return names, list(topics), values
 
 
-def read_letor_results(path: str | Path) -> LetorResultFile:
+def read_letor_results(path: str | os.PathLike[str]) -> LetorResultFile:
     """Read a per-query LETOR result file, as LETOR's t-test script does.
 
     A line starting with ``qid<TAB>`` is a header naming the columns of the rows after it;

@@ -62,7 +62,8 @@ class Parts:
         """Close the bucket file (it is opened by the first :meth:`read`)."""
         if self._reader is not None:
             self._reader = None
-            self._source.close()
+            if self._source is not None:  # (always: both are set by read)
+                self._source.close()
 
     def read(self, k: int):
         """Bucket ``k`` as a :class:`Qrels` or :class:`Run` (duplicates checked); None when
@@ -373,7 +374,7 @@ def _parse_block(
     expected: str,
     keep: tuple[str, ...],
     extra: bool,
-    comments: bool,
+    comments: bool | str,
 ) -> pa.Table | None:
     """The rows of one block of text (``first``: the file line of its first line), checked:
     the value column parsed to ``label`` / ``score``, and a ``line`` column; None for a

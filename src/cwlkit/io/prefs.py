@@ -20,14 +20,15 @@ with ``comments`` (trec_eval 10.0) lines starting with ``#`` are skipped.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
 from ._text import (
+    LineNumbers,
     encode,
     first_duplicate,
     from_numpy,
@@ -51,7 +52,7 @@ class Judgments:
     table : pyarrow.Table
         String columns ``topic``, ``jg``, ``jsg`` (``"0"`` when the format has none), ``doc``
         and ``level`` (float64: the preference level, or the integer label of ``qrels_jg``).
-    lines : numpy.ndarray
+    lines : numpy.ndarray or LazyLines
         1-based line number of each row in ``path``.
     path : str
         Where the judgments came from (for messages).
@@ -60,7 +61,7 @@ class Judgments:
     """
 
     table: pa.Table
-    lines: np.ndarray
+    lines: LineNumbers
     path: str
     kind: str
 
@@ -73,7 +74,7 @@ class Judgments:
         return to_numpy(self.table.column("level"))
 
 
-def read_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
+def read_prefs(path: str | os.PathLike[str], *, comments: bool = False) -> Judgments:
     """Read a trec_eval preferences file (``topic jg jsg document rel_level``).
 
     Raises
@@ -94,7 +95,7 @@ def read_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
     return Judgments(table, lines, str(path), "prefs")
 
 
-def read_qrels_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
+def read_qrels_prefs(path: str | os.PathLike[str], *, comments: bool = False) -> Judgments:
     """Read a qrels file as preferences (``topic iteration document label``).
 
     The iteration column becomes the judgment group, the sub-group is ``"0"`` on every line.
@@ -113,7 +114,7 @@ def read_qrels_prefs(path: str | Path, *, comments: bool = False) -> Judgments:
     return Judgments(table, lines, str(path), "qrels_prefs")
 
 
-def read_qrels_jg(path: str | Path, *, comments: bool = False) -> Judgments:
+def read_qrels_jg(path: str | os.PathLike[str], *, comments: bool = False) -> Judgments:
     """Read a judgment-group qrels file (``topic jg document label``).
 
     The label is truncated toward zero (trec_eval reads it with ``atol``).
@@ -146,7 +147,7 @@ def read_qrels_jg(path: str | Path, *, comments: bool = False) -> Judgments:
     return Judgments(table, lines, str(path), "qrels_jg")
 
 
-def read_judgments(kind: str, path: str | Path, *, comments: bool = False) -> Judgments:
+def read_judgments(kind: str, path: str | os.PathLike[str], *, comments: bool = False) -> Judgments:
     """Read ``path`` in trec_eval's ``-R kind`` format (``prefs``, ``qrels_prefs``,
     ``qrels_jg``)."""
     readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}

@@ -15,14 +15,14 @@ both).
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError
-from ._text import from_numpy, parse_floats, read_bytes, split_columns, to_numpy
+from ._text import LineNumbers, from_numpy, parse_floats, read_bytes, split_columns, to_numpy
 from .trec import RUN_COLUMNS, Qrels, Run, _check_duplicates, read_qrels
 
 
@@ -31,7 +31,7 @@ def _lower(col: pa.ChunkedArray | pa.Array) -> pa.Array:
     return pc.utf8_lower(arr)
 
 
-def read_rbp_qrels(path: str | Path) -> tuple[Qrels, bool, float]:
+def read_rbp_qrels(path: str | os.PathLike[str]) -> tuple[Qrels, bool, float]:
     """The qrels with ids in lower case, whether they are integral, and the largest label.
 
     Raises
@@ -52,7 +52,9 @@ def read_rbp_qrels(path: str | Path) -> tuple[Qrels, bool, float]:
     return folded, not dotted, max_label
 
 
-def read_rbp_run(path: str | Path, *, by_rank: bool = False) -> tuple[Run, list[str], list[str]]:
+def read_rbp_run(
+    path: str | os.PathLike[str], *, by_rank: bool = False
+) -> tuple[Run, list[str], list[str]]:
     """The run with ids in lower case, its topics in file order, and rbp_eval's warnings.
 
     With ``by_rank`` the rank column is read as rbp_eval reads it (a non-negative integer,
@@ -124,7 +126,7 @@ def read_rbp_run(path: str | Path, *, by_rank: bool = False) -> tuple[Run, list[
     return run, topics, [msg for _, _, msg in sorted(notes)]
 
 
-def _ranks(path: str | Path, rank_text: pa.Array, lines: np.ndarray) -> np.ndarray:
+def _ranks(path: str | os.PathLike[str], rank_text: pa.Array, lines: LineNumbers) -> np.ndarray:
     """The rank column as non-negative integers (rbp_eval's ``int(rank)``)."""
     try:
         out = to_numpy(pc.cast(rank_text, pa.int64()))

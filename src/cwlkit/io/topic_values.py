@@ -10,13 +10,12 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ..errors import FormatError, ParamError
 
 
-def read_topic_values(path: str | Path, what: str = "value") -> dict[str, float]:
+def read_topic_values(path: str | os.PathLike[str], what: str = "value") -> dict[str, float]:
     """Read ``topic value`` lines into ``{topic: value}``.
 
     Parameters

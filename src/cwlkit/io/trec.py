@@ -10,8 +10,8 @@ in both files.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +20,7 @@ import pyarrow as pa
 from ..errors import FormatError
 from ._text import (
     INDENTED,
+    LineNumbers,
     first_duplicate,
     from_numpy,
     from_strings,
@@ -99,14 +100,14 @@ class Qrels(_Coded):
     ----------
     table : pyarrow.Table
         Columns ``topic``, ``iter``, ``doc``, ``label_text`` (strings) and ``label`` (float64).
-    lines : numpy.ndarray
+    lines : numpy.ndarray or LazyLines
         1-based line number in ``path`` of each row.
     path : str
         Where the judgements came from (for messages).
     """
 
     table: pa.Table
-    lines: np.ndarray
+    lines: LineNumbers
     path: str = "<qrels>"
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -155,14 +156,14 @@ class Run(_Coded):
     table : pyarrow.Table
         Columns ``topic``, ``q0``, ``doc``, ``rank``, ``score_text``, ``tag`` (strings) and
         ``score`` (float64).
-    lines : numpy.ndarray
+    lines : numpy.ndarray or LazyLines
         1-based line number in ``path`` of each row.
     path : str
         Where the run came from (for messages).
     """
 
     table: pa.Table
-    lines: np.ndarray
+    lines: LineNumbers
     path: str = "<run>"
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
     _per_topic_docs = True
@@ -224,7 +225,7 @@ class Run(_Coded):
         return cls(table, np.arange(1, n + 1, dtype=np.int64), path)
 
 
-def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
+def read_qrels(path: str | os.PathLike[str], *, comments: bool = False) -> Qrels:
     """Read a TREC qrels file (``topic iteration document label``).
 
     Parameters
@@ -253,7 +254,7 @@ def read_qrels(path: str | Path, *, comments: bool = False) -> Qrels:
 
 
 def read_run(
-    path: str | Path,
+    path: str | os.PathLike[str],
     *,
     comments: bool = False,
     extra: bool = False,
@@ -311,8 +312,8 @@ def read_run(
 
 
 def read_pair(
-    qrels_path: str | Path,
-    run_path: str | Path,
+    qrels_path: str | os.PathLike[str],
+    run_path: str | os.PathLike[str],
     *,
     comments: bool = False,
     extra: bool = False,
@@ -331,7 +332,7 @@ def read_pair(
 
 
 def _check_duplicates(
-    path: str | Path, table: pa.Table, lines: np.ndarray, what: str, codes=None
+    path: str | os.PathLike[str], table: pa.Table, lines: LineNumbers, what: str, codes=None
 ) -> None:
     if codes is None:
         from ._text import encode
@@ -362,7 +363,7 @@ def _check_duplicates(
 ZSCORE_COLUMNS = ("topic", "measure", "mean_text", "sd_text")
 
 
-def read_zscores(path: str | Path) -> dict[tuple[str, str], tuple[float, float]]:
+def read_zscores(path: str | os.PathLike[str]) -> dict[tuple[str, str], tuple[float, float]]:
     """Read a trec_eval ``-Z`` file: lines ``topic measure mean stddev``.
 
     Returns ``{(topic, measure): (mean, stddev)}``; trec_eval prints ``(value - mean) /

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
 import numpy as np
 
@@ -28,7 +29,7 @@ def param(
     lt: float | None = None,
     le: float | None = None,
     integer: bool = False,
-    choices: tuple | None = None,
+    choices: tuple[Any, ...] | None = None,
     doc: str = "",
 ) -> Any:
     """Declare a measure parameter with its domain (checked in ``__post_init__``)."""
@@ -57,7 +58,7 @@ def format_value(v: Any) -> str:
     return str(v)
 
 
-def _domain(meta: dict) -> str:
+def _domain(meta: Mapping[str, Any]) -> str:
     lo = (
         f"({meta['gt']}"
         if meta["gt"] is not None
@@ -71,7 +72,19 @@ def _domain(meta: dict) -> str:
     return f"{lo}, {hi}"
 
 
-def measure(cls: type) -> type:
+_M = TypeVar("_M")
+
+
+# Type checkers (PEP 681) read the decorated classes as frozen dataclasses: the constructor
+# they synthesise is the one Measure.__init__ implements (fields in declaration order, by
+# keyword or position). `param` is not among the field specifiers: mypy reads only a
+# *keyword* ``default=`` of a custom field specifier, and most fields spell their default by
+# position (``param(0.8, ...)``), which would make them required; left out, every field
+# declared with `param(...)` is read as having a default (a required parameter left out is
+# caught at run time by Measure.__init__, not by the type checker). Once every default is
+# spelled ``param(default=...)``, `param` can join the field specifiers.
+@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field,))
+def measure(cls: type[_M]) -> type[_M]:
     """Class decorator of every measure: a dataclass whose fields are its parameters.
 
     The constructor (keywords or positions in field order, defaults, then the parameter
@@ -164,7 +177,7 @@ class Measure:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._field_values() == other._field_values()  # type: ignore[attr-defined]
+        return self._field_values() == other._field_values()
 
     def __hash__(self) -> int:
         return hash(self._field_values())
@@ -274,7 +287,7 @@ class Measure:
         """The registry entry as data: family, summary, parameters, aggregation, aliases."""
         params = []
         for f in dataclasses.fields(cls):
-            meta = f.metadata or {}
+            meta: Mapping[str, Any] = f.metadata or {}
             default = None if f.default is dataclasses.MISSING else f.default
             dom = _domain(meta) if meta and meta.get("choices") is None else None
             if meta.get("choices") is not None:

@@ -18,7 +18,7 @@ Conventions shared by both curves
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -190,7 +190,8 @@ def interpolated_at_ranks(batch: RankingBatch, rel: float = 1.0) -> np.ndarray:
         return np.where(batch.valid, 0.0, np.nan)
     cum = np.cumsum(relevant(batch, rel), axis=1, dtype=np.int64)
     got = np.take_along_axis(best, np.clip(cum - 1, 0, best.shape[1] - 1), axis=1)
-    has_rel = (_relevant_positions(batch, rel) >= 0).any(axis=1)[:, None]
+    # (a 2-d array reduced over one axis is an array; numpy's stubs also allow a scalar)
+    has_rel = cast(np.ndarray, (_relevant_positions(batch, rel) >= 0).any(axis=1))[:, None]
     return np.where(batch.valid, np.where(has_rel, got, 0.0), np.nan)
 
 

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import numpy as np
 import pyarrow as pa
@@ -105,6 +105,7 @@ def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     qt, qt_dict, qd, qd_dict = qrels.codes()
     Tq, n_rows = len(qt_dict), len(qt)
     sub = qrels.subtopics
+    assert sub is not None, "a DiversityQrels keeps its judgements"  # (as _make builds it)
     jrow = qrels.judgement_rows()
     relevant = to_numpy(sub.column("label")) >= rel
     jrow = jrow[relevant]
@@ -124,7 +125,8 @@ def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     width = max(int(n_sub.max(initial=0)), 1)
     row_bits = np.zeros((n_rows + 1, width), dtype=bool)
     row_bits[jrow, local[pair_idx]] = True
-    row_any = row_bits.any(axis=1)
+    # (a 2-d array reduced over one axis is an array; numpy's stubs also allow a scalar)
+    row_any = cast(np.ndarray, row_bits.any(axis=1))
     n_rel = np.zeros((Tq + 1, width), dtype=np.int64)
     np.add.at(n_rel, (jt, local[pair_idx]), 1)
     # ideal candidates: each topic's relevant rows, greatest document id first (ndeval's
@@ -140,14 +142,6 @@ def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     got = _QrelsSubtopics(n_sub, width, row_bits, row_any, n_rel, cand)
     qrels._cache[key] = got
     return got
-
-
-def subtopic_counts(qrels: DiversityQrels, rel: float = 1.0) -> dict[str, int]:
-    """``{topic: S}``: the subtopics with a relevant judgement (label >= ``rel``) of every
-    topic of ``qrels`` (0 for a topic judged without a relevant document)."""
-    sub = _qrels_subtopics(qrels, rel)
-    names = qrels.codes()[1].to_pylist()
-    return {str(t): int(n) for t, n in zip(names, sub.n_sub[:-1].tolist(), strict=True)}
 
 
 def topic_subtopics(
@@ -183,10 +177,10 @@ def _ranked_rows(batch: RankingBatch, qrels: DiversityQrels) -> np.ndarray:
         return got
     T, D = batch.labels.shape
     out = np.full((T, D), -1, dtype=np.int64)
-    src = getattr(batch, "_doc_source", None)
+    src = batch._doc_source
     if src is not None:
         row, col, docs = src
-    elif getattr(batch, "_docs", None) is not None:  # (a batch made by select())
+    elif batch._docs is not None:  # (a batch made by select())
         row, col = np.nonzero(batch.valid)
         docs = from_strings(batch.docs[row, col].tolist())
     else:

@@ -16,6 +16,8 @@ default ``nDCG`` is trec_eval's, gain = label).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..core.gains import GainMap
@@ -23,17 +25,20 @@ from ..errors import ParamError
 from .base import Measure, measure, param
 from .registry import register
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
+
 #: relative size of the last term summed in the residual's geometric tail
 TAIL_TOL = 1e-18
 
 
-def _labels_max(batch) -> float | None:
+def _labels_max(batch: RankingBatch) -> float | None:
     """The largest label of the whole qrels file (every topic, evaluated or not)."""
-    top = getattr(batch, "qrels_max_label", None)
+    top = batch.qrels_max_label
     return top if top is not None else _evaluated_max(batch)
 
 
-def _evaluated_max(batch) -> float | None:
+def _evaluated_max(batch: RankingBatch) -> float | None:
     """The largest label in the qrels of the evaluated topics."""
     ql = batch.qrel_labels
     finite = ql[np.isfinite(ql)]
@@ -118,7 +123,7 @@ class ERR(Measure):
     )
     k: int | None = param(None, ge=1, integer=True, doc="cutoff (default: the whole run)")
 
-    def gain_map(self, batch) -> GainMap:
+    def gain_map(self, batch: RankingBatch) -> GainMap:
         """The label -> probability mapping for ``batch`` (checks labels against max_grade)."""
         top = _labels_max(batch)
         if self.max_grade is not None:
@@ -133,7 +138,9 @@ class ERR(Measure):
             top = 1.0
         return GainMap(self.gain, float(top))
 
-    def probabilities(self, batch, *, unjudged: float = 0.0, cut: bool = True) -> np.ndarray:
+    def probabilities(
+        self, batch: RankingBatch, *, unjudged: float = 0.0, cut: bool = True
+    ) -> np.ndarray:
         """float64[T, D'] satisfaction probabilities of the ranked documents.
 
         Unjudged documents get ``unjudged``; ranks past a run's end 0. With ``cut`` only the
@@ -147,16 +154,16 @@ class ERR(Measure):
         r = gm(labels)
         return np.where(valid, np.where(judged, np.nan_to_num(r, nan=0.0), unjudged), 0.0)
 
-    def compute(self, batch) -> np.ndarray:
+    def compute(self, batch: RankingBatch) -> np.ndarray:
         """ERR@k for every topic of ``batch``, float64[T]."""
         return err_sum(self.probabilities(batch))
 
-    def top_probability(self, batch) -> float:
+    def top_probability(self, batch: RankingBatch) -> float:
         """The satisfaction probability of the highest grade (``g_max``)."""
         gm = self.gain_map(batch)
         return float(gm(np.array([gm.max_label]))[0])
 
-    def upper(self, batch) -> np.ndarray:
+    def upper(self, batch: RankingBatch) -> np.ndarray:
         """Full-depth ERR with unjudged documents and every rank past the run at the top grade."""
         rho = self.top_probability(batch)
         r = self.probabilities(batch, unjudged=rho, cut=False)
@@ -164,12 +171,12 @@ class ERR(Measure):
         reach_end = np.prod(1.0 - r, axis=1)
         return inside + reach_end * cascade_tail(batch.depth, rho)
 
-    def residual(self, batch) -> np.ndarray:
+    def residual(self, batch: RankingBatch) -> np.ndarray:
         """How much ERR@k could still rise: :meth:`upper` minus :meth:`compute` (>= 0)."""
         return np.maximum(self.upper(batch) - self.compute(batch), 0.0)
 
 
-def gdeval_ndcg(batch, k: int) -> np.ndarray:
+def gdeval_ndcg(batch: RankingBatch, k: int) -> np.ndarray:
     """nDCG@k as gdeval.pl computes it (``nDCG(dcg='exp-log2')@k``), float64[T].
 
     ``DCG@k = sum_{i=1..min(k, n)} (2^{g_i} - 1) / log2(i + 1)``; negative labels and

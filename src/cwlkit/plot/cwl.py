@@ -114,6 +114,7 @@ def sweep_series(
     """``{"ED", "EU", "ETU", "ETC"}`` of the measures ``names`` (in order) on ``topic``, or
     their means over every topic of ``results`` when ``topic`` is None."""
     rows = [results._row(n) for n in names]
+    cols: slice | int
     if topic is None:
         cols = slice(None)
     else:

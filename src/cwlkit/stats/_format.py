@@ -32,7 +32,7 @@ def fmt_num(v: Cell, digits: int = 4, signed: bool = False) -> str:
     return str(v)
 
 
-def fmt_p(p: float) -> str:
+def fmt_p(p: float | None) -> str:
     """A p-value for people: 4 decimals, or scientific notation below 0.0001."""
     if p is None or math.isnan(p):
         return "nan"

@@ -162,7 +162,9 @@ def level_data(
     ref = measures[0] if reference is None else reference
     rows = {n: [runs[n]._row(m) for m in measures] for n in names}
     # scores: every (run, topic) pair where all measures are finite (and the residual is small)
-    vals, items, dropped = [], [], 0
+    vals: list[np.ndarray] = []
+    items: list[tuple[str, ...]] = []
+    dropped = 0
     for n in names:
         r = runs[n]
         v = r.values[rows[n]]
