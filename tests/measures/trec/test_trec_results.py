@@ -17,8 +17,8 @@ import cwlkit
 from cwlkit.io.trec import read_qrels, read_run
 from cwlkit.measures.parse import parse_measures
 from cwlkit.measures.trec._spec import MEASURES
-from cwlkit.measures.trec.api import TREC_CLASSES, _from_trec, trec_eval_name
 from cwlkit.measures.trec.evaluate import evaluate_trec, printed_names, trec_eval_names
+from cwlkit.measures.trec.registered import TREC_CLASSES, _from_trec, trec_eval_name
 from cwlkit.report.trec_eval import format_trec_eval, write_trec_eval
 
 WEB = DATA / "web2012"
