@@ -193,6 +193,7 @@ def _parse_params(base: str, arg: str) -> tuple:
     if base not in ("P_avgjg", "Rprec_mult_avgjg") or not arg:
         raise ParamError(f"measure {base!r} takes no parameters; got {base}.{arg}")
     parts = arg.split(",")
+    vals: list[float]
     try:
         if base == "P_avgjg":  # C atol: the leading integer ("23.4" -> 23)
             vals = sorted(
