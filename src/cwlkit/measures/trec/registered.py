@@ -22,10 +22,10 @@ from typing import Any
 from ...errors import ParamError
 from ..base import Measure, measure
 from ..registry import register, register_syntax
-from ._classes import TrecBase, context
+from ._classes import TrecBase
 from ._spec import BY_NAME, MEASURES, Canonical, TrecMeasure
 
-__all__ = ["CLASSES", "TREC_CLASSES", "context", "trec_eval_name"]
+__all__ = ["CLASSES", "TREC_CLASSES", "trec_eval_name"]
 
 #: how a row's values combine over topics, as :attr:`Measure.aggregate` spells it
 _AGGREGATE = {"gm": "gmean", "sum": "sum"}
