@@ -17,15 +17,15 @@ non-relevant (``P@k`` divides by k). The ranking and score precision are the bat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...errors import ParamError
 from ..base import Measure, measure
 from ..registry import register, register_syntax
-from ._classes import TrecBase
+from ._classes import NDCGBase, TrecBase
 from ._spec import BY_NAME, MEASURES, Canonical, TrecMeasure
 
-__all__ = ["CLASSES", "TREC_CLASSES", "trec_eval_name"]
+__all__ = ["CLASSES", "NDCG", "TREC_CLASSES", "trec_eval_name"]
 
 #: how a row's values combine over topics, as :attr:`Measure.aggregate` spells it
 _AGGREGATE = {"gm": "gmean", "sum": "sum"}
@@ -66,6 +66,8 @@ def _generate() -> dict[str, type[TrecBase]]:
 TREC_CLASSES: dict[str, type[TrecBase]] = _generate()
 #: Python class name -> class (``NDCG``, ``RprecMult``)
 CLASSES: dict[str, type[TrecBase]] = {c.__name__: c for c in TREC_CLASSES.values()}
+#: nDCG, with its parameters' types (gdeval's report makes and reads it)
+NDCG = cast("type[NDCGBase]", CLASSES["NDCG"])
 
 
 def __getattr__(name: str) -> type[TrecBase]:
