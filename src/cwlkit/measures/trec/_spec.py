@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import param
-from . import _classes as cls
+from . import _classes as kinds
 from . import ap, counts, dcg, precision, unjudged
 from . import set as set_
 from .jg_measures import JG_MEASURES
@@ -108,7 +108,7 @@ class Canonical:
     doc: str
     params: tuple[Param, ...] = (REL,)
     aliases: tuple[str, ...] = ()
-    base: type[cls.TrecBase] = cls.TrecBase
+    base: type[kinds.TrecBase] = kinds.TrecBase
     cls_name: str = ""
 
 
@@ -245,7 +245,7 @@ MEASURES: list[TrecMeasure] = [
             ),
             (REL, cutoff(None)),
             ("MRR", "recip_rank"),
-            base=cls.Reciprocal,
+            base=kinds.Reciprocal,
         ),
     ),
     M(
@@ -276,7 +276,7 @@ MEASURES: list[TrecMeasure] = [
             "Precision at k: relevant documents in the top k / k (trec_eval ``P_k``).",
             (REL, cutoff(10)),
             ("Precision",),
-            base=cls.Precision,
+            base=kinds.Precision,
         ),
     ),
     M(
@@ -352,7 +352,7 @@ MEASURES: list[TrecMeasure] = [
                 Param("c", "float", 0.0, "value of a relevant document not retrieved"),
                 Param("d", "float", 0.0, "value of a non-relevant document not retrieved"),
             ),
-            base=cls.Linear,
+            base=kinds.Linear,
         ),
     ),
     M(
@@ -373,7 +373,7 @@ MEASURES: list[TrecMeasure] = [
                 ),
                 REL,
             ),
-            base=cls.Levels,
+            base=kinds.Levels,
         ),
     ),
     M(
@@ -389,7 +389,7 @@ MEASURES: list[TrecMeasure] = [
         dcg.G,
         "Buckley's normalised gain G (experimental); level=gain parameters.",
         "pairs",
-        measure=C("G", "Buckley's normalised gain G (experimental).", (GAINS,), base=cls.Gains),
+        measure=C("G", "Buckley's normalised gain G (experimental).", (GAINS,), base=kinds.Gains),
     ),
     M(
         "dcg",
@@ -400,7 +400,7 @@ MEASURES: list[TrecMeasure] = [
             "DCG",
             "DCG over the whole ranking: sum of gain / log2(rank + 1).",
             (GAINS,),
-            base=cls.Gains,
+            base=kinds.Gains,
         ),
     ),
     M(
@@ -409,7 +409,7 @@ MEASURES: list[TrecMeasure] = [
         "DCG of the ideal ranking of the judged gains.",
         "pairs",
         measure=C(
-            "IdealDCG", "DCG of the ideal ranking of the judged gains.", (GAINS,), base=cls.Gains
+            "IdealDCG", "DCG of the ideal ranking of the judged gains.", (GAINS,), base=kinds.Gains
         ),
     ),
     M(
@@ -443,7 +443,7 @@ MEASURES: list[TrecMeasure] = [
                 ),
                 cutoff(None),
             ),
-            base=cls.NDCGBase,
+            base=kinds.NDCGBase,
             cls_name="NDCG",
         ),
     ),
@@ -456,7 +456,7 @@ MEASURES: list[TrecMeasure] = [
             "nDCG_rel",
             "nDCG averaged over the relevant documents (experimental).",
             (GAINS,),
-            base=cls.Gains,
+            base=kinds.Gains,
         ),
     ),
     M(
@@ -472,7 +472,7 @@ MEASURES: list[TrecMeasure] = [
                 "(label >= rel)."
             ),
             (GAINS, REL),
-            base=cls.Gains,
+            base=kinds.Gains,
         ),
     ),
     M(
@@ -564,7 +564,7 @@ MEASURES: list[TrecMeasure] = [
                 "the ``F`` family)."
             ),
             (REL, Param("beta", "float", 1.0, "weight of recall", gt=0.0)),
-            base=cls.FMeasure,
+            base=kinds.FMeasure,
         ),
     ),
     M(
@@ -596,7 +596,7 @@ MEASURES: list[TrecMeasure] = [
                 "trec_eval does; the C/W/L ``RBP`` uses the gains as given."
             ),
             (Param("p", "float", 0.9, "persistence", gt=0.0, lt=1.0),),
-            base=cls.Persistence,
+            base=kinds.Persistence,
             cls_name="RBPTrec",
         ),
     ),

@@ -71,7 +71,7 @@ NDCG = cast("type[NDCGBase]", CLASSES["NDCG"])
 
 
 def __getattr__(name: str) -> type[TrecBase]:
-    """The generated classes as module attributes (``from .registered import NDCG``)."""
+    """The generated classes as module attributes (``from .registered import RprecMult``)."""
     try:
         return CLASSES[name]
     except KeyError:
