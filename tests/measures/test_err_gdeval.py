@@ -19,7 +19,7 @@ from cwlkit.measures import registry
 from cwlkit.measures.cwl import CWLMetric, measure
 from cwlkit.measures.err import ERR, cascade_tail, gdeval_ndcg
 from cwlkit.measures.parse import parse_measure
-from cwlkit.measures.trec.api import NDCG
+from cwlkit.measures.trec.registered import NDCG
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"

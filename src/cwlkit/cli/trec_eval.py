@@ -105,7 +105,7 @@ def _chunk_opt(text: str) -> int | str | None:
 
 
 def _measure_help(specs: list[str], version: int) -> str:
-    from ..measures.trec._spec import MEASURES, PREFS_MEASURES, nicknames
+    from ..measures.trec._spec import MEASURES, PREFS_JG_MEASURES, nicknames
 
     names: set[str] = set()
     nick = nicknames(version)
@@ -116,7 +116,7 @@ def _measure_help(specs: list[str], version: int) -> str:
     for m in MEASURES:
         if m.name in names and version in m.versions:
             out.append(f"{m.name}\n    {m.doc}")
-    for n in PREFS_MEASURES:
+    for n in PREFS_JG_MEASURES:
         if n in names:
             out.append(f"{n}\n    preference / judgment-group measure (see docs/trec_eval.md)")
     if len(out) == 2:
@@ -161,9 +161,9 @@ def main(argv: list[str]) -> int:
     num_docs = _int_opt("-N", args.N)
     comments = version >= 10
 
-    from ..measures.trec._spec import PREFS_MEASURES
+    from ..measures.trec._spec import PREFS_JG_MEASURES
 
-    wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_MEASURES for s in args.m)
+    wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_JG_MEASURES for s in args.m)
     if wants_prefs:
         if args.Z:
             raise CwlkitError(

@@ -110,7 +110,7 @@ def gdeval_measures(k: int = 20, max_grade: float = GDEVAL_MAX_GRADE) -> list:
     ``NumRet`` (0 marks a topic the run lacks, which gdeval.pl prints no line for)."""
     from ..measures.err import ERR
     from ..measures.parse import parse_measure
-    from ..measures.trec.api import NDCG
+    from ..measures.trec.registered import NDCG
 
     return [NDCG(dcg="exp-log2", k=k), ERR(max_grade=max_grade, k=k), parse_measure("NumRet")]
 
@@ -267,7 +267,7 @@ def _gdeval_rows(results: Results) -> tuple[int, int, np.ndarray | None, int]:
     from ..errors import CwlkitError
     from ..measures.err import ERR
     from ..measures.parse import parse_measure
-    from ..measures.trec.api import NDCG
+    from ..measures.trec.registered import NDCG
 
     ndcg = err = numret = None
     k_n = k_e = None

@@ -6,7 +6,7 @@ the ``all`` block (unless ``-n``). What trec_eval's printer does per measure fol
 the Results:
 
 - the printed name is trec_eval's for the canonical measure (``P@10`` prints ``P_10``,
-  ``AP`` ``map``, ``NumQ`` ``num_q``; :func:`cwlkit.measures.trec.api.trec_eval_name`), or
+  ``AP`` ``map``, ``NumQ`` ``num_q``; :func:`cwlkit.measures.trec.registered.trec_eval_name`), or
   the ``names`` given (trec_eval prints typed parameters as typed); ``runid`` is the line
   of ``Results.run``;
 - measures summed over topics (``NumRet``, the preference counts) print as ``%ld``;
@@ -46,7 +46,7 @@ def _default_name(results: Results, name: str) -> str:
     """trec_eval's name for the measure ``name`` of ``results`` (itself if trec_eval has none)."""
     from ..errors import CwlkitError
     from ..measures.parse import parse_measure
-    from ..measures.trec.api import trec_eval_name
+    from ..measures.trec.registered import trec_eval_name
 
     if name in results.text:
         return name

@@ -18,8 +18,8 @@ from cwlkit.formats.trec_eval import format_trec_eval, write_trec_eval
 from cwlkit.io.trec import read_qrels, read_run
 from cwlkit.measures.parse import parse_measures
 from cwlkit.measures.trec._spec import MEASURES
-from cwlkit.measures.trec.api import TREC_CLASSES, _from_trec, trec_eval_name
 from cwlkit.measures.trec.evaluate import evaluate_trec, printed_names, trec_eval_names
+from cwlkit.measures.trec.registered import TREC_CLASSES, _from_trec, trec_eval_name
 
 WEB = DATA / "web2012"
 WEB_QRELS = WEB / "qrels.web.151-200.txt"

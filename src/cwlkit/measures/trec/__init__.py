@@ -1,5 +1,6 @@
 """trec_eval's measures: per-family modules over a shared relevance-code view
-(:mod:`._ctx`), the measure table (:mod:`._spec`), the evaluation (:mod:`.evaluate`), and
-their registration under canonical and trec_eval names (:mod:`.api`)."""
+(:mod:`._ctx`), the one measure table (:mod:`._spec`), the evaluation (:mod:`.evaluate`), and
+the registered measures generated from the table under canonical and trec_eval names
+(:mod:`.registered`)."""
 
-from . import api as _api  # noqa: F401  (registers the measures)
+from . import registered as _registered  # noqa: F401  (registers the measures)

@@ -1,5 +1,8 @@
-"""The table of trec_eval's qrels-based measures, in trec_eval's print order (``measures.c``),
-with their parameter kinds, defaults, aggregation, and the nicknames.
+"""The one table of trec_eval's qrels-based measures, in trec_eval's print order
+(``measures.c``'s ``te_trec_measures``): each row declares what trec_eval knows of a measure
+(name, parameter kind, defaults, aggregation, versions, documentation, the family function)
+and the canonical measure the registry makes of it (:class:`Canonical`:
+:mod:`.registered` generates the registered classes from this table). Also the nicknames.
 
 Parameter kinds (``-m name.params``), as trec_eval parses them:
 
@@ -21,12 +24,92 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..base import param
+from . import _classes as kinds
 from . import ap, counts, dcg, precision, unjudged
 from . import set as set_
+from .jg_measures import JG_MEASURES
+from .prefs_counts import PREFS_MEASURES
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a canonical measure: a field of its class.
+
+    Attributes
+    ----------
+    name, type : str
+        The field's name and annotation (``"int | None"``).
+    default : object
+        Its default (``dataclasses.MISSING``: required).
+    doc : str
+        One line, listed by ``cwlkit measures``.
+    gt, ge, lt, le, integer, choices
+        Its domain, checked on construction (see :func:`~cwlkit.measures.base.param`).
+    """
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    gt: float | None = None
+    ge: float | None = None
+    lt: float | None = None
+    le: float | None = None
+    integer: bool = False
+    choices: tuple | None = None
+
+    def field(self) -> Any:
+        """A new dataclass field declaring this parameter."""
+        bounds = {"gt": self.gt, "ge": self.ge, "lt": self.lt, "le": self.le}
+        return param(
+            self.default, **bounds, integer=self.integer, choices=self.choices, doc=self.doc
+        )
+
+
+def cutoff(default: int | None = 10) -> Param:
+    """The integer cutoff ``k`` (spelled ``@k``); None: optional (the whole ranking)."""
+    if default is None:
+        return Param("k", "int | None", None, "cutoff (None: whole ranking)", ge=1, integer=True)
+    return Param("k", "int", default, "cutoff", ge=1, integer=True)
+
+
+REL = Param("rel", "float", 1.0, "smallest label counted relevant")
+GAINS = Param("gains", "str | None", None, "trec_eval gain table 'level=gain,...'")
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """The canonical measure (registry class) of a trec_eval row.
+
+    Attributes
+    ----------
+    family : str
+        Canonical family name (``AP``, ``nDCG``).
+    doc : str
+        The class docstring (its first paragraph is the ``cwlkit measures`` summary).
+    params : tuple of Param
+        The class's fields in order (``rel`` when it takes one, the cutoff ``k`` last).
+    aliases : tuple of str
+        Other names of the family.
+    base : type
+        The class it derives from: :class:`~._classes.TrecBase`, or a behaviour of
+        :mod:`._classes` (nDCG's gain table, utility's coefficients...).
+    cls_name : str
+        The Python class name, when not ``family``.
+    """
+
+    family: str
+    doc: str
+    params: tuple[Param, ...] = (REL,)
+    aliases: tuple[str, ...] = ()
+    base: type[kinds.TrecBase] = kinds.TrecBase
+    cls_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -37,277 +120,519 @@ class TrecMeasure:
     ----------
     name : str
         trec_eval's name (``P``, ``ndcg_cut``).
+    compute : callable or None
+        ``compute(ctx, params) -> list of float64[T]`` (one per printed name); None for
+        ``runid`` and ``num_q``.
+    doc : str
+        One-paragraph definition (``-h -m name``).
     kind : str
         Parameter kind (see module docstring).
     default : tuple
         Default parameters.
-    compute : callable or None
-        ``compute(ctx, params) -> list of float64[T]`` (one per printed name); None for
-        ``runid`` and ``num_q``.
     agg : str
         ``mean``, ``sum``, ``gm``, ``text``, ``runid`` or ``num_q``.
     integer : bool
         Printed with ``%ld``.
     versions : tuple of int
         trec_eval versions that register it.
-    doc : str
-        One-paragraph definition (``-h -m name``).
+    measure : Canonical or None
+        The canonical measure it declares; None: printed by another row's (``of``), or by
+        none (``runid``, ``relstring``; ``num_q`` is :class:`~cwlkit.measures.judged.NumQ`).
+    of : str
+        The row whose canonical measure also prints this one (``map_cut``: ``map``'s ``AP``).
+    fixed : tuple of (str, object)
+        The parameters of that measure that select this row (``set_relative_P``:
+        ``relative=True``).
     """
 
     name: str
-    kind: str
-    default: tuple
     compute: Callable | None
+    doc: str
+    kind: str = "none"
+    default: tuple = ()
     agg: str = "mean"
     integer: bool = False
     versions: tuple[int, ...] = (9, 10)
-    doc: str = ""
+    measure: Canonical | None = None
+    of: str = ""
+    fixed: tuple[tuple[str, Any], ...] = ()
 
 
 M = TrecMeasure
+C = Canonical
+
 MEASURES: list[TrecMeasure] = [
-    M("runid", "none", (), None, "runid", doc="The run's tag (last line's sixth field)."),
-    M("num_q", "none", (), None, "num_q", True, doc="Number of topics averaged over."),
+    M("runid", None, "The run's tag (last line's sixth field).", agg="runid"),
+    M("num_q", None, "Number of topics averaged over.", agg="num_q", integer=True),
     M(
         "num_ret",
-        "none",
-        (),
         counts.num_ret,
-        "sum",
-        True,
-        doc="Documents retrieved (summed over topics).",
+        "Documents retrieved (summed over topics).",
+        agg="sum",
+        integer=True,
+        measure=C("NumRet", "Documents retrieved (summed over topics).", ()),
     ),
     M(
         "num_rel",
-        "none",
-        (),
         counts.num_rel,
-        "sum",
-        True,
-        doc="Relevant documents in the qrels (summed).",
+        "Relevant documents in the qrels (summed).",
+        agg="sum",
+        integer=True,
+        measure=C("NumRel", "Relevant documents in the qrels (summed over topics)."),
     ),
     M(
         "num_rel_ret",
-        "none",
-        (),
         counts.num_rel_ret,
-        "sum",
-        True,
-        doc="Relevant documents retrieved (summed).",
+        "Relevant documents retrieved (summed).",
+        agg="sum",
+        integer=True,
+        measure=C("NumRelRet", "Relevant documents retrieved (summed)."),
     ),
     M(
         "map",
-        "none",
-        (),
         ap.map_,
-        doc="Mean average precision: sum of precision at each relevant retrieved document / R.",
+        "Mean average precision: sum of precision at each relevant retrieved document / R.",
+        measure=C(
+            "AP",
+            (
+                "Average precision: sum of the precision at each relevant "
+                "retrieved document / R.\n\n"
+                "``AP@k`` stops at rank k and still divides by R (trec_eval "
+                "``map_cut_k``); without a cutoff it is trec_eval's ``map``. "
+                "A topic with R = 0 scores 0."
+            ),
+            (REL, cutoff(None)),
+            ("MAP",),
+        ),
     ),
     M(
         "gm_map",
-        "none",
-        (),
         ap.map_,
-        "gm",
-        doc="Geometric mean of AP over topics (AP floored at 1e-5); summary only.",
+        "Geometric mean of AP over topics (AP floored at 1e-5); summary only.",
+        agg="gm",
+        measure=C(
+            "GMAP",
+            (
+                "AP per topic, aggregated by the geometric mean (AP floored "
+                "at 1e-5; trec_eval ``gm_map``)."
+            ),
+        ),
     ),
-    M("Rprec", "none", (), precision.Rprec, doc="Precision after R documents retrieved."),
+    M(
+        "Rprec",
+        precision.Rprec,
+        "Precision after R documents retrieved.",
+        measure=C(
+            "Rprec", "Precision at rank R, the number of relevant documents.", (REL,), ("R-prec",)
+        ),
+    ),
     M(
         "bpref",
-        "none",
-        (),
         ap.bpref,
-        doc="Binary preference (Buckley and Voorhees 2004): judged documents only.",
+        "Binary preference (Buckley and Voorhees 2004): judged documents only.",
+        measure=C("Bpref", "Binary preference (Buckley and Voorhees 2004): judged documents only."),
     ),
     M(
         "recip_rank",
-        "none",
-        (),
         ap.recip_rank,
-        doc="Reciprocal rank of the first relevant document.",
+        "Reciprocal rank of the first relevant document.",
+        measure=C(
+            "RR",
+            (
+                "Reciprocal rank of the first relevant document (trec_eval "
+                "``recip_rank``); ``RR@k`` scores 0 when it is below rank k "
+                "(MS MARCO's MRR@10)."
+            ),
+            (REL, cutoff(None)),
+            ("MRR", "recip_rank"),
+            base=kinds.Reciprocal,
+        ),
     ),
     M(
         "iprec_at_recall",
+        ap.iprec_at_recall,
+        "Interpolated precision (max precision at any later rank) at recall levels.",
         "double_cut",
         RECALL_LEVELS,
-        ap.iprec_at_recall,
-        doc="Interpolated precision (max precision at any later rank) at recall levels.",
+        measure=C(
+            "IPrec",
+            (
+                "Interpolated precision at recall level k: the highest "
+                "precision at any rank whose recall is at least k (trec_eval "
+                "``iprec_at_recall``; 9.0.8 reaches level k at (long)(k R + "
+                "0.9) relevant documents)."
+            ),
+            (REL, Param("k", "float", 0.0, "recall level", ge=0.0, le=1.0)),
+        ),
     ),
     M(
         "P",
+        precision.P,
+        "Precision at cutoffs (short runs padded with non-relevant).",
         "long_cut",
         CUTOFFS,
-        precision.P,
-        doc="Precision at cutoffs (short runs padded with non-relevant).",
+        measure=C(
+            "P",
+            "Precision at k: relevant documents in the top k / k (trec_eval ``P_k``).",
+            (REL, cutoff(10)),
+            ("Precision",),
+            base=kinds.Precision,
+        ),
     ),
     M(
         "relstring",
+        unjudged.relstring,
+        "Relevance codes of the top N documents as a string (per topic only).",
         "double_params",
         (10.0,),
-        unjudged.relstring,
-        "text",
-        doc="Relevance codes of the top N documents as a string (per topic only).",
+        agg="text",
     ),
-    M("recall", "long_cut", CUTOFFS, precision.recall, doc="Recall at cutoffs."),
+    M(
+        "recall",
+        precision.recall,
+        "Recall at cutoffs.",
+        "long_cut",
+        CUTOFFS,
+        measure=C(
+            "R",
+            "Recall at k: relevant documents in the top k / R (trec_eval ``recall_k``).",
+            (REL, cutoff(1000)),
+            ("Recall",),
+        ),
+    ),
     M(
         "infAP",
-        "none",
-        (),
         ap.infAP,
-        doc="Inferred AP (Yilmaz and Aslam); negative qrels values = pooled, unjudged.",
+        "Inferred AP (Yilmaz and Aslam); negative qrels values = pooled, unjudged.",
+        measure=C(
+            "infAP", "Inferred AP (Yilmaz and Aslam 2006); negative labels: pooled, unjudged."
+        ),
     ),
-    M("gm_bpref", "none", (), ap.bpref, "gm", doc="Geometric mean of bpref; summary only."),
+    M(
+        "gm_bpref",
+        ap.bpref,
+        "Geometric mean of bpref; summary only.",
+        agg="gm",
+        measure=C("GMBpref", "Bpref aggregated by the geometric mean (floor 1e-5)."),
+    ),
     M(
         "Rprec_mult",
+        precision.Rprec_mult,
+        "Precision at (long)(x R + 0.9) documents for multiples x of R.",
         "double_cut",
         (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0),
-        precision.Rprec_mult,
-        doc="Precision at (long)(x R + 0.9) documents for multiples x of R.",
+        measure=C(
+            "Rprec_mult",
+            (
+                "Precision at rank (long)(k R + 0.9), for a multiple k of R "
+                "(trec_eval ``Rprec_mult``)."
+            ),
+            (REL, Param("k", "float", 1.0, "multiple of R", gt=0.0)),
+            cls_name="RprecMult",
+        ),
     ),
     M(
         "utility",
+        set_.utility,
+        "p1 a + p2 b + p3 c + p4 d over the retrieved/relevant contingency table (d needs -N).",
         "double_params",
         (1.0, -1.0, 0.0, 0.0),
-        set_.utility,
-        doc="p1 a + p2 b + p3 c + p4 d over the retrieved/relevant contingency table (d needs -N).",
+        measure=C(
+            "Utility",
+            (
+                "Linear utility a R+ + b N+ + c R- + d N- over the retrieved "
+                "(+) / not retrieved (-), relevant (R) / non-relevant (N) "
+                "table (trec_eval ``utility``; d needs the collection size, "
+                "trec_eval's -N)."
+            ),
+            (
+                REL,
+                Param("a", "float", 1.0, "value of a relevant retrieved document"),
+                Param("b", "float", -1.0, "value of a non-relevant retrieved document"),
+                Param("c", "float", 0.0, "value of a relevant document not retrieved"),
+                Param("d", "float", 0.0, "value of a non-relevant document not retrieved"),
+            ),
+            base=kinds.Linear,
+        ),
     ),
     M(
         "11pt_avg",
+        ap.eleven_pt_avg,
+        "Interpolated precision averaged over the recall levels given (name ignores them).",
         "double_params",
         RECALL_LEVELS,
-        ap.eleven_pt_avg,
-        doc="Interpolated precision averaged over the recall levels given (name ignores them).",
+        measure=C(
+            "IAP11_trec",
+            (
+                "trec_eval's 11pt_avg: interpolated precision at recall 0, "
+                "0.1, ..., 1 (or the levels given), averaged."
+            ),
+            (
+                Param(
+                    "levels", "str | None", None, "recall levels 'x,y,...' (default 0, 0.1, ..., 1)"
+                ),
+                REL,
+            ),
+            base=kinds.Levels,
+        ),
     ),
     M(
         "binG",
-        "none",
-        (),
         ap.binG,
-        doc="Binary G: mean over relevant documents of 1/log2(2 + non-relevant above).",
+        "Binary G: mean over relevant documents of 1/log2(2 + non-relevant above).",
+        measure=C(
+            "binG", "Binary G: mean over relevant documents of 1/log2(2 + non-relevant above)."
+        ),
     ),
     M(
         "G",
-        "pairs",
-        (),
         dcg.G,
-        doc="Buckley's normalised gain G (experimental); level=gain parameters.",
+        "Buckley's normalised gain G (experimental); level=gain parameters.",
+        "pairs",
+        measure=C("G", "Buckley's normalised gain G (experimental).", (GAINS,), base=kinds.Gains),
     ),
-    M("dcg", "pairs", (), dcg.dcg, doc="DCG over the whole ranking: sum of gain/log2(rank+1)."),
-    M("ideal_dcg", "pairs", (), dcg.ideal_dcg, doc="DCG of the ideal ranking of the judged gains."),
+    M(
+        "dcg",
+        dcg.dcg,
+        "DCG over the whole ranking: sum of gain/log2(rank+1).",
+        "pairs",
+        measure=C(
+            "DCG",
+            "DCG over the whole ranking: sum of gain / log2(rank + 1).",
+            (GAINS,),
+            base=kinds.Gains,
+        ),
+    ),
+    M(
+        "ideal_dcg",
+        dcg.ideal_dcg,
+        "DCG of the ideal ranking of the judged gains.",
+        "pairs",
+        measure=C(
+            "IdealDCG", "DCG of the ideal ranking of the judged gains.", (GAINS,), base=kinds.Gains
+        ),
+    ),
     M(
         "ndcg",
-        "pairs",
-        (),
         dcg.ndcg,
-        doc="DCG / ideal DCG over the whole ranking; level=gain parameters.",
+        "DCG / ideal DCG over the whole ranking; level=gain parameters.",
+        "pairs",
+        measure=C(
+            "nDCG",
+            (
+                "nDCG = DCG / ideal DCG with discount log2(rank + 1) "
+                "(trec_eval ``ndcg`` / ``ndcg_cut``).\n\n"
+                "``dcg='log2'`` (default, trec_eval): gain = label (negative "
+                "labels 0), or the ``gains`` table ``'1=3,2=9'`` (trec_eval's "
+                "``ndcg.1=3,2=9``; no cutoff then). ``dcg='exp-log2'``: gain "
+                "2^label - 1 (gdeval.pl's nDCG, ir_measures' "
+                "``nDCG(dcg='exp-log2')``). The ideal ranking sorts every "
+                "judged document of the topic; ``@k`` cuts run and ideal at "
+                "k. A topic without a positive gain scores 0."
+            ),
+            (
+                Param(
+                    "dcg",
+                    "str",
+                    "log2",
+                    "gain: label or 2^label - 1",
+                    choices=("log2", "exp-log2"),
+                ),
+                Param(
+                    "gains", "str | None", None, "trec_eval gain table 'level=gain,...' (log2 only)"
+                ),
+                cutoff(None),
+            ),
+            base=kinds.NDCGBase,
+            cls_name="NDCG",
+        ),
     ),
     M(
         "ndcg_rel",
-        "pairs",
-        (),
         dcg.ndcg_rel,
-        doc="nDCG averaged over the relevant documents (experimental).",
+        "nDCG averaged over the relevant documents (experimental).",
+        "pairs",
+        measure=C(
+            "nDCG_rel",
+            "nDCG averaged over the relevant documents (experimental).",
+            (GAINS,),
+            base=kinds.Gains,
+        ),
     ),
     M(
         "Rndcg",
-        "pairs",
-        (),
         dcg.Rndcg,
-        doc="nDCG averaged at the R-level breakpoints of the ideal gains (experimental).",
+        "nDCG averaged at the R-level breakpoints of the ideal gains (experimental).",
+        "pairs",
+        measure=C(
+            "RnDCG",
+            (
+                "nDCG averaged at the R-level breakpoints of the ideal gains "
+                "(experimental); 0 for a topic without a relevant document "
+                "(label >= rel)."
+            ),
+            (GAINS, REL),
+            base=kinds.Gains,
+        ),
     ),
     M(
         "ndcg_cut",
+        dcg.ndcg_cut,
+        "nDCG at cutoffs; gains are the qrels values.",
         "long_cut",
         CUTOFFS,
-        dcg.ndcg_cut,
-        doc="nDCG at cutoffs; gains are the qrels values.",
+        of="ndcg",
     ),
     M(
         "map_cut",
+        precision.map_cut,
+        "AP truncated at cutoffs (normalised by R).",
         "long_cut",
         CUTOFFS,
-        precision.map_cut,
-        doc="AP truncated at cutoffs (normalised by R).",
+        of="map",
     ),
     M(
         "relative_P",
+        precision.relative_P,
+        "Precision at k / best possible precision at k.",
         "long_cut",
         CUTOFFS,
-        precision.relative_P,
-        doc="Precision at k / best possible precision at k.",
+        measure=C(
+            "relative_P",
+            "Precision at k over the best possible precision at k, min(k, R) / k.",
+            (REL, cutoff(10)),
+            cls_name="RelativeP",
+        ),
     ),
     M(
         "success",
+        precision.success,
+        "1 if a relevant document is in the top k.",
         "long_cut",
         (1, 5, 10),
-        precision.success,
-        doc="1 if a relevant document is in the top k.",
+        measure=C(
+            "Success",
+            "1 if a relevant document is in the top k (trec_eval ``success_k``).",
+            (REL, cutoff(10)),
+        ),
     ),
-    M("set_P", "none", (), set_.set_P, doc="num_rel_ret / num_ret."),
-    M("set_relative_P", "none", (), set_.set_relative_P, doc="num_rel_ret / min(num_ret, R)."),
-    M("set_recall", "none", (), set_.set_recall, doc="num_rel_ret / R."),
-    M("set_map", "none", (), set_.set_map, doc="set_P x set_recall."),
+    M(
+        "set_P",
+        set_.set_P,
+        "num_rel_ret / num_ret.",
+        measure=C(
+            "SetP",
+            (
+                "Precision of the retrieved set, relevant retrieved / "
+                "retrieved (trec_eval ``set_P``); ``relative=True``: relevant "
+                "retrieved / min(retrieved, R) (``set_relative_P``)."
+            ),
+            (REL, Param("relative", "bool", False, "divide by min(retrieved, R)")),
+        ),
+    ),
+    M(
+        "set_relative_P",
+        set_.set_relative_P,
+        "num_rel_ret / min(num_ret, R).",
+        of="set_P",
+        fixed=(("relative", True),),
+    ),
+    M(
+        "set_recall",
+        set_.set_recall,
+        "num_rel_ret / R.",
+        measure=C("SetR", "Recall of the retrieved set: relevant retrieved / R."),
+    ),
+    M(
+        "set_map",
+        set_.set_map,
+        "set_P x set_recall.",
+        measure=C("SetAP", "Set precision x set recall (trec_eval ``set_map``)."),
+    ),
     M(
         "set_F",
+        set_.set_F,
+        "(1+b) P R / (b P + R) over the retrieved set.",
         "double_params",
         (1.0,),
-        set_.set_F,
-        doc="(1+b) P R / (b P + R) over the retrieved set.",
+        measure=C(
+            "SetF",
+            (
+                "trec_eval's F of the retrieved set, ``(1 + beta) P R / (beta "
+                "P + R)`` (``set_F.beta``: trec_eval's beta stands where the "
+                "usual definition has beta squared; the lecture's F-beta is "
+                "the ``F`` family)."
+            ),
+            (REL, Param("beta", "float", 1.0, "weight of recall", gt=0.0)),
+            base=kinds.FMeasure,
+        ),
     ),
     M(
         "num_nonrel_judged_ret",
-        "none",
-        (),
         counts.num_nonrel_judged_ret,
-        "sum",
-        True,
-        doc="Retrieved documents judged non-relevant (summed).",
+        "Retrieved documents judged non-relevant (summed).",
+        agg="sum",
+        integer=True,
+        measure=C(
+            "NumNonRelJudgedRet", "Retrieved documents judged non-relevant (summed over topics)."
+        ),
     ),
-    M("yaap", "none", (), ap.yaap, doc="Robertson's yet another AP: log((1+s)/(1+R-s))."),
+    M(
+        "yaap",
+        ap.yaap,
+        "Robertson's yet another AP: log((1+s)/(1+R-s)).",
+        measure=C("yaap", "Robertson's yet another AP: log((1 + s) / (1 + R - s))."),
+    ),
     M(
         "rbp",
-        "pairs",
-        (),
         dcg.rbp,
-        doc="Rank-biased precision, p=0.9 unless rbp.p=X; gains rescaled to [0,1].",
+        "Rank-biased precision, p=0.9 unless rbp.p=X; gains rescaled to [0,1].",
+        "pairs",
+        measure=C(
+            "RBP_trec",
+            (
+                "trec_eval 10.0's rank-biased precision (``rbp``): (1 - p) "
+                "sum g_i p^(i-1) with the labels rescaled to [0, 1] as "
+                "trec_eval does; the C/W/L ``RBP`` uses the gains as given."
+            ),
+            (Param("p", "float", 0.9, "persistence", gt=0.0, lt=1.0),),
+            base=kinds.Persistence,
+            cls_name="RBPTrec",
+        ),
     ),
     M(
         "rbp_resid",
-        "none",
-        (),
         unjudged.rbp_resid,
-        doc="RBP residual from unjudged documents (p=0.9).",
+        "RBP residual from unjudged documents (p=0.9).",
+        measure=C(
+            "RBP_trec_resid",
+            "trec_eval 10's RBP residual of the unjudged documents (p = 0.9).",
+            (),
+        ),
     ),
     M(
         "unj",
+        unjudged.unj,
+        "Fraction of the top k that is unjudged.",
         "long_cut",
         (5, 10, 20),
-        unjudged.unj,
         versions=(10,),
-        doc="Fraction of the top k that is unjudged.",
+        measure=C(
+            "Unjudged",
+            (
+                "Fraction of the top k that is unjudged (trec_eval 10.0 "
+                "``unj``; 1 - ``Judged@k`` when the run has k documents)."
+            ),
+            (cutoff(10),),
+        ),
     ),
 ]
+
 BY_NAME: dict[str, TrecMeasure] = {m.name: m for m in MEASURES}
 
-#: measures computed by the preference / judgment-group module (cwlkit.measures.trec.prefs)
-PREFS_MEASURES = (
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-    "map_avgjg",
-    "P_avgjg",
-    "Rprec_mult_avgjg",
-)
+#: the names trec_eval computes from judgments other than qrels (``-R prefs``,
+#: ``qrels_prefs``, ``qrels_jg``: :mod:`.prefs`), in its table order
+PREFS_JG_MEASURES = (*PREFS_MEASURES, *JG_MEASURES)
 
 _OFFICIAL = (
     "runid",
@@ -372,35 +697,12 @@ _SET = (
     "set_map",
     "set_F",
 )
-_PREFS_ALL = (
-    "runid",
-    "num_q",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-    "prefs_avgjg_Rnonrel",
-    "prefs_simp_ret",
-    "prefs_pair_ret",
-    "prefs_avgjg_ret",
-    "prefs_avgjg_Rnonrel_ret",
-    "prefs_simp_imp",
-    "prefs_pair_imp",
-    "prefs_avgjg_imp",
-)
-_PREFS_OFF = (
-    "runid",
-    "num_q",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
-)
-_QRELS_JG = ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+#: trec_eval's nicknames of the measures of :mod:`.prefs`
+PREFS_NICKNAMES = {
+    "all_prefs": ("runid", "num_q", *PREFS_MEASURES),
+    "prefs": ("runid", "num_q", *PREFS_MEASURES[:6]),
+    "qrels_jg": ("runid", "num_q", *JG_MEASURES),
+}
 
 
 def nicknames(version: int) -> dict[str, tuple[str, ...]]:
@@ -410,7 +712,5 @@ def nicknames(version: int) -> dict[str, tuple[str, ...]]:
         "official": _OFFICIAL,
         "set": _SET,
         "all_trec": all_trec,
-        "all_prefs": _PREFS_ALL,
-        "prefs": _PREFS_OFF,
-        "qrels_jg": _QRELS_JG,
+        **PREFS_NICKNAMES,
     }

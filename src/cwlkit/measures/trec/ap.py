@@ -102,7 +102,7 @@ def binG(ctx: Ctx, params=None) -> list[np.ndarray]:
 def _iprec_table(ctx: Ctx) -> np.ndarray:
     """float64[T, M]: interpolated precision at the j-th relevant retrieved document
     (max precision at any rank at or below it), M the largest num_rel_ret."""
-    got = getattr(ctx, "_cache_iprec", None)
+    got = ctx._memo.get("iprec")
     if got is not None:
         return got
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -112,7 +112,7 @@ def _iprec_table(ctx: Ctx) -> np.ndarray:
     table = np.zeros((ctx.T, max(M, 1)))
     rows, cols = np.nonzero(ctx.rel)
     table[rows, ctx.cumrel[rows, cols] - 1] = suf[rows, cols]
-    ctx._cache_iprec = table
+    ctx._memo["iprec"] = table
     return table
 
 

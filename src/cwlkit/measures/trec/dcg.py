@@ -114,7 +114,8 @@ def _cum_padded(
         ctx._memo[key] = got
     if width > got[0].shape[1]:  # pragma: no cover - callers never ask for more
         raise ValueError(f"width {width} > {got[0].shape[1]}")
-    return tuple(a[:, :width] for a in got)
+    g, ideal, cum, cum_ideal = (a[:, :width] for a in got)
+    return g, ideal, cum, cum_ideal
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:

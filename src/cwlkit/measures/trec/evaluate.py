@@ -28,7 +28,7 @@ import numpy as np
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
 from ._ctx import NONPOOL, PAD, Ctx
-from ._spec import BY_NAME, MEASURES, PREFS_MEASURES, TrecMeasure, nicknames
+from ._spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...results import Results
@@ -109,7 +109,7 @@ def canonical_names(m: TrecMeasure, params, given: str | None, rel_level: float 
     """
     from dataclasses import replace
 
-    from .api import _from_trec
+    from .registered import _from_trec
 
     if m.agg == "runid":
         return []
@@ -161,10 +161,10 @@ def select_measures(
             marked.update(nick[name])
             continue
         m = BY_NAME.get(name)
-        if (m is None or version not in m.versions) and name not in PREFS_MEASURES:
+        if (m is None or version not in m.versions) and name not in PREFS_JG_MEASURES:
             known = (
                 [x.name for x in MEASURES if version in x.versions]
-                + list(PREFS_MEASURES)
+                + list(PREFS_JG_MEASURES)
                 + list(nick)
             )
             raise UnknownMeasureError(name, known)
@@ -176,7 +176,7 @@ def select_measures(
         text = next((p for n, p in args if n == m.name), None)
         params = parse_params(m, text) if text is not None else m.default
         out.append((m, params, text))
-    others = [n for n in PREFS_MEASURES if n in marked]
+    others = [n for n in PREFS_JG_MEASURES if n in marked]
     return out, others
 
 

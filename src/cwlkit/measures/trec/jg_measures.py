@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import numpy as np
 
+JG_MEASURES = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
+"""trec_eval's judgment-group measures, in its table order."""
+
 P_CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RPREC_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
 

@@ -44,11 +44,10 @@ def success(ctx: Ctx, cutoffs) -> list[np.ndarray]:
 
 def ap_terms(ctx: Ctx) -> np.ndarray:
     """float64[T, D] cumulative sum of precision at each relevant document (AP numerator)."""
-    c = ctx._cache_ap if hasattr(ctx, "_cache_ap") else None
+    c = ctx._memo.get("ap_terms")
     if c is None:
         terms = np.where(ctx.rel, ctx.cumrel / ctx.ranks[None, :], 0.0)
-        c = np.cumsum(terms, axis=1)
-        ctx._cache_ap = c
+        c = ctx._memo["ap_terms"] = np.cumsum(terms, axis=1)
     return c
 
 

@@ -35,17 +35,10 @@ from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
 from ...io.trec import Run
 from ...results import Results
-from .jg_measures import P_CUTOFFS, RPREC_MULTS, jg_values
+from ._spec import PREFS_NICKNAMES as NICKNAMES
+from .jg_measures import JG_MEASURES, P_CUTOFFS, RPREC_MULTS, jg_values
 from .prefs_counts import PREFS_COUNTS, PREFS_MEASURES, prefs_values
 
-NICKNAMES = {
-    "all_prefs": ("runid", "num_q", *PREFS_MEASURES),
-    "prefs": ("runid", "num_q", *PREFS_MEASURES[:6]),
-    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
-}
-"""trec_eval's nicknames (``measures.c``) for the measures of this module."""
-
-JG_MEASURES = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 _TABLE_ORDER = ("runid", "num_q", *PREFS_MEASURES, *JG_MEASURES)
 KINDS = ("prefs", "qrels_prefs", "qrels_jg")
 
@@ -200,6 +193,7 @@ def _parse_params(base: str, arg: str) -> tuple:
     if base not in ("P_avgjg", "Rprec_mult_avgjg") or not arg:
         raise ParamError(f"measure {base!r} takes no parameters; got {base}.{arg}")
     parts = arg.split(",")
+    vals: list[float]
     try:
         if base == "P_avgjg":  # C atol: the leading integer ("23.4" -> 23)
             vals = sorted(

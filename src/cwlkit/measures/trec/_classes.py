@@ -1,0 +1,278 @@
+"""The base class of the registered trec_eval measures, and the few behaviours some rows of
+the table (:mod:`._spec`) need beyond it.
+
+:class:`TrecBase` computes the value trec_eval prints for a topic with the family function of
+the measure's row; :mod:`.registered` makes one registered subclass per canonical measure of
+the table. A behaviour class here holds no parameter (the row declares them, in order); it
+only annotates the ones its methods read.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from ...errors import ParamError
+from ..base import Measure, measure
+from ._ctx import Ctx
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...core.batch import RankingBatch
+    from ._spec import TrecMeasure
+
+#: the parameter kinds of trec_eval rows that give one value per cutoff
+CUT_KINDS = ("long_cut", "double_cut")
+
+
+def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
+    """The trec_eval view of a batch (memoised on the batch; ``batch._cache["trec_version"]``
+    selects trec_eval 10.0's rules where they differ)."""
+    version = int(batch._cache.get("trec_version", 9))
+    key = ("trec_ctx", float(rel), version)
+    got = batch._cache.get(key)
+    if got is None:
+        from .evaluate import _codes
+
+        codes, depth = _codes(batch, False, np.zeros(batch.n_topics, bool))
+        with np.errstate(invalid="ignore"):
+            qlev = np.trunc(batch.qrel_labels)
+        got = batch._cache[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
+    return got
+
+
+@measure
+class TrecBase(Measure):
+    """Base: the value of the trec_eval rows ``trec_rows`` (of ``_spec.MEASURES``)."""
+
+    #: the rows the class prints, in table order (set by :mod:`.registered`)
+    trec_rows: ClassVar[tuple[TrecMeasure, ...]] = ()
+
+    def trec_row(self) -> TrecMeasure:
+        """The row computed: the only one, or the last whose fixed parameters this measure
+        has and whose cutoff kind matches (``AP`` is ``map``, ``AP@10`` ``map_cut``)."""
+        rows = self.trec_rows
+        if len(rows) == 1:
+            return rows[0]
+        cut = getattr(self, "k", None) is not None
+        for row in reversed(rows):
+            fixed = all(getattr(self, k) == v for k, v in row.fixed)
+            if fixed and (row.kind in CUT_KINDS) == cut:
+                return row
+        raise AssertionError(f"{self.name}: no trec_eval row")  # pragma: no cover
+
+    def trec_params(self) -> tuple:
+        """The parameters passed to the row's function: the cutoff, the parameters of
+        :meth:`trec_text` parsed as trec_eval does, or the row's defaults."""
+        row = self.trec_row()
+        if row.kind in CUT_KINDS:
+            return (getattr(self, "k"),)  # noqa: B009  (a cutoff row's classes have k)
+        text = self.trec_text()
+        if text is None:
+            return row.default
+        from .evaluate import parse_params
+
+        return parse_params(row, text)
+
+    def trec_text(self) -> str | None:
+        """The parameters as trec_eval prints them after the name (``utility_2,-1,0,0``), or
+        None for the row's defaults (the bare name)."""
+        return None
+
+    def in_trec_eval(self) -> bool:
+        """Whether trec_eval prints this measure (``RR@10`` is not trec_eval's)."""
+        return True
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        """The parameters of the measure trec_eval's ``row.text`` (parsed: ``values``) asks
+        for, when the row is not a cutoff row and ``text`` is given."""
+        raise ParamError(
+            f"trec_eval measure {row.name!r} takes no parameters here; got {row.name}.{text}"
+        )
+
+    @classmethod
+    def from_trec(cls, row: TrecMeasure, text: str | None, values: tuple) -> list[Measure]:
+        """The measures trec_eval prints for ``row`` with ``text`` (parsed: ``values``)."""
+        if row.fixed:
+            return [cls(**dict(row.fixed))]
+        if row.kind in CUT_KINDS:
+            return [cls(k=v) for v in values]
+        if text is None:
+            return [cls()]
+        return [cls(**cls.trec_kwargs(row, values, text))]
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        fn = self.trec_row().compute
+        assert fn is not None  # (runid and num_q have no class)
+        ctx = context(batch, float(getattr(self, "rel", 1.0)))
+        return np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64)
+
+    def group_key(self) -> tuple | None:
+        """The cutoffs of one trec_eval cutoff row (``P_5``, ``P_10``...) with the same
+        ``rel`` are computed in one call of the row, as trec_eval computes them."""
+        if type(self).compute is not TrecBase.compute:
+            return None
+        return self._cut_key()
+
+    def _cut_key(self) -> tuple | None:
+        row = self.trec_row()
+        if row.kind not in CUT_KINDS:
+            return None
+        return ("trec_eval cutoffs", row.name, float(getattr(self, "rel", 1.0)))
+
+    @classmethod
+    def compute_group(cls, batch: RankingBatch, measures: list[Measure]) -> list[np.ndarray]:
+        trec = [m for m in measures if isinstance(m, TrecBase)]
+        first = trec[0]
+        fn = first.trec_row().compute
+        assert fn is not None and len(trec) == len(measures)
+        ctx = context(batch, float(getattr(first, "rel", 1.0)))
+        cuts = [m.trec_params()[0] for m in trec]
+        distinct = sorted(set(cuts))
+        by_cut = dict(zip(distinct, fn(ctx, tuple(distinct)), strict=True))
+        return [np.asarray(by_cut[c], dtype=np.float64) for c in cuts]
+
+
+class Precision(TrecBase):
+    """``P@k``: C/W/L too (``P_cwl@k`` on binary gains)."""
+
+    rel: float
+    k: int
+
+    def cwl_form(self) -> tuple[Measure, str | None]:
+        from ..cwl.precision import Precision as PrecisionCWL
+
+        return PrecisionCWL(k=self.k), f"binary:{self.rel:g}"
+
+
+class Reciprocal(TrecBase):
+    """``RR``: C/W/L without a cutoff; ``RR@k`` (not trec_eval's) scores 0 below rank k."""
+
+    rel: float
+    k: int | None
+
+    def cwl_form(self) -> tuple[Measure, str | None] | None:
+        from ..cwl.rr import RR as RRcwl
+
+        return None if self.k is not None else (RRcwl(), f"binary:{self.rel:g}")
+
+    def in_trec_eval(self) -> bool:
+        return self.k is None
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        rr = super().compute(batch)
+        if self.k is None:
+            return rr
+        with np.errstate(divide="ignore"):
+            return np.where(rr * self.k >= 1.0 - 1e-9, rr, 0.0)
+
+
+class Gains(TrecBase):
+    """A measure of graded gains with an optional gain table (``G.1=3,2=9``)."""
+
+    gains: str | None
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return {"gains": text}
+
+    def trec_text(self) -> str | None:
+        return self.gains
+
+
+class NDCGBase(Gains):
+    """``nDCG``: a gain table (no cutoff), or gdeval's exponential gains (with a cutoff)."""
+
+    dcg: str
+    k: int | None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.gains is not None and (self.k is not None or self.dcg != "log2"):
+            raise ParamError("nDCG takes a gains table only without a cutoff and with dcg='log2'")
+        if self.dcg == "exp-log2" and self.k is None:
+            raise ParamError("nDCG(dcg='exp-log2') needs a cutoff, e.g. nDCG(dcg='exp-log2')@20")
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        if self.dcg == "exp-log2":
+            from ..err import gdeval_ndcg
+
+            assert self.k is not None  # (checked by __post_init__)
+            return gdeval_ndcg(batch, int(self.k))
+        return super().compute(batch)
+
+    def in_trec_eval(self) -> bool:
+        return self.dcg == "log2"
+
+    def group_key(self) -> tuple | None:
+        return self._cut_key() if self.dcg == "log2" else None
+
+    def trec_text(self) -> str | None:
+        return self.gains if self.k is None else None
+
+
+class Levels(TrecBase):
+    """A measure over recall levels, optionally given (``11pt_avg.0.25,0.5``)."""
+
+    levels: str | None
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return {"levels": text}
+
+    def trec_text(self) -> str | None:
+        return self.levels
+
+
+class FMeasure(TrecBase):
+    """``set_F.beta``: beta passed exactly, printed with ``%g``."""
+
+    beta: float
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return {"beta": values[0]}
+
+    def trec_params(self) -> tuple:
+        return (float(self.beta),)
+
+    def trec_text(self) -> str | None:
+        return None if self.beta == 1.0 else f"{self.beta:g}"
+
+
+class Linear(TrecBase):
+    """``utility.a,b,c,d``: the coefficients passed exactly, printed with ``%g``."""
+
+    a: float
+    b: float
+    c: float
+    d: float
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return dict(zip("abcd", values[:4], strict=False))
+
+    def trec_params(self) -> tuple:
+        return (self.a, self.b, self.c, self.d)
+
+    def trec_text(self) -> str | None:
+        if self.trec_params() == (1.0, -1.0, 0.0, 0.0):
+            return None
+        return ",".join(f"{x:g}" for x in self.trec_params())
+
+
+class Persistence(TrecBase):
+    """``rbp.p=X``: the persistence passed exactly, printed with ``%g``."""
+
+    p: float
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return {"p": dict(values).get("p", 0.9)}
+
+    def trec_params(self) -> tuple:
+        return (("p", float(self.p)),)
+
+    def trec_text(self) -> str | None:
+        return None if self.p == 0.9 else f"p={self.p:g}"
