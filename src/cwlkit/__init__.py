@@ -49,7 +49,7 @@ _LAZY = {
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
     "ndeval_report": "cwlkit.formats.ndeval",
-    "evaluate_trec": "cwlkit.measures.trec.evaluate",
+    "evaluate_trec": "cwlkit.formats.trec_eval",
     "report": "cwlkit.comparison.build",
 }
 
@@ -100,6 +100,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .formats.gdeval import gdeval_results
     from .formats.letor import evaluate_letor_files
     from .formats.ndeval import ndeval_report
+    from .formats.trec_eval import evaluate_trec
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run
@@ -109,7 +110,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.classic import contingency
     from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
     from .measures.parse import parse_measure
-    from .measures.trec.evaluate import evaluate_trec
     from .results import Results
 
 

@@ -25,6 +25,8 @@ from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
 from .results import Results
 
 if TYPE_CHECKING:  # pragma: no cover
+    from types import EllipsisType
+
     import numpy as np
 
     from .core.batch import RankingBatch
@@ -72,7 +74,9 @@ class Evaluator:
     depth : int, optional
         Keep only the top ``depth`` documents of each ranking (trec_eval's ``-M``).
     judged_only : bool, default False
-        Drop unjudged documents before ranking (trec_eval's ``-J``).
+        Drop the unjudged documents (and those with a negative label) of each ranking once
+        it is ranked and cut to ``depth``: trec_eval's ``-J`` after ``-M``. Measure cutoffs
+        (``P@10``) then count judged documents only, as ir_measures' ``judged_only``.
     gain : str, default "identity"
         Label -> gain for C/W/L metrics: ``identity``, ``linear`` (label / largest label of
         the qrels), ``exp``, ``err``, or a table ``"0:0,1:0.5,2:1"``.
@@ -159,7 +163,15 @@ class Evaluator:
         streamed."""
         return self.plan.qrels
 
-    def evaluate(self, run: Any, *, name: str | None = None, jobs: int | None = None) -> Results:
+    def evaluate(
+        self,
+        run: Any,
+        *,
+        name: str | None = None,
+        jobs: int | None = None,
+        chunk_topics: int | str | None | EllipsisType = ...,
+        progress: bool | None = False,
+    ) -> Results:
         """Score one run (any form :func:`cwlkit.io.inputs.as_run` accepts) with every measure.
 
         With ``order="file"`` the topics come in the order they first appear in the run (as
@@ -171,11 +183,22 @@ class Evaluator:
         one process by the same code and the parts are joined in the same order, so the
         Results are those of ``jobs=1`` to the bit. Without ``chunk_topics`` (or with
         ``"auto"`` and a run read whole), or with a Dask ``client``, ``jobs`` has no effect.
-        See :mod:`cwlkit.executors` for the ways a run is scored.
+        ``chunk_topics`` given here overrides the Evaluator's option for this run (None:
+        read it whole). ``progress``: a bar on stderr over the topic buckets of a streamed run
+        (None: when stderr is a terminal). See :mod:`cwlkit.executors` for the ways a run is
+        scored.
         """
         from .executors import evaluate_run
 
-        return evaluate_run(self.plan, run, name=name, jobs=jobs, client=self._client)
+        return evaluate_run(
+            self.plan,
+            run,
+            name=name,
+            jobs=jobs,
+            client=self._client,
+            chunk_topics=chunk_topics,
+            progress=progress,
+        )
 
     def evaluate_many(
         self, runs: Any, *, jobs: int | None = None, progress: bool | None = None

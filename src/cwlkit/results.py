@@ -59,14 +59,12 @@ class Results:
         Each measure's aggregation over topics (``mean``, ``sum`` or ``gmean``); all ``mean``
         when not given.
     text : dict of str to list of str
-        Per-topic values that are strings, by measure name (trec_eval's ``relstring``); such
-        a measure's row of ``values`` is NaN and it has no aggregate.
-    summary : dict of str to float
-        Aggregates fixed by the tool that computed the values, where they are not the
-        aggregation of the topics held: trec_eval ``-c`` (9.0.8) averages over every qrels
-        topic while it has values only for those with results (the others count as 0; and
-        ``NumQ``, ``NumRel`` count them), and adds values in topic order.
-        :meth:`aggregate` returns these where given.
+        Per-topic values that are strings, by measure name (a measure whose values are text,
+        such as ``RelString``: the relevance codes of the top documents); such a measure's
+        row of ``values`` is NaN and its aggregate is NaN.
+    absent : list of str
+        The topics held that the run has no line for (scored as empty rankings: the
+        ``topics="qrels"`` and ``"either"`` rules keep them), in the order of ``topics``.
     """
 
     values: np.ndarray
@@ -76,7 +74,7 @@ class Results:
     run: str = ""
     aggregates: list[str] | None = None
     text: dict[str, list[str]] = field(default_factory=dict)
-    summary: dict[str, float] = field(default_factory=dict)
+    absent: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.values = np.asarray(self.values, dtype=np.float64)
@@ -143,9 +141,8 @@ class Results:
         mat = self._matrix(column)
         own = column in (None, "EU", "value")
         hows = self.aggregates if own else ["mean"] * len(self.measures)
-        fixed = self.summary if own else {}
         return {
-            m: fixed[m] if m in fixed else aggregate_values(mat[i], h)
+            m: aggregate_values(mat[i], h)
             for i, (m, h) in enumerate(zip(self.measures, hows, strict=True))
         }
 

@@ -32,6 +32,23 @@ def _cases() -> list:
     return out
 
 
+@pytest.fixture
+def streamed(monkeypatch):
+    """The runs the streamed executor evaluates: ``{"run", "chunk_topics", "all_topics"}``."""
+    import cwlkit.executors.streamed as st
+
+    got: list[dict] = []
+    real = st.evaluate_streamed
+
+    def spy(plan, qrels, run_path, buckets, *args, **kwargs):
+        all_topics = plan.options.topics == "qrels"
+        got.append({"run": run_path, "chunk_topics": buckets.topics, "all_topics": all_topics})
+        return real(plan, qrels, run_path, buckets, *args, **kwargs)
+
+    monkeypatch.setattr(st, "evaluate_streamed", spy)
+    return got
+
+
 @pytest.mark.parametrize("jobs", JOBS)
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize(("version", "expected", "args"), _cases())
@@ -145,21 +162,15 @@ def test_error_in_last_bucket_leaves_stdout_empty(cli, tmp_path, jobs):
 
 
 @pytest.mark.parametrize("flags", [["-q", "-m", "all_trec"], ["-c", "-q"]], ids=["q", "c"])
-def test_auto_streams_a_large_run_file(cli, calls, monkeypatch, flags):
+def test_auto_streams_a_large_run_file(cli, streamed, monkeypatch, flags):
     """The default ``--chunk-topics auto`` streams a plain run file over AUTO_BYTES (here
     every file: the threshold is lowered) in ranges of about AUTO_ROWS lines, and reads a
     smaller one whole (with -c too). The output is the same either way."""
     import cwlkit.executors.choose as choose
-    import cwlkit.measures.trec.evaluate as ev
 
     run = RUNS[0]
     whole = cli("trec_eval", "--chunk-topics", "none", *flags, QRELS, run)
     assert whole[0] == 0 and whole[1]
-    streamed = []
-    real = ev.evaluate_trec_files
-    monkeypatch.setattr(
-        ev, "evaluate_trec_files", lambda *a, **k: streamed.append(k) or real(*a, **k)
-    )
     assert cli("trec_eval", *flags, QRELS, run) == whole
     assert streamed == []  # (a small file: read whole)
     monkeypatch.setattr(choose, "TREC_AUTO_BYTES", 0)
@@ -203,25 +214,19 @@ def test_a_run_read_whole_uses_one_malloc_heap():
 
 @pytest.mark.parametrize("jobs", JOBS)
 @pytest.mark.parametrize("size", ["1", "7"])
-def test_gzipped_files_are_streamed(cli, monkeypatch, tmp_path, size, jobs):
+def test_gzipped_files_are_streamed(cli, streamed, monkeypatch, tmp_path, size, jobs):
     """Gzipped qrels and runs are streamed (decompressed as they are read) with the same
     output as the plain files read whole; ``auto`` judges a gzipped file by its text."""
     import gzip
 
     import cwlkit.executors.choose as choose
     import cwlkit.io.estimate as est
-    import cwlkit.measures.trec.evaluate as ev
 
     qz, rz = tmp_path / "q.gz", tmp_path / "r.gz"
     qz.write_bytes(gzip.compress(QRELS.read_bytes()))
     rz.write_bytes(gzip.compress(RUNS[0].read_bytes()))
     whole = cli("trec_eval", "--chunk-topics", "none", "-q", "-m", "all_trec", QRELS, RUNS[0])
     assert whole[0] == 0 and whole[1]
-    streamed = []
-    real = ev.evaluate_trec_files
-    monkeypatch.setattr(
-        ev, "evaluate_trec_files", lambda *a, **k: streamed.append(k) or real(*a, **k)
-    )
     flags = ["-q", "-m", "all_trec", "-j", jobs]
     assert cli("trec_eval", "--chunk-topics", size, *flags, qz, rz) == whole
     assert cli("trec_eval", "--chunk-topics", size, *flags, QRELS, rz) == whole
@@ -267,42 +272,29 @@ def test_text_size_of_a_large_gzipped_file(tmp_path):
 @pytest.mark.parametrize(
     "flags", [["-q", "-m", "all_trec"], ["-c", "-m", "official"]], ids=["q", "c"]
 )
-def test_several_runs_streamed_in_turn(cli, monkeypatch, flags, jobs):
+def test_several_runs_streamed_in_turn(cli, streamed, flags, jobs):
     """Several runs with ``--chunk-topics N``: each streamed in its turn (its buckets over
     the jobs), the outputs in argument order, the same as each run read whole."""
-    import cwlkit.measures.trec.evaluate as ev
-
     runs = [RUNS[0], RUNS[3], RUNS[0]]
     whole = "".join(cli("trec_eval", *flags, QRELS, run)[1] for run in runs)
-    streamed = []
-    real = ev.evaluate_trec_files
-    monkeypatch.setattr(
-        ev, "evaluate_trec_files", lambda q, r, *a, **k: streamed.append(r) or real(q, r, *a, **k)
-    )
     got = cli("trec_eval", "--chunk-topics", "7", "-j", jobs, *flags, QRELS, *runs)
     assert got == (0, whole, "")
-    assert streamed == [str(r) for r in runs]
+    assert [k["run"] for k in streamed] == [str(r) for r in runs]
 
 
-def test_auto_streams_the_large_runs_of_several(cli, calls, monkeypatch):
+def test_auto_streams_the_large_runs_of_several(cli, streamed, monkeypatch):
     """``auto`` with several runs: a run over TREC_AUTO_BYTES is streamed, a smaller one read
     whole, in one call, output in argument order."""
     import cwlkit.executors.choose as choose
-    import cwlkit.measures.trec.evaluate as ev
 
     small, large = sorted(RUNS, key=lambda p: p.stat().st_size)[:: len(RUNS) - 1]
     runs = [large, small, large]
     flags = ["-q", "-m", "all_trec"]
     whole = "".join(cli("trec_eval", *flags, QRELS, run)[1] for run in runs)
-    streamed = []
-    real = ev.evaluate_trec_files
-    monkeypatch.setattr(
-        ev, "evaluate_trec_files", lambda q, r, *a, **k: streamed.append(r) or real(q, r, *a, **k)
-    )
     monkeypatch.setattr(choose, "TREC_AUTO_BYTES", small.stat().st_size)
     monkeypatch.setattr(choose, "TREC_AUTO_ROWS", 2000)
     assert cli("trec_eval", *flags, QRELS, *runs) == (0, whole, "")
-    assert streamed == [str(large), str(large)]
+    assert [k["run"] for k in streamed] == [str(large), str(large)]
 
 
 @pytest.mark.parametrize("jobs", JOBS)

@@ -140,9 +140,8 @@ def test_streamed_errors_name_file_and_line(
 
 
 def test_write_in_topic_blocks_is_the_same_text(uneven):
-    from cwlkit.formats.trec_eval import format_trec_eval, write_trec_eval
+    from cwlkit.formats.trec_eval import evaluate_trec, format_trec_eval, write_trec_eval
     from cwlkit.io.trec import read_qrels, read_run
-    from cwlkit.measures.trec.evaluate import evaluate_trec
 
     q, r = uneven
     table = evaluate_trec(read_qrels(q), read_run(r), ["all_trec"])

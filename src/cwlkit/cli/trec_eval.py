@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 HELP = """\
 usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m MEASURE[.PARAMS]]...
@@ -190,131 +191,31 @@ def main(argv: list[str]) -> int:
             from .main import lean_arrow_memory
 
             lean_arrow_memory()  # (before pyarrow is loaded)
-        from ..io.trec import read_pair, read_qrels, read_zscores
-
-        zs = read_zscores(args.Z) if args.Z else None
-        if sizes is not None:  # bounded memory
-            # (the qrels, read once for the runs read whole, are kept from run to run)
-            options = _options(args, version, level, max_depth, num_docs, zs, comments, None, False)
-            _streamed_runs(args, qrels_path, run_paths, sizes, jobs, options)
-            return 0
-        if len(run_paths) == 1:
-            qrels, run = read_pair(
-                qrels_path, run_paths[0], comments=comments, extra=True, light=True
-            )
-        else:  # the qrels are read once, each run in its turn (or in a worker process)
-            qrels, run = read_qrels(qrels_path, comments=comments), None
-        size = chunk if isinstance(chunk, int) else None
-        one = len(run_paths) == 1  # (one run: its codes are released once the batch is built)
-        options = _options(args, version, level, max_depth, num_docs, zs, comments, size, one)
-        if run is not None:
-            outs = [_trec_text(qrels, run, options)]
         else:
-            from ..executors.processes import chunk_for, imap, progress_bar
+            _return_freed_memory()
+        from ..formats.trec_eval import TrecEval
+        from ..io.trec import read_zscores
 
-            outs = []
-            chunk = chunk_for(run_paths, jobs)
-            work = imap(_trec_one, (qrels, options), run_paths, jobs=jobs, chunk=chunk)
-            with progress_bar(len(run_paths), "runs", "run", False if args.quiet else None) as tick:
-                for text in work:
-                    outs.append(text)
-                    tick()
+        te = TrecEval.create(
+            qrels_path,
+            args.m or None,
+            version=version,
+            all_topics=args.c,
+            rel_level=level,
+            max_depth=max_depth,
+            judged_only=args.J,
+            num_docs=num_docs,
+            stream_qrels=sizes is not None,
+        )
+        show = dict(per_topic=args.q, summary=not args.n)
+        show["zscores"] = read_zscores(args.Z) if args.Z else None
+        fixed = chunk if isinstance(chunk, int) else None  # (runs not streamed: in chunks)
+        each = sizes or [fixed] * len(run_paths)
+        _print_runs(te, run_paths, each, jobs, show, progress=False if args.quiet else None)
+        return 0
     # every run is evaluated before anything is printed: an error leaves stdout empty
     sys.stdout.write("".join(outs))
     return 0
-
-
-def _options(args, version, level, max_depth, num_docs, zs, comments, chunk, release) -> dict:
-    """What :func:`_trec_text` needs to evaluate a run read whole (``release``: free the
-    qrels' codes once its batch is built, when no other run needs them)."""
-    return dict(
-        specs=args.m or None,
-        version=version,
-        all_topics=args.c,
-        rel_level=level,
-        max_depth=max_depth,
-        judged_only=args.J,
-        num_docs=num_docs,
-        zscores=zs,
-        release=release,
-        per_topic=args.q,
-        summary=not args.n,
-        comments=comments,
-        chunk_topics=chunk,
-    )
-
-
-def _streamed_runs(args, qrels_path, run_paths, sizes, jobs, options: dict) -> None:
-    """Runs evaluated in turn, in argument order, each streamed over ``jobs`` processes or,
-    where ``sizes`` says None, read whole (the qrels read once for them); ``options``: see
-    :func:`_trec_text`. Their output is spooled to an unnamed temporary file and copied to
-    stdout once every run is evaluated."""
-    import shutil
-    import tempfile
-
-    qrels = None
-    with tempfile.TemporaryFile(
-        "w+", encoding="utf-8", errors="surrogatepass", newline=""
-    ) as spool:
-        for path, size in zip(run_paths, sizes, strict=True):
-            if size is not None:
-                _streamed(args, qrels_path, path, size, jobs, options, spool)
-                continue
-            if qrels is None:
-                from ..io.trec import read_qrels
-
-                qrels = read_qrels(qrels_path, comments=options["comments"])
-            spool.write(_trec_one((qrels, options), path))
-        # every run is evaluated: an error before this point leaves stdout empty
-        spool.seek(0)
-        shutil.copyfileobj(spool, sys.stdout, 1 << 20)
-
-
-def _streamed(args, qrels_path: str, run_path: str, chunk: int, jobs, o: dict, out) -> None:
-    """One run of two local files (plain or gzipped) in bounded memory, over ``jobs``
-    processes: topic buckets of about ``chunk`` topics in byte order, each bucket's per-topic
-    lines (formatted where it is scored) written to ``out`` (a text file) as it is scored,
-    then the ``all`` lines once every bucket is (``o``: see :func:`_trec_text`)."""
-    from functools import partial
-
-    from ..formats.trec_eval import format_trec_eval
-    from ..measures.trec.evaluate import evaluate_trec_files, trec_eval_names
-
-    names = trec_eval_names(o["specs"], o["version"])
-    zscore = o["zscores"] is not None
-    _return_freed_memory()
-    res = evaluate_trec_files(
-        qrels_path,
-        run_path,
-        o["specs"],
-        chunk_topics=chunk,
-        comments=o["comments"],
-        version=o["version"],
-        zscores=o["zscores"],
-        progress=False if args.quiet else None,
-        jobs=jobs,
-        each=partial(_topic_lines, names=names, per_topic=o["per_topic"], zscore=zscore),
-        sink=out.writelines,
-        rel_level=o["rel_level"],
-        max_depth=o["max_depth"],
-        judged_only=o["judged_only"],
-        num_docs=o["num_docs"],
-        all_topics=o["all_topics"],
-    )
-    if o["summary"]:
-        out.write(format_trec_eval(res, names, zscore=zscore, per_topic=False))
-
-
-def _topic_lines(res, *, names: list[str], per_topic: bool, zscore: bool) -> list[str]:
-    """The per-topic lines of one bucket's Results, in pieces of 1,000 topics (formatting
-    many topics at once holds several times the text in Python objects)."""
-    from ..formats.trec_eval import write_trec_eval
-
-    pieces: list[str] = []
-    if per_topic:
-        write = pieces.append
-        write_trec_eval(res, write, names, per_topic=True, summary=False, zscore=zscore, block=1000)
-    return pieces
 
 
 def _return_freed_memory() -> None:
@@ -332,46 +233,9 @@ def _return_freed_memory() -> None:
     mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
 
 
-def _trec_text(qrels, run, o: dict) -> str:
-    """trec_eval's output for one run."""
-    from ..formats.trec_eval import format_trec_eval
-    from ..measures.trec.evaluate import evaluate_trec, trec_eval_names
-
-    res = evaluate_trec(
-        qrels,
-        run,
-        o["specs"],
-        version=o["version"],
-        all_topics=o["all_topics"],
-        rel_level=o["rel_level"],
-        max_depth=o["max_depth"],
-        judged_only=o["judged_only"],
-        num_docs=o["num_docs"],
-        zscores=o["zscores"],
-        release=o["release"],
-        chunk_topics=o["chunk_topics"],
-    )
-    return format_trec_eval(
-        res,
-        trec_eval_names(o["specs"], o["version"]),
-        per_topic=o["per_topic"],
-        summary=o["summary"],
-        zscore=o["zscores"] is not None,
-    )
-
-
-def _trec_one(state: tuple, run_path: str) -> str:
-    """One run of several (module level: run in worker processes)."""
-    from ..io.trec import read_run
-
-    qrels, o = state
-    run = read_run(run_path, comments=o["comments"], extra=True, light=True, qrels=qrels)
-    return _trec_text(qrels, run, o)
-
-
 def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
     """trec_eval's output for the preference / judgment-group evaluation of one run (``-R``)."""
-    from ..formats.trec_eval import format_trec_eval
+    from ..formats.trec_eval import format_trec_eval, prefs_results
     from ..io.trec import read_run
     from ..measures.trec.prefs import evaluate_prefs, prefs_names
 
@@ -401,4 +265,43 @@ def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments)
         rel_level=level,
     )
     printed = prefs_names(kind, names, nick)
-    return format_trec_eval(res, printed, per_topic=args.q, summary=not args.n)
+    values, totals = prefs_results(res)
+    return format_trec_eval(values, printed, per_topic=args.q, summary=not args.n, totals=totals)
+
+
+def _print_runs(
+    te: Any, paths: list[str], chunks: list, jobs: int | None, show: dict, progress: bool | None
+) -> None:
+    """Evaluate every run (``chunks``: per run, topics per streamed bucket, or None to read
+    it whole) and print trec_eval's output for each, in argument order, once every run is
+    evaluated (spooled to an unnamed temporary file): an error leaves stdout empty. Runs
+    read whole are spread over ``jobs`` processes, each whole in one; a streamed run is
+    evaluated in its turn, its buckets over ``jobs``."""
+    import shutil
+    import tempfile
+
+    from ..executors.processes import chunk_for, imap, progress_bar
+
+    with tempfile.TemporaryFile(
+        "w+", encoding="utf-8", errors="surrogatepass", newline=""
+    ) as spool:
+        if len(paths) > 1 and all(c is None for c in chunks):
+            _ = te.evaluator.qrels  # (read once, here, for every worker)
+            work = imap(_run_text, (te, show), paths, jobs=jobs, chunk=chunk_for(paths, jobs))
+            with progress_bar(len(paths), "runs", "run", progress) as tick:
+                for text in work:
+                    spool.write(text)
+                    tick()
+        else:
+            for path, chunk in zip(paths, chunks, strict=True):
+                res = te.evaluate(path, jobs=jobs, chunk_topics=chunk, progress=progress)
+                te.write(res, spool.write, **show)
+                del res
+        spool.seek(0)
+        shutil.copyfileobj(spool, sys.stdout, 1 << 20)
+
+
+def _run_text(state: tuple, path: str) -> str:
+    """trec_eval's output for one run of several (module level: run in worker processes)."""
+    te, show = state
+    return te.text(te.evaluate(path, jobs=1), **show)

@@ -165,8 +165,9 @@ def build_batch(
         ``single`` rounds scores to float32 before ordering, as trec_eval 9.0.8 stores them:
         scores that differ by less than float32 resolution become ties.
     drop_unjudged : bool
-        Remove documents that are not in the qrels or have a negative label before ordering
-        (trec_eval's ``-J``).
+        Remove documents that are not in the qrels or have a negative label, once each
+        ranking is ordered and cut to ``max_depth`` (trec_eval's ``-J`` after ``-M``: the
+        judged documents among the top ``max_depth``).
     light : bool
         Skip what only some measures need: the scores and the element-type codes (``scores``
         and ``q0`` are then ``[T, 0]``) and the document ids (``docs`` is then all None).
@@ -364,18 +365,13 @@ def _kept_rows(
     run_topic: np.ndarray,
     run_doc: np.ndarray,
     row_of_code: np.ndarray,
-    found: np.ndarray,
-    run_label: np.ndarray,
     *,
     score_precision: str,
-    drop_unjudged: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(run row index, batch row, score, document code) of the run rows to keep, file order."""
+    """(run row index, batch row, score, document code) of the run rows of kept topics, in
+    file order."""
     row = row_of_code[run_topic]
     keep = row >= 0
-    if drop_unjudged:
-        with np.errstate(invalid="ignore"):
-            keep &= found & (run_label > -1)  # (negative once truncated: -0.5 is 0, judged)
     scores = to_numpy(run.table.column("score"))
     if keep.all():  # the usual case: no copies of the per-row arrays
         idx = np.arange(keep.size)
@@ -413,14 +409,7 @@ def _ranked_rows(
     ``light``: the batch keeps only each rank's label (NaN: unjudged), so documents that tie
     in score and carry the same label are interchangeable and keep their file order."""
     idx, row, scores, kept_doc = _kept_rows(
-        run,
-        run_topic,
-        run_doc,
-        row_of_code,
-        found,
-        run_label,
-        score_precision=score_precision,
-        drop_unjudged=drop_unjudged,
+        run, run_topic, run_doc, row_of_code, score_precision=score_precision
     )
     # (the label's bits: NaN, unjudged, is always np.nan's)
     same = run_label[idx].view(np.int64) if light else None
@@ -434,6 +423,13 @@ def _ranked_rows(
         sel = col < max_depth
         idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
         counts = np.minimum(counts, max_depth)
+    if drop_unjudged:  # (after the cut, as trec_eval's -J after -M)
+        with np.errstate(invalid="ignore"):  # (negative once truncated: -0.5 is 0, judged)
+            sel = found[idx] & (run_label[idx] > -1)
+        idx, row, scores = idx[sel], row[sel], scores[sel]
+        counts = np.bincount(row, minlength=T).astype(np.int64)
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        col = np.arange(idx.size, dtype=np.int64) - starts[row]
     return idx, row, col, scores, counts
 
 

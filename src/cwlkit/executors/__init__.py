@@ -24,41 +24,56 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterator
+    from types import EllipsisType
 
     from ..plan import Plan
     from ..results import Results
 
 
 def evaluate_run(
-    plan: Plan, run: Any, *, name: str | None = None, jobs: int | None = None, client: Any = None
+    plan: Plan,
+    run: Any,
+    *,
+    name: str | None = None,
+    jobs: int | None = None,
+    client: Any = None,
+    chunk_topics: int | str | None | EllipsisType = ...,
+    progress: bool | None = False,
 ) -> Results:
     """Score one run (any input form) with every measure of ``plan``.
 
     A dask DataFrame with a ``client`` goes to the cluster by partitions; a text run file with
     ``chunk_topics`` is streamed (``"auto"``: when large); a run read whole with an integer
     ``chunk_topics`` is scored a chunk at a time over ``jobs`` processes (on the cluster with
-    a ``client``); any other run is scored whole here.
+    a ``client``); any other run is scored whole here. ``chunk_topics``: the plan's option
+    unless given. ``progress``: a bar on stderr over the buckets of a streamed run (None:
+    when stderr is a terminal).
     """
     from .choose import buckets_for, is_dask_frame, text_file
 
-    o = plan.options
+    if chunk_topics is ...:
+        chunk_topics = plan.options.chunk_topics
+    else:
+        from ..core.chunks import check_chunk
+
+        check_chunk(chunk_topics, auto=True)
     if client is not None and is_dask_frame(run):
         from .dask import evaluate_frame
 
         return evaluate_frame(plan, client, run, name, evaluate_run)
-    path = text_file(run) if o.chunk_topics is not None else None
+    path = text_file(run) if chunk_topics is not None else None
     if path is not None and not plan.diversity and client is None:
-        buckets = buckets_for(path, o.chunk_topics)  # type: ignore[arg-type]
+        buckets = buckets_for(path, chunk_topics)
         if buckets is not None:
             from .streamed import evaluate_streamed
 
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
-            return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs)
+            return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
     r = plan.load_run(run, name, join_qrels=True)
-    if o.chunk_topics not in (None, "auto") and not plan.diversity:
+    if isinstance(chunk_topics, int) and not plan.diversity:
         from .chunks import evaluate_chunks
 
-        return evaluate_chunks(plan, r, name, int(o.chunk_topics), jobs=jobs, client=client)
+        return evaluate_chunks(plan, r, name, chunk_topics, jobs=jobs, client=client)
     from .whole import evaluate_whole
 
     return evaluate_whole(plan, r, name, release=r is not run)

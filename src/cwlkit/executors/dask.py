@@ -275,4 +275,16 @@ def _missing_qrels_topics(plan: Any, have: set[str]) -> list[Results]:
     part = reorder(res, missing)
     n = len(missing)
     cols = {c: a[:, :n] for c, a in part.columns.items()}
-    return [Results(part.values[:, :n], part.measures, missing, cols, "", part.aggregates)]
+    text = {m: v[:n] for m, v in part.text.items()}
+    return [
+        Results(
+            part.values[:, :n],
+            part.measures,
+            missing,
+            cols,
+            "",
+            part.aggregates,
+            text=text,
+            absent=list(missing),  # (no line of the run: empty rankings)
+        )
+    ]

@@ -75,7 +75,14 @@ class MemoryParts:
 
 
 def evaluate_streamed(
-    plan: Plan, qrels: Any, run_path: str, buckets, name: str | None, *, jobs: int | None = 1
+    plan: Plan,
+    qrels: Any,
+    run_path: str,
+    buckets,
+    name: str | None,
+    *,
+    jobs: int | None = 1,
+    progress: bool | None = None,
 ) -> Results:
     """:meth:`cwlkit.Evaluator.evaluate` of the run file ``run_path``, one bucket of topics at
     a time (``buckets``: a :class:`~cwlkit.io.partition.Buckets`) in each of ``jobs``
@@ -97,14 +104,15 @@ def evaluate_streamed(
             widths = _widths(plan, qp, rp, buckets.n, label_values)
             out = _Collected(kept, o.order == "file")
             try:
-                _score_buckets(plan, (qp, rp, label_values, widths), buckets.n, name, jobs, out)
+                parts = (qp, rp, label_values, widths)
+                _score_buckets(plan, parts, buckets.n, name, jobs, out, progress)
             finally:
                 for parts in (qp, rp):
                     getattr(parts, "close", lambda: None)()
     except FormatError as exc:
         # the whole-file path reads the qrels first: an error in them comes before the run's
         if exc.path != str(qrels) and isinstance(qrels, str):
-            first = first_error(qrels, "qrels", block=BLOCK)
+            first = first_error(qrels, "qrels", comments=o.comments, block=BLOCK)
             if first is not None:
                 raise first from None
         raise
@@ -123,10 +131,23 @@ def _partitions(plan: Plan, qrels: Any, run_path: str, buckets, tmp: Path):
     from ..io.partition import partition
 
     keep = None if plan.light else FULL_RUN
-    rp = partition(run_path, "run", buckets, tmp, keep=keep, counts=True, block=BLOCK)
+    o = plan.options
+    rp = partition(
+        run_path,
+        "run",
+        buckets,
+        tmp,
+        comments=o.comments,
+        extra=o.extra_fields,
+        keep=keep,
+        counts=True,
+        block=BLOCK,
+    )
     buckets.frozen = plan.options.topics in ("run", "both")
     if isinstance(qrels, str):
-        qp: Any = partition(qrels, "qrels", buckets, tmp, counts=True, block=BLOCK)
+        qp: Any = partition(
+            qrels, "qrels", buckets, tmp, comments=o.comments, counts=True, block=BLOCK
+        )
     else:
         qp = MemoryParts(qrels, buckets)
     return qp, rp
@@ -184,22 +205,30 @@ def _pair(plan: Plan, qp, rp, k: int, label_values: np.ndarray):
 
 
 def _score_buckets(
-    plan: Plan, parts: tuple, n: int, name: str | None, jobs: int | None, out: _Collected
+    plan: Plan,
+    parts: tuple,
+    n: int,
+    name: str | None,
+    jobs: int | None,
+    out: _Collected,
+    progress: bool | None = None,
 ) -> None:
     """Score the ``n`` buckets of ``parts`` (qrels parts, run parts, label values, widths)
-    over ``jobs`` processes into ``out``, in bucket order."""
+    over ``jobs`` processes into ``out``, in bucket order (``progress``: a bar on stderr)."""
     from contextlib import closing
 
-    from .processes import imap
+    from .processes import imap, progress_bar
 
     qp, rp = parts[:2]
     for p in (qp, rp):  # each process opens the bucket files for itself
         getattr(p, "close", lambda: None)()
     state = (plan, *parts, name or rp.last_tag)
-    with closing(imap(_bucket_task, state, range(n), jobs=jobs)) as done:
+    work = closing(imap(_bucket_task, state, range(n), jobs=jobs))
+    with work as done, progress_bar(n, "topic chunks", "chunk", progress) as tick:
         for got in done:
             if got is not None:
                 out.add(*got)
+            tick(0 if got is None else len(got[0].topics))
             del got
 
 
@@ -242,6 +271,8 @@ class _Collected:
         self.first = np.full(n, np.inf) if file_order else None
         self.values: np.ndarray | None = None
         self.columns: dict[str, np.ndarray] = {}
+        self.text: dict[str, list[str]] = {}
+        self.absent: set[str] = set()
         self.meta: tuple = ()
 
     def add(self, res: Results, first: np.ndarray | None) -> None:
@@ -257,6 +288,9 @@ class _Collected:
             self.columns[c][:, at : at + t] = v
         if self.first is not None and first is not None:
             self.first[at : at + t] = first
+        for m, strings in res.text.items():
+            self.text.setdefault(m, []).extend(strings)
+        self.absent.update(res.absent)
         self.topics += res.topics
         self.n += t
 
@@ -276,13 +310,16 @@ class _Collected:
         # another order in another layout, and means would differ in their last bits
         lay = np.ascontiguousarray if self.first is None else _same
 
+        topics = [self.topics[i] for i in order]
         return Results(
             lay(self.values[:, order]),
             measures,
-            [self.topics[i] for i in order],
+            topics,
             {c: lay(v[:, order]) for c, v in self.columns.items()},
             run,
             aggregates,
+            text={m: [v[i] for i in order] for m, v in self.text.items()},
+            absent=[t for t in topics if t in self.absent],
         )
 
 

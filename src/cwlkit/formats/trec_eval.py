@@ -12,15 +12,24 @@ the Results:
 - measures summed over topics (``NumRet``, the preference counts) print as ``%ld``;
 - ``NumQ`` and the geometric means (``gm_map``) have no per-topic lines;
 - text values (``Results.text``: ``relstring``) print quoted, per topic only;
-- the ``all`` value is ``Results.summary``'s where given, else the measure's aggregate with
-  the topics added in order, as trec_eval accumulates them;
+- the ``all`` value is the measure's aggregate with the topics added in order, as
+  trec_eval accumulates them, over ``num_q`` topics (those the Results hold unless given:
+  a topic it lacks counts as 0, and as 1e-5 in a geometric mean), or the value ``fixed``
+  gives;
 - ``zscore`` (``-Z``): names get a ``Z`` prefix and every number four decimals.
+
+:class:`TrecEval` is ``cwlkit trec_eval``'s evaluation: the measures of ``-m``, an
+:class:`~cwlkit.Evaluator` with trec_eval's options, and the rules by which trec_eval prints
+a run's Results (which topics it prints and averages over, with ``-c`` in 9.0.8 and 10.0;
+``-Z`` scores).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -87,22 +96,36 @@ def _layout(results: Results, names: Sequence[str] | None) -> list[tuple[str, in
     return out
 
 
-def _summary_value(results: Results, i: int) -> float:
-    """The ``all`` value of row ``i``: ``Results.summary``'s, or the measure's aggregate with
-    the topics added in order (trec_eval's loop; numpy's pairwise sum may differ in the last
-    bit)."""
+@dataclass(frozen=True)
+class Totals:
+    """How the ``all`` lines add the topics up: over ``num_q`` topics (None: those of the
+    Results), and the values ``fixed`` by measure (trec_eval's ``num_rel`` with ``-c``)."""
+
+    num_q: int | None = None
+    fixed: dict[str, float] = field(default_factory=dict)
+
+
+def _summary_value(results: Results, i: int, totals: Totals) -> float:
+    """The ``all`` value of row ``i``: the measure's aggregate with the topics added in order
+    (trec_eval's loop; numpy's pairwise sum may differ in the last bit) over ``num_q``
+    topics, or the value ``totals`` fixes."""
     m = results.measures[i]
-    if m in results.summary:
-        return results.summary[m]
+    if m in totals.fixed:
+        return totals.fixed[m]
     v = results.values[i]
+    n = v.size if totals.num_q is None else totals.num_q
+    if m == "NumQ":
+        return float(n)
     how = _aggregates(results)[i]
     if how == "gmean":
         v = np.log(np.maximum(v, MIN_GEO_MEAN))
     total = float(np.cumsum(v)[-1]) if v.size else 0.0
     if how == "sum":
         return total
-    mean = total / v.size if v.size else total
-    return math.exp(mean) if how == "gmean" else mean
+    if how == "gmean":  # (a topic without a value counts as MIN_GEO_MEAN)
+        logs = total + (n - v.size) * math.log(MIN_GEO_MEAN)
+        return math.exp(logs / n) if n else 0.0
+    return total / n if n else total
 
 
 def format_trec_eval(
@@ -112,18 +135,19 @@ def format_trec_eval(
     per_topic: bool = False,
     summary: bool = True,
     zscore: bool = False,
+    totals: Totals | None = None,
 ) -> str:
     """The text trec_eval prints for ``results``.
 
     Parameters
     ----------
     results : Results
-        Values to print (:func:`cwlkit.measures.trec.evaluate.evaluate_trec`'s, or any
+        Values to print (:class:`TrecEval`'s, or any
         other: :class:`cwlkit.Evaluator`'s Results print as trec_eval would print them).
     names : sequence of str, optional
         The printed names in print order: ``"runid"`` for the run's tag line, then one name
         per measure of ``results``, in its order
-        (:func:`~cwlkit.measures.trec.evaluate.trec_eval_names`). Default: ``runid``, then
+        (:func:`~cwlkit.measures.trec.select.trec_eval_names`). Default: ``runid``, then
         each measure's trec_eval name.
     per_topic : bool
         Print the per-topic lines (``-q``).
@@ -131,13 +155,15 @@ def format_trec_eval(
         Print the ``all`` lines (off with ``-n``).
     zscore : bool
         The values are Z scores (``-Z``).
+    totals : Totals, optional
+        How the ``all`` lines add the topics up (default: over the Results' topics).
     """
     layout = _layout(results, names)
     out: list[str] = []
     if per_topic:
         out.append(_per_topic(results, layout, zscore))
     if summary:
-        out.append(_summary(results, layout, zscore))
+        out.append(_summary(results, layout, zscore, totals or Totals()))
     return "".join(out)
 
 
@@ -145,15 +171,19 @@ def _label(name: str, zscore: bool) -> str:
     return f"Z{name:<22}" if zscore else f"{name:<22}"
 
 
-def _summary(results: Results, layout: list[tuple[str, int, str]], zscore: bool) -> str:
+def _summary(
+    results: Results, layout: list[tuple[str, int, str]], zscore: bool, totals: Totals
+) -> str:
     out: list[str] = []
     for name, i, kind in layout:
         if kind == _RUNID:
             out.append(f"{name:<22}\tall\t{results.run}\n")
-        elif kind == _INT and not zscore:
-            out.append(f"{_label(name, zscore)}\tall\t{_int(_summary_value(results, i))}\n")
-        elif kind != _TEXT:
-            out.append(f"{_label(name, zscore)}\tall\t{_num(_summary_value(results, i))}\n")
+            continue
+        if kind == _TEXT:
+            continue
+        value = _summary_value(results, i, totals)
+        text = _int(value) if kind == _INT and not zscore else _num(value)
+        out.append(f"{_label(name, zscore)}\tall\t{text}\n")
     return "".join(out)
 
 
@@ -210,6 +240,7 @@ def write_trec_eval(
     summary: bool = True,
     zscore: bool = False,
     block: int = 10_000,
+    totals: Totals | None = None,
 ) -> None:
     """:func:`format_trec_eval`'s text passed to ``write`` in pieces of ``block`` topics (the
     same bytes, without holding the whole text of many topics at once)."""
@@ -226,4 +257,253 @@ def write_trec_eval(
             )
             write(_per_topic(part, layout, zscore))
     if summary:
-        write(_summary(results, layout, zscore))
+        write(_summary(results, layout, zscore, totals or Totals()))
+
+
+# ------------------------------------------------------------- cwlkit trec_eval's evaluation
+
+#: trec_eval's -Z value of a topic without a mean and deviation for a measure
+MISSING_ZSCORE = -1000000.0
+@dataclass
+class TrecEval:
+    """``cwlkit trec_eval``'s evaluation: the measures of ``-m`` in an
+    :class:`~cwlkit.Evaluator` with trec_eval's options, and how trec_eval prints a run.
+
+    Make one with :meth:`create`; :meth:`evaluate` scores a run (any way the Evaluator runs
+    it: whole, streamed from disk, over processes) and :meth:`text` / :meth:`write` print
+    it, byte for byte as trec_eval does.
+
+    Attributes
+    ----------
+    evaluator : cwlkit.Evaluator
+        Topics ``both`` (9.0.8) or ``qrels`` (``-c``, and 10.0, which stops at a qrels topic
+        without results), trec_eval's score precision, ``-M`` as ``depth``, ``-J`` as
+        ``judged_only``, run lines of more than 6 fields accepted.
+    names : list of str
+        What trec_eval prints, in order: ``runid``, then one name per measure.
+    version : {9, 10}
+    all_topics : bool
+        ``-c``.
+    """
+
+    evaluator: Any
+    names: list[str]
+    version: int
+    all_topics: bool
+
+    @classmethod
+    def create(
+        cls,
+        qrels: Any,
+        specs: list[str] | None = None,
+        *,
+        version: int = 9,
+        all_topics: bool = False,
+        rel_level: float = 1,
+        max_depth: int | None = None,
+        judged_only: bool = False,
+        num_docs: int = 0,
+        stream_qrels: bool = False,
+    ) -> TrecEval:
+        """trec_eval's evaluation of runs against ``qrels`` (a path, or any form the
+        Evaluator takes) with ``-m specs`` (default ``official``) and its options; a qrels
+        file is read now, or with each run when ``stream_qrels``."""
+        from ..api import Evaluator
+        from ..measures.trec.select import trec_eval_measures, trec_eval_names
+
+        measures = trec_eval_measures(
+            specs, version, rel_level=rel_level, num_docs=num_docs, max_depth=max_depth
+        )
+        names = trec_eval_names(specs, version)
+        ev = Evaluator(
+            qrels,
+            measures,
+            topics="qrels" if all_topics or version >= 10 else "both",
+            trec_version=version,
+            depth=max_depth or None,
+            judged_only=judged_only,
+            extra_fields=True,
+            chunk_topics="auto" if stream_qrels else None,
+        )
+        if len(ev.measures) != len(names) - names.count("runid"):  # pragma: no cover
+            raise AssertionError(f"measures {ev.measures} do not match the names {names}")
+        return cls(ev, names, version, all_topics)
+
+    def evaluate(
+        self,
+        run: Any,
+        *,
+        jobs: int | None = None,
+        chunk_topics: int | None = None,
+        progress: bool | None = False,
+    ) -> Results:
+        """Score ``run`` (named by its tag, as trec_eval names it), ``chunk_topics`` topics at
+        a time (a text file: streamed) or whole, and check its topics as trec_eval does.
+
+        Raises
+        ------
+        CwlkitError
+            No topic has both results and judgements (but with ``-c`` in 10.0, which scores
+            stand-ins); in 10.0 without ``-c``, a qrels topic without results.
+        """
+        from ..errors import CwlkitError
+
+        res = self.evaluator.evaluate(run, jobs=jobs, chunk_topics=chunk_topics, progress=progress)
+        absent = set(res.absent)
+        run_path = getattr(run, "path", run)
+        qrels_path = getattr(self.evaluator.qrels, "path", "qrels")
+        if len(absent) == len(res.topics) and not (self.version >= 10 and self.all_topics):
+            raise CwlkitError(f"no topics to evaluate: {run_path} and {qrels_path} share no topic")
+        if self.version >= 10 and not self.all_topics and absent:
+            raise CwlkitError(
+                f"topic {min(absent)!r} of {qrels_path} has no results in {run_path} "
+                "(trec_eval 10.0 stops here; use -c to score it 0, or --trec-version 9 to "
+                "skip it)"
+            )
+        return res
+
+    def view(
+        self, res: Results, zscores: dict[tuple[str, str], tuple[float, float]] | None = None
+    ) -> tuple[Results, Totals]:
+        """What trec_eval prints of ``res``: the topics it prints, their values (10.0's
+        stand-ins cleared, ``-Z`` scores), and how the ``all`` lines add them up.
+
+        9.0.8 with ``-c`` prints no line for a topic without results but averages over
+        every qrels topic (the others count as 0, and in ``num_rel`` with their R); 10.0
+        prints the topic, scored as its stand-in ranking (the measures' values for a topic
+        the run lacks under ``trec_version=10``).
+        """
+        printed = [n for n in self.names if n != "runid"]
+        num_q = len(res.topics)
+        fixed: dict[str, float] = {}
+        absent = set(res.absent)
+        if absent and self.version < 10:
+            if "num_rel" in printed and zscores is None:
+                i = printed.index("num_rel")
+                fixed[res.measures[i]] = float(np.cumsum(res.values[i])[-1])
+            res = _topics(res, [t not in absent for t in res.topics])
+        if zscores is not None:
+            values = np.array(res.values)
+            for i, name in enumerate(printed):
+                if res.measures[i] != "NumQ" and res.measures[i] not in res.text:
+                    values[i] = _to_z(zscores, res.topics, name, values[i])
+            res = _with_values(res, values)
+        return res, Totals(num_q, fixed)
+
+    def text(
+        self,
+        res: Results,
+        *,
+        per_topic: bool = False,
+        summary: bool = True,
+        zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
+    ) -> str:
+        """What trec_eval prints for the run's Results ``res`` (``-q``, ``-n``, ``-Z``)."""
+        shown, totals = self.view(res, zscores)
+        return format_trec_eval(
+            shown,
+            self.names,
+            per_topic=per_topic,
+            summary=summary,
+            zscore=zscores is not None,
+            totals=totals,
+        )
+
+    def write(
+        self,
+        res: Results,
+        write: Callable[[str], object],
+        *,
+        per_topic: bool = False,
+        summary: bool = True,
+        zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
+        block: int = 1000,
+    ) -> None:
+        """:meth:`text` passed to ``write`` in pieces of ``block`` topics."""
+        shown, totals = self.view(res, zscores)
+        write_trec_eval(
+            shown,
+            write,
+            self.names,
+            per_topic=per_topic,
+            summary=summary,
+            zscore=zscores is not None,
+            block=block,
+            totals=totals,
+        )
+
+
+def _topics(res: Results, keep: list[bool]) -> Results:
+    """``res`` restricted to the topics ``keep`` marks."""
+    idx = [i for i, k in enumerate(keep) if k]
+    return Results(
+        res.values[:, idx],
+        res.measures,
+        [res.topics[i] for i in idx],
+        {c: a[:, idx] for c, a in res.columns.items()},
+        res.run,
+        res.aggregates,
+        text={m: [v[i] for i in idx] for m, v in res.text.items()},
+        absent=[t for t in res.absent if t in {res.topics[i] for i in idx}],
+    )
+
+
+def _with_values(res: Results, values: np.ndarray) -> Results:
+    return Results(
+        values, res.measures, res.topics, res.columns, res.run, res.aggregates, res.text, res.absent
+    )
+
+
+def _to_z(zs: dict, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:
+    """trec_eval's -Z: ``(value - mean) / stddev`` of each topic's (mean, stddev) for the
+    printed ``name``; :data:`MISSING_ZSCORE` without them, or with a zero deviation and a
+    value other than the mean (0 when equal)."""
+    out = np.empty_like(v)
+    for i, t in enumerate(topics):
+        got = zs.get((t, name))
+        if got is None:
+            out[i] = MISSING_ZSCORE
+            continue
+        mean, sd = got
+        if sd:
+            out[i] = (v[i] - mean) / sd
+        else:
+            out[i] = 0.0 if v[i] == mean else MISSING_ZSCORE
+    return out
+
+
+def evaluate_trec(
+    qrels: Any,
+    run: Any,
+    specs: list[str] | None = None,
+    **options: Any,
+) -> Results:
+    """trec_eval's evaluation of one run (see :class:`TrecEval`; ``options`` are
+    :meth:`TrecEval.create`'s): the Results of :meth:`TrecEval.evaluate`, measures under
+    their canonical names in trec_eval's order."""
+    return TrecEval.create(qrels, specs, **options).evaluate(run)
+
+
+def prefs_results(pv: Any) -> tuple[Results, Totals]:
+    """The Results of trec_eval's preference or judgment-group measures
+    (:class:`cwlkit.measures.trec.prefs.PrefsValues`; measures under their printed names,
+    ``num_q`` as ``NumQ``) and how their ``all`` lines add up (over ``num_q`` topics)."""
+    rows = pv.rows
+    values = np.ones((len(rows), len(pv.topics)))
+    for i, n in enumerate(rows):
+        if n != "num_q":
+            values[i] = pv.values[n]
+    res = Results(
+        values,
+        ["NumQ" if n == "num_q" else n for n in rows],
+        list(pv.topics),
+        run=pv.runid,
+        aggregates=["sum" if pv.summed(n) else "mean" for n in rows],
+    )
+    return res, Totals(pv.num_q)
+
+
+def trec_summary(results: Results, totals: Totals | None = None) -> dict[str, float]:
+    """Every measure's ``all`` value as trec_eval prints it (see :class:`Totals`)."""
+    t = totals or Totals()
+    return {m: _summary_value(results, i, t) for i, m in enumerate(results.measures)}

@@ -88,8 +88,8 @@ def _cell(text: str) -> str:
 
 def _trec_section() -> list[str]:
     from .trec._spec import MEASURES
-    from .trec.evaluate import printed_names
     from .trec.registered import TREC_CLASSES, _from_trec
+    from .trec.select import printed_names
 
     out = [
         "## trec_eval",

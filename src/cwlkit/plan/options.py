@@ -49,6 +49,7 @@ class Options:
     topic_params: Any = None
     compat: str | None = None
     chunk_topics: int | str | None = None
+    extra_fields: bool = False
 
     def __post_init__(self) -> None:
         if self.topics not in TOPIC_RULES:
@@ -95,6 +96,11 @@ class Options:
             v = getattr(self, name)
             if v is not None and not isinstance(v, (str, os.PathLike, kind)):
                 raise ParamError(f"{name} must be a file name or a {kind.__name__}; got {v!r}")
+
+    @property
+    def comments(self) -> bool:
+        """Whether qrels and run files may hold ``#`` comment lines (trec_eval 10.0's)."""
+        return self.trec_version >= 10
 
     @property
     def light(self) -> bool:

@@ -27,6 +27,8 @@ def join_parts(parts: list[Results]) -> Results:
         {c: np.concatenate([p.columns[c] for p in parts], axis=1) for c in p0.columns},
         p0.run,
         p0.aggregates,
+        text={m: [x for p in parts for x in p.text[m]] for m in p0.text},
+        absent=[t for p in parts for t in p.absent],
     )
 
 
@@ -45,4 +47,15 @@ def reorder(res: Results, first: list[str]) -> Results:
     idx += [i for i, t in enumerate(res.topics) if t not in seen]
     cols = {c: a[:, idx] for c, a in res.columns.items()}
     topics = [res.topics[i] for i in idx]
-    return Results(res.values[:, idx], res.measures, topics, cols, res.run, res.aggregates)
+    text = {m: [v[i] for i in idx] for m, v in res.text.items()}
+    absent = set(res.absent)
+    return Results(
+        res.values[:, idx],
+        res.measures,
+        topics,
+        cols,
+        res.run,
+        res.aggregates,
+        text=text,
+        absent=[t for t in topics if t in absent],
+    )

@@ -78,6 +78,7 @@ def score(plan: Scorer, batch, params: dict[str, dict[str, float]], run: str) ->
     T = len(topics)
     values = np.full((len(ms), T), np.nan)
     cols: dict[str, np.ndarray] = {}
+    text: dict[str, np.ndarray] = {}
     version = batch._cache.get("trec_version")
     for key, idx in groups.items():
         mask = np.zeros(T, dtype=bool)
@@ -85,11 +86,25 @@ def score(plan: Scorer, batch, params: dict[str, dict[str, float]], run: str) ->
         sub = batch if mask.all() else batch.select(mask)
         if version is not None:
             sub._cache["trec_version"] = version
+        for entry in ("judged_only", "absent"):  # (what the trec_eval measures read)
+            if entry in batch._cache:
+                got = batch._cache[entry]
+                sub._cache[entry] = got[mask] if isinstance(got, np.ndarray) else got
         given = {p: v for p, v in zip(names, key, strict=True) if v is not None}
         r = plan.score(sub, run=run, measures=[_with(m, given) for m in ms])
         values[:, mask] = r.values
         for c, a in r.columns.items():
             cols.setdefault(c, np.full((len(ms), T), np.nan))[:, mask] = a
+        for name, strings in r.text.items():
+            text.setdefault(name, np.full(T, "", dtype=object))[mask] = strings
+    absent = batch._cache.get("absent")
     return Results(
-        values, [m.name for m in ms], topics, cols, run=run, aggregates=[m.aggregate for m in ms]
+        values,
+        [m.name for m in ms],
+        topics,
+        cols,
+        run=run,
+        aggregates=[m.aggregate for m in ms],
+        text={name: v.tolist() for name, v in text.items()},
+        absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
     )

@@ -41,7 +41,6 @@ class Plan:
     def __init__(
         self, qrels: Any, measures: list[Measure], options: Options, *, stream_qrels: bool
     ) -> None:
-        from ..io.inputs import as_qrels
 
         self.options = options
         self.measures = measures
@@ -52,7 +51,7 @@ class Plan:
             self.topic_params = resolve(options.topic_params)
             check_measures(self.topic_params, measures)
         self.qrels_source = qrels
-        self._qrels: Qrels | None = None if stream_qrels else as_qrels(qrels)
+        self._qrels: Qrels | None = None if stream_qrels else self._read_qrels()
         self.costs = _read_costs(options)
 
     def __getstate__(self) -> dict:
@@ -66,10 +65,22 @@ class Plan:
     def qrels(self) -> Qrels:
         """The judgements, read on first use when streamed."""
         if self._qrels is None:
-            from ..io.inputs import as_qrels
-
-            self._qrels = as_qrels(self.qrels_source)
+            self._qrels = self._read_qrels()
         return self._qrels
+
+    def _read_qrels(self) -> Qrels:
+        """The qrels from their source: a TREC file is read with the options' reading rules
+        (``#`` comments in trec_eval 10.0), any other form by :func:`cwlkit.io.inputs.as_qrels`."""
+        from ..io.inputs import as_qrels
+        from ..io.trec import read_qrels
+
+        source = self.qrels_source
+        if self.options.comments and _trec_file(source) and os.path.isfile(source):
+            with open(source, "rb") as f:
+                parquet = f.read(4) == b"PAR1"
+            if not parquet:
+                return read_qrels(source, comments=True)
+        return as_qrels(source)
 
     @property
     def qrels_read(self) -> Qrels | None:
@@ -96,10 +107,12 @@ class Plan:
         from ..io.inputs import as_run
         from ..io.trec import read_run
 
-        if isinstance(run, (str, os.PathLike)) and not str(run).startswith("irds:"):
-            if not str(run).endswith((".parquet", ".pq")):
-                qrels = self.qrels if join_qrels and not self.diversity else None
-                return read_run(run, light=self.light, qrels=qrels)
+        if _trec_file(run):
+            qrels = self.qrels if join_qrels and not self.diversity else None
+            o = self.options
+            return read_run(
+                run, comments=o.comments, extra=o.extra_fields, light=self.light, qrels=qrels
+            )
         return as_run(run, name=name)
 
     def batch(self, run: Any) -> RankingBatch:
@@ -122,8 +135,11 @@ class Plan:
             light=self.light,
         )
         batch._cache["trec_version"] = o.trec_version
+        batch._cache["judged_only"] = o.judged_only
         if self.diversity:  # the intent-aware measures read the subtopics from here
             batch._cache["diversity_qrels"] = self.qrels
+        if o.topics in ("qrels", "either"):  # (the others keep run topics only)
+            batch._cache["absent"] = _absent(batch, run)
         return batch
 
     def score(
@@ -145,7 +161,11 @@ class Plan:
         cols = {c: np.full(values.shape, np.nan) for c in _column_names(want, o.residuals)}
         inputs: dict[Any, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
         grouped = _grouped_values(ms, batch)
+        text: dict[str, list[str]] = {}
         for i, m in enumerate(ms):
+            if getattr(m, "text_valued", False):  # (its row of values stays NaN)
+                text[m.name] = m.compute_text(batch)  # type: ignore[attr-defined]
+                continue
             form = m.cwl_form() if (want or is_cwl(m)) else None
             if form is None or form[0] is not m:
                 got = grouped.get(i)
@@ -158,13 +178,17 @@ class Plan:
                 self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
             elif o.residuals and hasattr(m, "residual"):
                 cols["ResEU"][i] = m.residual(batch)
+        topics = [str(t) for t in batch.topics]
+        absent = batch._cache.get("absent")
         return Results(
             values,
             [m.name for m in ms],
-            [str(t) for t in batch.topics],
+            topics,
             cols,
             run=run,
             aggregates=[m.aggregate for m in ms],
+            text=text,
+            absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
         )
 
     def cwl_input(self, batch: RankingBatch, gain: Any = None) -> Any:
@@ -209,6 +233,25 @@ class Plan:
         if res is not None:
             for j, c in enumerate(("EU", *CWL_COLUMNS)):
                 cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _trec_file(obj: Any) -> bool:
+    """Whether ``obj`` names a TREC text file (not Parquet, not an ``irds:`` id)."""
+    if not isinstance(obj, (str, os.PathLike)):
+        return False
+    text = os.fsdecode(os.fspath(obj))
+    if text.startswith("irds:") or "://" in text:
+        return False
+    return not text.endswith((".parquet", ".pq"))
+
+
+def _absent(batch: RankingBatch, run: Run) -> np.ndarray:
+    """bool[T]: the batch's topics that ``run`` has no line for."""
+    from ..io._text import from_strings, to_numpy
+    from ..support import compute as pc
+
+    run_topics = run.codes()[1]  # (cached by build_batch)
+    return ~to_numpy(pc.is_in(from_strings(batch.topics.tolist()), value_set=run_topics))
 
 
 def _column_names(want: bool, residuals: bool) -> tuple[str, ...]:

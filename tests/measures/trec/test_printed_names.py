@@ -7,8 +7,8 @@ import pytest
 
 from cwlkit.errors import UnknownMeasureError
 from cwlkit.measures.parse import parse_measure
-from cwlkit.measures.trec.evaluate import trec_eval_names
 from cwlkit.measures.trec.registered import trec_eval_name
+from cwlkit.measures.trec.select import trec_eval_names
 
 PRINTED = [n for n in trec_eval_names(["all_trec"]) if n not in ("runid", "relstring")]
 

@@ -38,7 +38,7 @@ def test_anchor_names_are_the_rows():
         assert cls.anchors["trec_eval"] == tuple(r.name for r in cls.trec_rows)
         assert getattr(registered, cls.__name__) is cls
     untracked = {r.name for r in MEASURES} - set(registered.TREC_CLASSES)
-    assert untracked == {"runid", "num_q", "relstring"}
+    assert untracked == {"runid", "num_q"}
 
 
 def test_trec_row_picks_the_row_of_the_parameters():

@@ -164,4 +164,4 @@ def test_no_common_topic_with_c_in_10_scores_stand_ins(cli, tmp_path, chunk):
         ]
     )
     assert cli("trec_eval", "--trec-version", "10", *args) == (0, want, "")
-    _fails(cli, *args, match="no topic has both")
+    _fails(cli, *args, match="share no topic")

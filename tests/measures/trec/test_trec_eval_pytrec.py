@@ -14,8 +14,9 @@ import pytest
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
+from cwlkit.formats.trec_eval import evaluate_trec  # noqa: E402
 from cwlkit.io.trec import read_qrels, read_run  # noqa: E402
-from cwlkit.measures.trec.evaluate import evaluate_trec, trec_eval_names  # noqa: E402
+from cwlkit.measures.trec.select import trec_eval_names  # noqa: E402
 
 LENGTHS = (1, 2, 3, 5, 9, 10, 11, 30, 99, 150, 1200)
 

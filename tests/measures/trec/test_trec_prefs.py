@@ -15,6 +15,7 @@ import pytest
 from conftest import DATA as _DATA
 
 from cwlkit.errors import CwlkitError, FormatError, ParamError
+from cwlkit.formats.trec_eval import prefs_results, trec_summary
 from cwlkit.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
 from cwlkit.io.trec import Run, read_run
 from cwlkit.measures.trec.prefs import evaluate_prefs, prefs_names
@@ -48,7 +49,7 @@ def _evaluate(
 ):
     if not isinstance(run, Run):
         run = read_run(run, comments=version >= 10)
-    return evaluate_prefs(
+    values = evaluate_prefs(
         kind,
         str(qrels),
         run,
@@ -59,6 +60,10 @@ def _evaluate(
         all_topics=all_topics,
         rel_level=rel_level,
     )
+    res, totals = prefs_results(values)
+    res.totals = totals  # (for the printer)
+    res.summary = trec_summary(res, totals)  # what trec_eval prints on the 'all' lines
+    return res
 
 
 def _formatted(res, printed: list[str]) -> dict[tuple[str, str], str]:
@@ -68,7 +73,7 @@ def _formatted(res, printed: list[str]) -> dict[tuple[str, str], str]:
     if "runid" in printed:
         out[("runid", "all")] = res.run
     rows = [n for n in printed if n != "runid"]
-    agg = res.aggregate()
+    agg = res.summary
     for name, m, how, row in zip(rows, res.measures, res.aggregates, res.values, strict=True):
 
         def fmt(v, how=how):
@@ -115,7 +120,7 @@ def test_trec_eval_test_suite_bytes(version, expected, kind, qrels, results, nic
     ver = 9 if version == "9.0.8" else 10
     table = _evaluate(kind, folder / qrels, folder / results, None, version=ver, nickname=nick)
     text = report.format_trec_eval(
-        table, prefs_names(kind, None, nick), per_topic=True, summary=True
+        table, prefs_names(kind, None, nick), per_topic=True, summary=True, totals=table.totals
     )
     assert text == (folder / expected).read_text()
 

@@ -14,12 +14,12 @@ import pytest
 from conftest import DATA
 
 import cwlkit
-from cwlkit.formats.trec_eval import format_trec_eval, write_trec_eval
+from cwlkit.formats.trec_eval import evaluate_trec, format_trec_eval, write_trec_eval
 from cwlkit.io.trec import read_qrels, read_run
 from cwlkit.measures.parse import parse_measures
 from cwlkit.measures.trec._spec import MEASURES
-from cwlkit.measures.trec.evaluate import evaluate_trec, printed_names, trec_eval_names
 from cwlkit.measures.trec.registered import TREC_CLASSES, _from_trec, trec_eval_name
+from cwlkit.measures.trec.select import printed_names, trec_eval_names
 
 WEB = DATA / "web2012"
 WEB_QRELS = WEB / "qrels.web.151-200.txt"
@@ -122,26 +122,27 @@ def test_every_trec_eval_name_has_a_canonical_measure_that_prints_it():
 
 
 def test_complete_rel_info_summary_counts_the_missing_topics():
-    """-c (9.0.8): the Results hold the topics with results; its aggregates (trec_eval's
-    'all' lines) average over every qrels topic and NumRel sums R over all of them."""
+    """-c (9.0.8): the Results hold every qrels topic, those without results marked absent;
+    what trec_eval prints holds the topics with results, and its 'all' lines average over
+    every qrels topic (the others count as 0, 1e-5 in GMAP) and NumRel sums R over all."""
+    from cwlkit.formats.trec_eval import TrecEval, trec_summary
+
     d = SUITE / "9.0.8"
     qrels_lines = [line.split() for line in (d / "qrels.test").read_text().splitlines()]
     qrels_topics = {t for t, *_ in qrels_lines}
     R = sum(1 for *_, rel in qrels_lines if int(rel) >= 1)
-    res = evaluate_trec(
-        read_qrels(d / "qrels.test"),
-        read_run(d / "results.trunc", extra=True),
-        ["official"],
-        all_topics=True,
-    )
+    te = TrecEval.create(read_qrels(d / "qrels.test"), ["official"], all_topics=True)
+    res = te.evaluate(read_run(d / "results.trunc", extra=True))
     n = len(qrels_topics)
-    assert len(res.topics) < n
-    agg = res.mean()
+    assert sorted(res.topics) == sorted(qrels_topics) and 0 < len(res.absent) < n
+    shown, totals = te.view(res)
+    assert len(shown.topics) == n - len(res.absent) and totals.num_q == n
+    agg = trec_summary(shown, totals)
     assert agg["NumQ"] == n and agg["NumRel"] == R
-    ap = res.values[res.measures.index("AP")]
+    ap = shown.values[shown.measures.index("AP")]
     assert agg["AP"] == pytest.approx(ap.sum() / n, rel=1e-15)
     gm = np.exp((np.log(np.maximum(ap, 1e-5)).sum() + (n - ap.size) * np.log(1e-5)) / n)
     assert agg["GMAP"] == pytest.approx(gm, rel=1e-12)
-    text = format_trec_eval(res, trec_eval_names(["official"]))
+    text = te.text(res)
     assert f"num_q                 \tall\t{n}\n" in text
     assert f"num_rel               \tall\t{R}\n" in text

@@ -15,7 +15,7 @@ import numpy as np
 
 from ...errors import ParamError
 from ..base import Measure, measure
-from ._ctx import Ctx
+from ._ctx import Ctx, codes_of, stand_ins
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.batch import RankingBatch
@@ -27,18 +27,45 @@ CUT_KINDS = ("long_cut", "double_cut")
 
 def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
     """The trec_eval view of a batch (memoised on the batch; ``batch._cache["trec_version"]``
-    selects trec_eval 10.0's rules where they differ)."""
+    selects trec_eval 10.0's rules where they differ).
+
+    trec_eval 10.0 scores a topic the run lacks (``batch._cache["absent"]``: kept by the
+    ``topics="qrels"`` rule) as a stand-in ranking of one document not in the qrels (none
+    with ``judged_only``, which drops it); 9.0.8 does not score it (here: an empty ranking).
+    """
     version = int(batch._cache.get("trec_version", 9))
     key = ("trec_ctx", float(rel), version)
     got = batch._cache.get(key)
     if got is None:
-        from .evaluate import _codes
-
-        codes, depth = _codes(batch, False, np.zeros(batch.n_topics, bool))
+        codes, depth = codes_of(batch)
+        absent = batch._cache.get("absent")
+        if version >= 10 and absent is not None and not batch._cache.get("judged_only"):
+            codes, depth = stand_ins(codes, depth, absent)
         with np.errstate(invalid="ignore"):
             qlev = np.trunc(batch.qrel_labels)
         got = batch._cache[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
     return got
+
+
+#: what trec_eval 10.0 resets to 0 (or '') on a topic the run lacks (its stand-in ranking),
+#: by printed name (and every ``unj*``)
+CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")
+
+
+def _stand_in_topics(batch: RankingBatch) -> np.ndarray | None:
+    """bool[T]: the topics the run lacks that trec_eval 10.0 scores as a stand-in ranking
+    (emptied by ``judged_only``, but reset all the same), or None."""
+    absent = batch._cache.get("absent")
+    if absent is None or int(batch._cache.get("trec_version", 9)) < 10 or not absent.any():
+        return None
+    return absent
+
+
+def _is_cleared(m: TrecBase) -> bool:
+    from .registered import trec_eval_name
+
+    printed = trec_eval_name(m) or ""
+    return printed in CLEARED or printed.startswith("unj")
 
 
 @measure
@@ -70,7 +97,7 @@ class TrecBase(Measure):
         text = self.trec_text()
         if text is None:
             return row.default
-        from .evaluate import parse_params
+        from .select import parse_params
 
         return parse_params(row, text)
 
@@ -106,7 +133,16 @@ class TrecBase(Measure):
         fn = self.trec_row().compute
         assert fn is not None  # (runid and num_q have no class)
         ctx = context(batch, float(getattr(self, "rel", 1.0)))
-        return np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64)
+        return self.cleared(batch, np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64))
+
+    def cleared(self, batch: RankingBatch, values: np.ndarray) -> np.ndarray:
+        """``values`` with trec_eval 10.0's resets: on a topic the run lacks, scored as its
+        stand-in ranking, what 10.0 prints as ``num_ret``, ``utility``, ``rbp_resid`` or
+        ``unj*`` is 0 (:data:`CLEARED`)."""
+        absent = _stand_in_topics(batch)
+        if absent is None or not _is_cleared(self):
+            return values
+        return np.where(absent, 0.0, values)
 
     def group_key(self) -> tuple | None:
         """The cutoffs of one trec_eval cutoff row (``P_5``, ``P_10``...) with the same
@@ -131,7 +167,10 @@ class TrecBase(Measure):
         cuts = [m.trec_params()[0] for m in trec]
         distinct = sorted(set(cuts))
         by_cut = dict(zip(distinct, fn(ctx, tuple(distinct)), strict=True))
-        return [np.asarray(by_cut[c], dtype=np.float64) for c in cuts]
+        return [
+            m.cleared(batch, np.asarray(by_cut[c], dtype=np.float64))
+            for m, c in zip(trec, cuts, strict=True)
+        ]
 
 
 class Precision(TrecBase):
@@ -242,12 +281,21 @@ class FMeasure(TrecBase):
 
 
 class Linear(TrecBase):
-    """``utility.a,b,c,d``: the coefficients passed exactly, printed with ``%g``."""
+    """``utility.a,b,c,d``: the coefficients passed exactly, printed with ``%g``; the
+    collection size ``N`` (``-N``) is passed after them."""
 
     a: float
     b: float
     c: float
     d: float
+    N: int
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        fn = self.trec_row().compute
+        assert fn is not None
+        ctx = context(batch, float(getattr(self, "rel", 1.0)))
+        values = np.asarray(fn(ctx, (*self.trec_params(), self.N))[0], dtype=np.float64)
+        return self.cleared(batch, values)
 
     @classmethod
     def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
@@ -260,6 +308,35 @@ class Linear(TrecBase):
         if self.trec_params() == (1.0, -1.0, 0.0, 0.0):
             return None
         return ",".join(f"{x:g}" for x in self.trec_params())
+
+
+class Text(TrecBase):
+    """``relstring``: per-topic values that are text (the relevance codes of the top ``k``
+    documents), held in :attr:`cwlkit.results.Results.text`."""
+
+    k: int
+    #: the values are strings (see :meth:`compute_text`); the numeric row is NaN
+    text_valued: ClassVar[bool] = True
+
+    @classmethod
+    def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
+        return {"k": int(values[0])}
+
+    def trec_params(self) -> tuple:
+        return (float(self.k),)
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        return np.full(batch.n_topics, np.nan)
+
+    def compute_text(self, batch: RankingBatch) -> list[str]:
+        """Each topic's value, in batch order."""
+        fn = self.trec_row().compute
+        assert fn is not None
+        got = list(fn(context(batch), self.trec_params())[0])
+        absent = _stand_in_topics(batch)
+        if absent is None or not _is_cleared(self):
+            return got
+        return ["" if a else x for x, a in zip(got, absent.tolist(), strict=True)]
 
 
 class Persistence(TrecBase):

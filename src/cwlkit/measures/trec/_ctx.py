@@ -13,8 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ...core.batch import RankingBatch
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -68,6 +72,33 @@ def powers(p: float, n: int) -> np.ndarray:
     out = np.full(n + 1, p)
     out[0] = 1.0
     return np.cumprod(out)
+
+
+def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
+    """int64[T, D] relevance codes and int64[T] depths of a batch: the label truncated toward
+    zero (as trec_eval's ``atol`` reads it), :data:`NONPOOL` for a document not in the
+    qrels, :data:`UNJUDGED` for a label below 0 once truncated (``-0.5`` is 0: judged
+    non-relevant), :data:`PAD` past the ranking's end."""
+    with np.errstate(invalid="ignore"):
+        # NaN (unjudged) casts to garbage that the judged mask replaces
+        lvl = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
+        codes = np.where(batch.judged, np.where(lvl < 0, UNJUDGED, lvl), NONPOOL)
+    codes[~batch.valid] = PAD
+    return codes, batch.depth.astype(np.int64)
+
+
+def stand_ins(
+    codes: np.ndarray, depth: np.ndarray, absent: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``codes`` and ``depth`` with trec_eval 10.0's stand-in ranking for each ``absent``
+    topic (bool[T]): one document not in the qrels (:data:`NONPOOL`) at rank 1."""
+    if not absent.any():
+        return codes, depth
+    if codes.shape[1] == 0:
+        codes = np.full((codes.shape[0], 1), PAD, dtype=np.int64)
+    codes = codes.copy()
+    codes[absent, 0] = NONPOOL
+    return codes, np.where(absent, 1, depth)
 
 
 class Ctx:

@@ -286,6 +286,15 @@ MEASURES: list[TrecMeasure] = [
         "double_params",
         (10.0,),
         agg="text",
+        measure=C(
+            "RelString",
+            (
+                "The relevance codes of the top k documents, as text: the label 0-9, '>' "
+                "above 9, '<' below 0, '.' unjudged (trec_eval ``relstring``, per topic)."
+            ),
+            (cutoff(10),),
+            base=kinds.Text,
+        ),
     ),
     M(
         "recall",
@@ -351,6 +360,14 @@ MEASURES: list[TrecMeasure] = [
                 Param("b", "float", -1.0, "value of a non-relevant retrieved document"),
                 Param("c", "float", 0.0, "value of a relevant document not retrieved"),
                 Param("d", "float", 0.0, "value of a non-relevant document not retrieved"),
+                Param(
+                    "N",
+                    "int",
+                    0,
+                    "collection size, trec_eval's -N (d counts N - retrieved - R + R+)",
+                    ge=0,
+                    integer=True,
+                ),
             ),
             base=kinds.Linear,
         ),

@@ -1,5 +1,6 @@
 """trec_eval's preference (``-R prefs``, ``-R qrels_prefs``) and judgment-group
-(``-R qrels_jg``) measures, as a :class:`~cwlkit.results.Results`.
+(``-R qrels_jg``) measures, per topic (:class:`PrefsValues`; printed by
+:func:`cwlkit.formats.trec_eval.prefs_results` and its formatter).
 
 The entry point is :func:`evaluate_prefs`; the counting lives in
 :mod:`~cwlkit.measures.trec.prefs_counts` and :mod:`~cwlkit.measures.trec.jg_measures`.
@@ -25,6 +26,7 @@ Conventions (trec_eval 9.0.8 and 10.0, from their sources and test files):
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
@@ -34,13 +36,42 @@ from ...errors import CwlkitError, ParamError
 from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
 from ...io.trec import Run
-from ...results import Results
 from ._spec import PREFS_NICKNAMES as NICKNAMES
 from .jg_measures import JG_MEASURES, P_CUTOFFS, RPREC_MULTS, jg_values
 from .prefs_counts import PREFS_COUNTS, PREFS_MEASURES, prefs_values
 
 _TABLE_ORDER = ("runid", "num_q", *PREFS_MEASURES, *JG_MEASURES)
 KINDS = ("prefs", "qrels_prefs", "qrels_jg")
+
+
+@dataclass(frozen=True)
+class PrefsValues:
+    """The preference or judgment-group measures of one run.
+
+    Attributes
+    ----------
+    topics : list of str
+        The topics evaluated, in print order.
+    rows : list of str
+        The printed names (``runid`` excepted), in trec_eval's table order.
+    values : dict of str to numpy.ndarray
+        Each row's float64 per-topic values (``num_q``: none).
+    num_q : int
+        The topics averaged over (with ``-c``: every judgments topic).
+    runid : str
+        The run's tag.
+    """
+
+    topics: list[str]
+    rows: list[str]
+    values: dict[str, np.ndarray]
+    num_q: int
+    runid: str
+
+    def summed(self, name: str) -> bool:
+        """Whether row ``name`` is summed over topics (the ``prefs_num_prefs_*`` counts and
+        ``num_q``), not averaged."""
+        return name in PREFS_COUNTS or name == "num_q"
 
 
 def evaluate_prefs(
@@ -54,7 +85,7 @@ def evaluate_prefs(
     max_depth: int | None,
     all_topics: bool,
     rel_level: float,
-) -> Results:
+) -> PrefsValues:
     """Compute trec_eval's preference or judgment-group measures for ``run``.
 
     Parameters
@@ -82,12 +113,10 @@ def evaluate_prefs(
 
     Returns
     -------
-    Results
+    PrefsValues
         Topics in print order; measures in trec_eval's table order under the names trec_eval
-        prints (they have no other anchor; ``P_avgjg_5``), ``num_q`` as ``NumQ`` (summary:
-        the topic count), ``runid`` as ``Results.run``; the ``prefs_num_prefs_*`` counts
-        aggregate by ``sum``. ``Results.summary`` holds what trec_eval prints on the ``all``
-        lines (sums over ``num_q`` topics). :func:`prefs_names` gives the printed names.
+        prints (they have no other anchor; ``P_avgjg_5``); :func:`prefs_names` gives the
+        printed names.
 
     Raises
     ------
@@ -127,22 +156,8 @@ def evaluate_prefs(
         values = prefs_values(**_prefs_inputs(j, evaluated), what=str(judgments_path))
     topics = [t for t, e in zip(topics_all, evaluated, strict=True) if e]
     rows = [n for n in _print_names(wanted, params) if n != "runid"]
-    res = Results(
-        np.full((len(rows), len(topics)), np.nan),
-        ["NumQ" if n == "num_q" else n for n in rows],
-        topics,
-        run=run.runid,
-        aggregates=["sum" if n in PREFS_COUNTS or n == "num_q" else "mean" for n in rows],
-    )
-    for i, n in enumerate(rows):
-        if n == "num_q":
-            res.values[i] = 1.0
-            res.summary["NumQ"] = float(num_q)
-            continue
-        v = np.asarray(values[n], dtype=np.float64)
-        res.values[i] = v
-        res.summary[n] = float(v.sum()) if n in PREFS_COUNTS else float(v.sum() / num_q)
-    return res
+    got = {n: np.asarray(values[n], dtype=np.float64) for n in rows if n != "num_q"}
+    return PrefsValues(topics, rows, got, num_q, run.runid)
 
 
 def prefs_names(kind: str, names: list[str] | None, nickname: str | None) -> list[str]:

@@ -80,7 +80,13 @@ def __getattr__(name: str) -> type[TrecBase]:
 
 def _from_trec(name: str, text: str | None, values: tuple) -> list[Measure]:
     """The canonical measures for trec_eval's ``name[.text]`` with parsed ``values``."""
-    return TREC_CLASSES[name].from_trec(BY_NAME[name], text, values)
+    return from_trec_row(BY_NAME[name], text, values)
+
+
+def from_trec_row(row: TrecMeasure, text: str | None, values: tuple) -> list[Measure]:
+    """The canonical measures of a row of trec_eval's table asked for as ``name[.text]``,
+    ``values`` the parameters parsed from ``text`` (the row's defaults without it)."""
+    return TREC_CLASSES[row.name].from_trec(row, text, values)
 
 
 @register_syntax
@@ -90,7 +96,7 @@ def _trec_syntax(text: str) -> list[Measure] | None:
     canonical family (``map_cut`` and ``ndcg_cut`` give every default cutoff, as
     ``trec_eval -m`` does; ``rbp`` is trec_eval's RBP_trec, while ``RBP`` is the C/W/L
     RBP)."""
-    from .evaluate import parse_params
+    from .select import parse_params
 
     name, dot, params = text.strip().partition(".")
     if name not in TREC_CLASSES:

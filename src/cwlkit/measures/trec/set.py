@@ -55,9 +55,11 @@ def set_F(ctx: Ctx, params) -> list[np.ndarray]:
 
 
 def utility(ctx: Ctx, params) -> list[np.ndarray]:
-    """p1 a + p2 b + p3 c + p4 d over the retrieved/relevant contingency table."""
+    """p1 a + p2 b + p3 c + p4 d over the retrieved/relevant contingency table; a fifth
+    parameter, if given, is the collection size (else ``ctx.num_docs``)."""
     p = [float(x) for x in params]
+    num_docs = p[4] if len(p) > 4 else ctx.num_docs
     r = ctx.num_rel_ret.astype(np.float64)
     n = ctx.num_ret.astype(np.float64)
     R = ctx.num_rel.astype(np.float64)
-    return [p[0] * r + p[1] * (n - r) + p[2] * (R - r) + p[3] * (ctx.num_docs + r - n - R)]
+    return [p[0] * r + p[1] * (n - r) + p[2] * (R - r) + p[3] * (num_docs + r - n - R)]

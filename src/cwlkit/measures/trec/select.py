@@ -1,0 +1,185 @@
+"""trec_eval's ``-m`` arguments: which measures, with which parameters, printed how.
+
+:func:`trec_eval_measures` turns ``-m`` arguments (``official``, ``all_trec``, ``P.5,10``,
+``ndcg_cut.10``, ``utility.2,-1,0,0``) into the registry's measures, in trec_eval's table
+order, and :func:`trec_eval_names` gives the names trec_eval prints for them. Parameters are
+read as trec_eval reads them (``atol`` / ``atof``: the longest numeric prefix).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...errors import CwlkitError, ParamError, UnknownMeasureError
+from ._spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..base import Measure
+
+
+def _atof(text: str) -> float:
+    """C ``atof``: the longest numeric prefix, 0 if none."""
+    import re
+
+    m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+    return float(m.group(0)) if m else 0.0
+
+
+def _atol(text: str) -> int:
+    import re
+
+    m = re.match(r"\s*[+-]?\d+", text)
+    return int(m.group(0)) if m else 0
+
+
+def parse_params(m: TrecMeasure, text: str):
+    """Parse ``text`` (what follows the ``.`` of ``-m name.params``) as trec_eval does."""
+    if m.kind == "long_cut":
+        vals = sorted(_atol(t) for t in text.split(","))
+        if vals[0] <= 0:
+            raise ParamError(
+                f"-m {m.name}.{text}: cutoffs must be positive "
+                "(trec_eval: Negative cutoff detected)"
+            )
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_cut":
+        vals = sorted(_atof(t) for t in text.split(","))
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_params":
+        return tuple(_atof(t) for t in text.split(","))
+    if m.kind == "pairs":
+        pairs = []
+        for item in text.split(","):
+            if item.count("=") != 1 or not item.split("=")[0]:
+                raise ParamError(
+                    f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
+                )
+            k, v = item.split("=")
+            pairs.append((k, _atof(v)))
+        return tuple(pairs)
+    return ()
+
+
+def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:
+    """The names trec_eval prints for measure ``m`` with ``params``."""
+    if m.kind == "long_cut":
+        return [f"{m.name}_{k}" for k in params]
+    if m.kind == "double_cut":
+        return [f"{m.name}_{x:3.2f}" for x in params]
+    if m.kind in ("double_params", "pairs") and given is not None:
+        return [f"{m.name}_{given}"]
+    return [m.name]
+
+
+def trec_eval_names(specs: list[str] | None, version: int = 9) -> list[str]:
+    """What trec_eval prints for ``-m specs``, in print order: ``runid`` for the run's tag
+    line, then one name per measure of :func:`trec_eval_measures`, in its order (the
+    ``names`` of :func:`cwlkit.formats.trec_eval.format_trec_eval`)."""
+    measures, _ = select_measures(specs, version)
+    out: list[str] = []
+    for m, params, text in measures:
+        out += ["runid"] if m.agg == "runid" else printed_names(m, params, text)
+    return out
+
+
+def select_measures(
+    specs: list[str] | None, version: int
+) -> tuple[list[tuple[TrecMeasure, tuple, str | None]], list[str]]:
+    """Resolve ``-m`` arguments into measures (table order) with their parameters.
+
+    Returns
+    -------
+    measures : list of (TrecMeasure, params, params text or None)
+        The qrels-based measures to compute.
+    others : list of str
+        Requested names that belong to the preference / judgment-group measures.
+    """
+    nick = nicknames(version)
+    marked: set[str] = set()
+    args: list[tuple[str, str]] = []
+    for spec in specs or ["official"]:
+        name, dot, param = spec.partition(".")
+        if dot:
+            if not param:
+                raise ParamError(f"improper measure in parameter '{spec}'")
+            args.append((name, param))
+        if name in nick:
+            marked.update(nick[name])
+            continue
+        m = BY_NAME.get(name)
+        if (m is None or version not in m.versions) and name not in PREFS_JG_MEASURES:
+            known = (
+                [x.name for x in MEASURES if version in x.versions]
+                + list(PREFS_JG_MEASURES)
+                + list(nick)
+            )
+            raise UnknownMeasureError(name, known)
+        marked.add(name)
+    out = []
+    for m in MEASURES:
+        if m.name not in marked or version not in m.versions:
+            continue
+        text = next((p for n, p in args if n == m.name), None)
+        params = parse_params(m, text) if text is not None else m.default
+        out.append((m, params, text))
+    others = [n for n in PREFS_JG_MEASURES if n in marked]
+    return out, others
+
+
+def checked_measures(specs: list[str] | None, version: int, max_depth: int | None) -> list:
+    """:func:`select_measures` of ``specs`` once the options pass; a preference or
+    judgment-group measure is an error (it needs ``-R``)."""
+    if version not in (9, 10):
+        raise ParamError(f"trec_eval version must be 9 or 10; got {version}")
+    if max_depth is not None and max_depth < 0:
+        raise ParamError(f"-M must be >= 0; got {max_depth}")
+    measures, others = select_measures(specs, version)
+    if others:
+        raise CwlkitError(
+            f"measure {others[0]!r} needs preference or judgment-group input "
+            "(-R prefs, qrels_prefs or qrels_jg)"
+        )
+    return measures
+
+
+def trec_eval_measures(
+    specs: list[str] | None,
+    version: int = 9,
+    *,
+    rel_level: float = 1,
+    num_docs: int = 0,
+    max_depth: int | None = None,
+) -> list[Measure]:
+    """The registry's measures of what trec_eval prints for ``-m specs``, in print order
+    (``runid`` excepted: the Results' run): ``num_q`` is ``NumQ``, ``relstring``
+    ``RelString``; with ``-l`` (``rel_level``) every measure with a ``rel`` parameter takes
+    it, with ``-N`` (``num_docs``) ``Utility`` takes it as ``N``.
+
+    Raises
+    ------
+    ParamError, UnknownMeasureError
+        A bad option, an unknown measure, bad parameters.
+    CwlkitError
+        A preference or judgment-group measure (they need ``-R``).
+    """
+    from dataclasses import replace
+
+    from ..judged import NumQ
+    from .registered import from_trec_row
+
+    out: list[Measure] = []
+    for m, params, text in checked_measures(specs, version, max_depth):
+        if m.agg == "runid":
+            continue
+        got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
+        for x in got:
+            if rel_level != 1 and hasattr(x, "rel"):
+                x = replace(x, rel=float(rel_level))  # type: ignore[type-var]
+            if num_docs and hasattr(x, "N"):
+                x = replace(x, N=int(num_docs))  # type: ignore[type-var]
+            out.append(x)
+    return out
