@@ -264,6 +264,8 @@ def write_trec_eval(
 
 #: trec_eval's -Z value of a topic without a mean and deviation for a measure
 MISSING_ZSCORE = -1000000.0
+
+
 @dataclass
 class TrecEval:
     """``cwlkit trec_eval``'s evaluation: the measures of ``-m`` in an
