@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
+from ..io.text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
 from ..support.arrays import unique

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode_runs, from_numpy, sort_rank
+from ..io.text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
 from .batch import RankingBatch
@@ -28,7 +28,7 @@ from .batch import RankingBatch
 
 class _Lines:
     """The line numbers of some rows of a file, computed only when an error needs one (the
-    file's own line numbers are lazy too: see :class:`cwlkit.io._text.LazyLines`)."""
+    file's own line numbers are lazy too: see :class:`cwlkit.io.text.LazyLines`)."""
 
     def __init__(self, parent, rows: np.ndarray) -> None:
         self._parent, self._rows = parent, rows

@@ -65,7 +65,7 @@ class MemoryParts:
 
     def read(self, k: int):
         from ..core.chunks import _Lines
-        from ..io._text import from_numpy
+        from ..io.text import from_numpy
 
         rows = self._order[self._bounds[k] : self._bounds[k + 1]]
         if rows.size == 0:
@@ -164,7 +164,7 @@ def _widths(plan: Plan, qp, rp, buckets: int, label_values: np.ndarray) -> tuple
 
 def _pair(plan: Plan, qp, rp, k: int, label_values: np.ndarray):
     """(qrels, run) of bucket ``k``; None when the ``topics`` rule keeps none of its topics."""
-    from ..io._text import to_numpy
+    from ..io.text import to_numpy
     from ..support import compute as pc
 
     q, r = qp.read(k), rp.read(k)
@@ -263,7 +263,7 @@ class _Collected:
     def results(self) -> Results:
         """One Results, topics in byte order, or (order of the file) in order of first
         appearance in the run (topics it lacks last, in byte order)."""
-        from ..io._text import from_strings, sort_rank
+        from ..io.text import from_strings, sort_rank
 
         if self.n != self.size:  # (the topics counted when partitioning are those scored)
             raise CwlkitError(f"internal error: {self.n} topics scored, {self.size} expected")
@@ -294,7 +294,7 @@ def _empty_qrels(path: str):
     """Qrels without lines (a bucket with run topics only)."""
     import pyarrow as pa
 
-    from ..io._text import from_numpy, from_strings
+    from ..io.text import from_numpy, from_strings
     from ..io.trec import Qrels
 
     none = from_strings([])
@@ -306,7 +306,7 @@ def _empty_run(path: str, light: bool):
     """A run without lines (a bucket with qrels topics only)."""
     import pyarrow as pa
 
-    from ..io._text import from_numpy, from_strings
+    from ..io.text import from_numpy, from_strings
     from ..io.trec import Run
 
     names = ("topic", "doc", "tag") if light else ("topic", "q0", "doc", "rank", "tag")

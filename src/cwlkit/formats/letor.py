@@ -102,7 +102,7 @@ def _letor_columns(results) -> dict:
     """The LETOR rows of ``results`` in numeric qid order: ``{"version", "qids", "P"
     [Q, K], "MAP" [Q], "NDCG" [Q, K], "MeanNDCG" [Q] or None, "depth" [Q] or None}``."""
     from ..errors import CwlkitError
-    from ..io._text import from_strings
+    from ..io.text import from_strings
     from ..measures.letor import _numeric_order
     from ..measures.letor_measures import LETOR_MAP, LETOR_NDCG, LETOR_P, LETOR_MeanNDCG
 
@@ -387,7 +387,7 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     import pyarrow.compute as pc
 
     from ..errors import CwlkitError
-    from ..io._text import from_strings, to_numpy
+    from ..io.text import from_strings, to_numpy
     from ..stats.tests import t_test
 
     only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)

@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, ParamError
-from ..io._text import first_duplicate, from_numpy, from_strings, to_numpy
+from ..io.text import first_duplicate, from_numpy, from_strings, to_numpy
 from ..io.trec import Run
 
 #: what ``ndeval -version`` names
@@ -269,8 +269,8 @@ def _renamed(codes: np.ndarray, names: pa.Array, *, prefix: bool) -> pa.Array | 
 
 
 def _ndeval_qrels(q):
-    from ..io._text import encode_runs
     from ..io.diversity import as_diversity_qrels
+    from ..io.text import encode_runs
 
     codes, names = encode_runs(q.subtopics.column("topic"))
     new = _renamed(codes, names, prefix=False)

@@ -19,7 +19,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
-from ._text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
+from .text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
 from .trec import Qrels, Run, _check_duplicates, read_qrels, read_run
 
 __all__ = ["as_qrels", "as_run"]

@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError
 from ..support.arrays import unique
-from ._text import (
+from .estimate import estimate_topics, is_gzip, open_text, text_size
+from .text import (
     INDENTED,
     encode_runs,
     from_numpy,
@@ -30,7 +31,6 @@ from ._text import (
     split_columns,
     to_numpy,
 )
-from .estimate import estimate_topics, is_gzip, open_text, text_size
 from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
 
 #: bytes of text parsed at a time

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError
-from ._text import LineNumbers, from_numpy, parse_floats, read_bytes, split_columns, to_numpy
+from .text import LineNumbers, from_numpy, parse_floats, read_bytes, split_columns, to_numpy
 from .trec import RUN_COLUMNS, Qrels, Run, _check_duplicates, read_qrels
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import (
+from .text import (
     INDENTED,
     LineNumbers,
     first_duplicate,
@@ -52,7 +52,7 @@ class _Coded:
         """(topic codes, topic dictionary); codes are int64."""
         got = self._cache.get("topics")
         if got is None:
-            from ._text import encode_runs
+            from .text import encode_runs
 
             got = self._cache["topics"] = encode_runs(self.table.column("topic"))
         return got
@@ -61,7 +61,7 @@ class _Coded:
         """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
         got = self._cache.get("codes")
         if got is None:
-            from ._text import encode, encode_blocks
+            from .text import encode, encode_blocks
 
             t, td = self.topic_codes()
             if self._per_topic_docs:
@@ -78,7 +78,7 @@ class _Coded:
         of whole topics (equal strings of one topic share a code)."""
         if "codes" in self._cache or self._per_topic_docs:
             return self.codes()
-        from ._text import encode_blocks
+        from .text import encode_blocks
 
         t, td = self.topic_codes()
         return (t, td, *encode_blocks(self.table.column("doc"), t))
@@ -335,7 +335,7 @@ def _check_duplicates(
     path: str | os.PathLike[str], table: pa.Table, lines: LineNumbers, what: str, codes=None
 ) -> None:
     if codes is None:
-        from ._text import encode
+        from .text import encode
 
         (t,), _ = encode(table.column("topic"))
         (d,), dd = encode(table.column("doc"))

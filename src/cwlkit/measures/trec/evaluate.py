@@ -301,7 +301,7 @@ def _checked_measures(
     qrels, run, specs: list[str] | None, version: int, all_topics: bool, max_depth: int | None
 ) -> list[tuple[TrecMeasure, tuple, str | None]]:
     """The measures of ``specs``, once the options and the topics of both files pass."""
-    from ...io._text import from_numpy, to_numpy
+    from ...io.text import from_numpy, to_numpy
     from ...support import compute as pc
 
     measures = _file_measures(specs, version, max_depth)
@@ -334,7 +334,7 @@ def _trec_codes(
 ) -> tuple[Ctx, list[str], np.ndarray, int, float | None]:
     """(measure context, topics, bogus mask, num_q, R of every qrels topic: -c only, or None)."""
     from ...core.batch import build_batch
-    from ...io._text import from_strings, to_numpy
+    from ...io.text import from_strings, to_numpy
     from ...support import compute as pc
 
     batch = build_batch(

@@ -31,8 +31,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...errors import CwlkitError, ParamError
-from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
+from ...io.text import encode, from_numpy, sort_rank, to_numpy
 from ...io.trec import Run
 from ...results import Results
 from ._spec import PREFS_NICKNAMES as NICKNAMES
