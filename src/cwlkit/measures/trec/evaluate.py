@@ -28,7 +28,7 @@ import numpy as np
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
 from ._ctx import NONPOOL, PAD, Ctx
-from ._spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
+from .spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...results import Results
@@ -109,7 +109,7 @@ def canonical_names(m: TrecMeasure, params, given: str | None, rel_level: float 
     """
     from dataclasses import replace
 
-    from .registered import _from_trec
+    from .registered import from_trec as _from_trec
 
     if m.agg == "runid":
         return []
