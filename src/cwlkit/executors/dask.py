@@ -156,10 +156,10 @@ def score_chunks(plan: Any, client: Any, chunks: Iterable[tuple[Any, Any]], run:
 
 
 def _topic_column(ddf: Any, path: str) -> str:
-    from ..io.inputs import _RUN_ROLES, _pick
+    from ..io.inputs import RUN_ROLES, pick_roles
 
     names = [str(c) for c in ddf.columns]
-    return names[_pick(names, _RUN_ROLES, ("topic", "doc"), path, "column")["topic"]]
+    return names[pick_roles(names, RUN_ROLES, ("topic", "doc"), path, "column")["topic"]]
 
 
 def _positions(df: Any, topic: str, partition_info: dict | None = None) -> Any:

@@ -51,7 +51,7 @@ class MemoryParts:
     ``buckets`` says (topics it has not seen: dropped when frozen, else new buckets)."""
 
     def __init__(self, obj: Any, buckets: Any) -> None:
-        from ..core.batch import _label_values
+        from ..core.batch import qrels_label_values
 
         codes, dictionary = obj.codes()[:2]
         topics = [str(t) for t in dictionary.to_pylist()]
@@ -60,18 +60,18 @@ class MemoryParts:
         self._order = np.argsort(b, kind="stable")
         self._bounds = np.searchsorted(b[self._order], np.arange(buckets.n + 1))
         self.counts = dict(zip(topics, n.tolist(), strict=True))
-        self.labels = set(_label_values(obj).tolist())
+        self.labels = set(qrels_label_values(obj).tolist())
         self.path, self._obj = obj.path, obj
 
     def read(self, k: int):
-        from ..core.chunks import _Lines
+        from ..core.chunks import RowLines
         from ..io.text import from_numpy
 
         rows = self._order[self._bounds[k] : self._bounds[k + 1]]
         if rows.size == 0:
             return None
         obj = self._obj
-        return type(obj)(obj.table.take(from_numpy(rows)), _Lines(obj.lines, rows), obj.path)  # type: ignore[arg-type]
+        return type(obj)(obj.table.take(from_numpy(rows)), RowLines(obj.lines, rows), obj.path)  # type: ignore[arg-type]
 
 
 def evaluate_streamed(

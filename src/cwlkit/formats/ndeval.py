@@ -281,7 +281,7 @@ def _ndeval_qrels(q):
 
 
 def _ndeval_run(run: Run) -> Run:
-    from ..io.trec import _check_duplicates
+    from ..io.trec import check_duplicates
 
     codes, names = run.codes()[:2]
     new = _renamed(codes, names, prefix=True)
@@ -289,7 +289,7 @@ def _ndeval_run(run: Run) -> Run:
         return run
     i = run.table.column_names.index("topic")
     table = run.table.set_column(i, "topic", new)
-    _check_duplicates(run.path, table, run.lines, "run")
+    check_duplicates(run.path, table, run.lines, "run")
     return Run(table, run.lines, run.path)
 
 

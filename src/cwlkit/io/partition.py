@@ -31,7 +31,7 @@ from .text import (
     split_columns,
     to_numpy,
 )
-from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
+from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, check_duplicates
 
 #: bytes of text parsed at a time
 BLOCK = 1 << 25
@@ -84,7 +84,7 @@ class Parts:
             )
             table = table.append_column("tag", tag)
         obj = (Qrels if self.kind == "qrels" else Run)(table, lines, self.path)
-        _check_duplicates(self.path, table, lines, self.kind, obj.codes())
+        check_duplicates(self.path, table, lines, self.kind, obj.codes())
         return obj
 
 

@@ -217,7 +217,7 @@ class LetorRanking:
     lines: np.ndarray
 
 
-def _numeric_order(qids: pa.Array) -> np.ndarray:
+def numeric_order(qids: pa.Array) -> np.ndarray:
     """Order of ``qids`` as Perl's ``sort { $a <=> $b }``: by leading number, then text."""
     import pyarrow.compute as pc
 
@@ -277,7 +277,7 @@ def rank_documents(
         last = np.zeros(n, dtype=bool)
         last[n - 1 - first_rev] = True
         keep = np.flatnonzero(last | ~has)
-    q_order = _numeric_order(qdict)
+    q_order = numeric_order(qdict)
     q_rank = np.empty(len(qdict), dtype=np.int64)
     q_rank[q_order] = np.arange(len(qdict), dtype=np.int64)
     qr = q_rank[qcode[keep]]
