@@ -142,7 +142,7 @@ class Results:
         """
         mat = self._matrix(column)
         own = column in (None, "EU", "value")
-        hows = self.aggregates if own else ["mean"] * len(self.measures)
+        hows = (self.aggregates or []) if own else ["mean"] * len(self.measures)
         fixed = self.summary if own else {}
         return {
             m: fixed[m] if m in fixed else aggregate_values(mat[i], h)

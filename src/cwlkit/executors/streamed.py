@@ -71,7 +71,7 @@ class MemoryParts:
         if rows.size == 0:
             return None
         obj = self._obj
-        return type(obj)(obj.table.take(from_numpy(rows)), RowLines(obj.lines, rows), obj.path)  # type: ignore[arg-type]
+        return type(obj)(obj.table.take(from_numpy(rows)), RowLines(obj.lines, rows), obj.path)
 
 
 def evaluate_streamed(
