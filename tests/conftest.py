@@ -47,9 +47,9 @@ def calls(monkeypatch):
 @pytest.fixture(params=["read", "mapped"])
 def text_reader(request, monkeypatch):
     """Run a reader test twice: files read into memory, and files memory-mapped (the path
-    large plain files take, see ``cwlkit.io._text.read_text``)."""
+    large plain files take, see ``cwlkit.io.text.read_text``)."""
     if request.param == "mapped":
-        from cwlkit.io import _text
+        from cwlkit.io import text as io_text
 
-        monkeypatch.setattr(_text, "MAP_BYTES", 1)
+        monkeypatch.setattr(io_text, "MAP_BYTES", 1)
     return request.param

@@ -140,7 +140,7 @@ class Results:
         """
         mat = self._matrix(column)
         own = column in (None, "EU", "value")
-        hows = self.aggregates if own else ["mean"] * len(self.measures)
+        hows = (self.aggregates or []) if own else ["mean"] * len(self.measures)
         return {
             m: aggregate_values(mat[i], h)
             for i, (m, h) in enumerate(zip(self.measures, hows, strict=True))

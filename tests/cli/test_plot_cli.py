@@ -27,16 +27,16 @@ PNG = b"\x89PNG\r\n\x1a\n"
 @pytest.fixture
 def drawn(monkeypatch):
     """The figures the command line saves, in order (they are still written)."""
-    from cwlkit.plot import _figure
+    from cwlkit.plot import figures
 
     figs = []
-    save = _figure.save
+    save = figures.save
 
     def keep(fig, path, **kw):
         figs.append(fig)
         save(fig, path, **kw)
 
-    monkeypatch.setattr(_figure, "save", keep)
+    monkeypatch.setattr(figures, "save", keep)
     return figs
 
 

@@ -161,7 +161,7 @@ def test_every_lookup_path_gives_the_same_batch(files, monkeypatch, with_qrels, 
     """Run documents encoded alone (looked up in the qrels' dictionary) or with the judged
     documents of their topics (io/joint.py), in one block or a block per topic: the same
     batch; d1 judged for two topics, t4 judged for none, t3 retrieved by none."""
-    import cwlkit.io._text as text
+    import cwlkit.io.text as text
 
     q, r = files
     expected = build_batch(read_qrels(q), read_run(r), topics=topics)

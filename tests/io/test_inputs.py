@@ -393,7 +393,7 @@ def test_no_pandas_or_polars_import_for_other_forms(tmp_path):
         f"as_qrels({str(QRELS)!r}); as_run({str(RUN)!r})\n"
         f"as_qrels({str(tmp_path / 'q.parquet')!r})\n"
         "as_qrels({'1': {'a': 1}}); as_run([('1', 'a', 1.0)])\n"
-        "from cwlkit.io._text import from_numpy, from_strings\n"
+        "from cwlkit.io.text import from_numpy, from_strings\n"
         "import numpy as np\n"  # (pa.array itself imports pandas)
         "as_qrels(pa.table({'qid': from_numpy(np.arange(2)), 'docno': from_strings('ab'),\n"
         "                   'rel': from_numpy(np.ones(2))}))\n"

@@ -224,7 +224,7 @@ def test_a_byte_that_is_not_utf8_is_refused_in_any_field(tmp_path, field, at):
 def test_utf8_check_names_the_line_across_slices():
     """A memory map is decoded a slice at a time: a bad byte anywhere, at any slice size
     (a character split between two slices is no error), names its line."""
-    from cwlkit.io._text import check_utf8
+    from cwlkit.io.text import check_utf8
 
     text = ("é" * 5 + "\n").encode() * 3
     for step in (1, 2, 3, 5, 64):

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cwlkit.io._text import encode_runs, from_strings
 from cwlkit.io.joint import JudgedByTopic, joint_encode
+from cwlkit.io.text import encode_runs, from_strings
 
 DOCS = [f"d{i}" for i in range(8)]
 

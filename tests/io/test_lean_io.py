@@ -1,4 +1,4 @@
-"""The arrow <-> numpy helpers of io/_text.py, and that the CLIs do not import pandas.
+"""The arrow <-> numpy helpers of io/text.py, and that the CLIs do not import pandas.
 
 pyarrow's own conversions (``pa.array``, ``Array.to_numpy``) import pandas when it is
 installed, which costs 0.2-0.3 s per command; cwlkit goes through the buffers instead. The
@@ -17,7 +17,7 @@ import pyarrow.compute as pc
 import pytest
 from conftest import DATA, EXAMPLE
 
-from cwlkit.io._text import from_numpy, from_strings, to_numpy
+from cwlkit.io.text import from_numpy, from_strings, to_numpy
 
 # every test once with files read, once with files memory-mapped
 pytestmark = [pytest.mark.usefixtures("text_reader"), pytest.mark.slow]  # (subprocesses)
@@ -122,7 +122,7 @@ def test_blockwise_doc_lookup_matches_a_dict_join(monkeypatch, contiguous):
     block, topics without qrels, qrels-only topics) every label must still be the one a plain
     dictionary join gives."""
     import cwlkit.core.batch as B
-    import cwlkit.io._text as T
+    import cwlkit.io.text as T
     from cwlkit.io.trec import Qrels, Run
 
     monkeypatch.setattr(B, "LOOKUP_BLOCK", 16)

@@ -9,7 +9,7 @@ import mmap
 import pytest
 
 from cwlkit.errors import FormatError
-from cwlkit.io import _text
+from cwlkit.io import text as io_text
 from cwlkit.io.trec import read_qrels, read_run
 
 RUN = "1 Q0 a 1 2.0 x\n1\tQ0 b 2 1.0 x\r\n#c Q0 c 3 0.5 x\n2 Q0 a 1 9 y\n"
@@ -17,37 +17,39 @@ RUN = "1 Q0 a 1 2.0 x\n1\tQ0 b 2 1.0 x\r\n#c Q0 c 3 0.5 x\n2 Q0 a 1 9 y\n"
 
 @pytest.fixture
 def mapped(monkeypatch):
-    monkeypatch.setattr(_text, "MAP_BYTES", 1)
+    monkeypatch.setattr(io_text, "MAP_BYTES", 1)
 
 
 def test_large_plain_files_are_mapped(tmp_path, mapped):
     p = tmp_path / "run.txt"
     p.write_bytes(RUN.encode())
-    got = _text.read_text(p)
+    got = io_text.read_text(p)
     assert isinstance(got, mmap.mmap) and got[:] == RUN.encode()
     z = tmp_path / "run.gz"
     z.write_bytes(gzip.compress(RUN.encode()))
-    assert _text.read_text(z) == RUN.encode()  # un-gzipped, as bytes
+    assert io_text.read_text(z) == RUN.encode()  # un-gzipped, as bytes
     (tmp_path / "empty").write_bytes(b"")
-    assert _text.read_text(tmp_path / "empty") == b""
+    assert io_text.read_text(tmp_path / "empty") == b""
 
 
 def test_small_files_are_read(tmp_path):
     p = tmp_path / "run.txt"
     p.write_bytes(RUN.encode())
-    assert isinstance(_text.read_text(p), bytes)
+    assert isinstance(io_text.read_text(p), bytes)
 
 
 def test_normalise_a_map(tmp_path, mapped):
     p = tmp_path / "run.txt"
     p.write_bytes(b"1 Q0 a 1 2.0 x\n")
-    m = _text.read_text(p)
-    assert _text.normalise(m, full=False) is m  # nothing to change: no copy
+    m = io_text.read_text(p)
+    assert io_text.normalise(m, full=False) is m  # nothing to change: no copy
     p.write_bytes(RUN.encode())
     for comments in (False, True):
         for full in (False, True):
-            want = _text.normalise(RUN.encode(), comments=comments, full=full)
-            assert bytes(_text.normalise(_text.read_text(p), comments=comments, full=full)) == want
+            want = io_text.normalise(RUN.encode(), comments=comments, full=full)
+            assert (
+                bytes(io_text.normalise(io_text.read_text(p), comments=comments, full=full)) == want
+            )
 
 
 @pytest.mark.parametrize("comments", [False, True])
@@ -57,7 +59,7 @@ def test_same_tables(tmp_path, monkeypatch, comments):
     q = tmp_path / "qrels.txt"
     q.write_bytes(b"1 0 a 1\n1\t0 b 0\r\n2 0 a 2\n")
     read = read_run(p, comments=comments), read_qrels(q, comments=comments)
-    monkeypatch.setattr(_text, "MAP_BYTES", 1)
+    monkeypatch.setattr(io_text, "MAP_BYTES", 1)
     mapped = read_run(p, comments=comments), read_qrels(q, comments=comments)
     for a, b in zip(read, mapped, strict=True):
         assert a.table.equals(b.table)
@@ -94,5 +96,5 @@ def test_the_light_run_keeps_the_last_tag(tmp_path, text_reader, text, comments,
     light = read_run(p, comments=comments, extra=True, light=True)
     full = read_run(p, comments=comments, extra=True)
     assert light.runid == full.runid == tag
-    assert _text.last_field(text, 5, comments=comments) == tag
+    assert io_text.last_field(text, 5, comments=comments) == tag
     assert light.table.column("tag").to_pylist() == [tag] * light.table.num_rows

@@ -211,7 +211,7 @@ def test_matplotlib_missing_is_one_line(monkeypatch):
 
 
 def test_svg_is_reproducible_and_png_is_png(tmp_path):
-    from cwlkit.plot._figure import save
+    from cwlkit.plot.figures import save
 
     vec = {"RBP(p=0.8)": {"T1": cwlkit.cwl_vectors(Q, R, "RBP(p=0.8)", "T1")}}
     a, b, c = tmp_path / "a.svg", tmp_path / "b.svg", tmp_path / "c.png"

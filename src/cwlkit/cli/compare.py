@@ -108,8 +108,8 @@ def _anova_rows(table) -> tuple[list[str], list[list]]:
 
 def render(table, fmt: str) -> str:
     """The comparison table in one of :data:`FORMATS`."""
-    from ..stats._format import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
     from ..stats.comparison import COLUMNS
+    from ..stats.render import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
 
     recs = table.records
     if fmt == "json":
@@ -208,8 +208,8 @@ def render(table, fmt: str) -> str:
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
-    from ..stats._runs import evaluate_runs
     from ..stats.comparison import compare
+    from ..stats.runs import evaluate_runs
     from ._options import parse_measure_args
 
     args = build_parser().parse_args(argv)

@@ -104,7 +104,7 @@ def _label(c, rbo_p: float) -> str:
 
 
 def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
-    from ..stats._format import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
+    from ..stats.render import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
 
     rows = [("scores", c) for c in out["score_level"]] + [
         ("systems", c) for c in out["system_level"]
@@ -163,7 +163,7 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..measures.parse import parse_measure
-    from ..stats._runs import evaluate_runs
+    from ..stats.runs import evaluate_runs
 
     args = build_parser().parse_args(argv)
     if args.all_pairs or args.measures:

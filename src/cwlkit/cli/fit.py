@@ -52,7 +52,7 @@ def build_parser():
 
 
 def render(res, fmt: str) -> str:
-    from ..stats._format import dump_json, fmt_num, fmt_p, table_text, table_tsv
+    from ..stats.render import dump_json, fmt_num, fmt_p, table_text, table_tsv
 
     bp, bs = res.best_pearson, res.best_spearman
     recs = res.to_records()

@@ -141,7 +141,7 @@ def build_parser():
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError
-    from ..plot._figure import check_path, require_matplotlib, save
+    from ..plot.figures import check_path, require_matplotlib, save
 
     args = build_parser().parse_args(argv)
     check_path(args.output)  # before any work: a bad name or a missing extra fails at once
@@ -236,8 +236,8 @@ def _batches(args):
 
 def _pr(args):
     from ..measures.curves import pr_curve
-    from ..plot._figure import figure
     from ..plot.curves import plot_pr
+    from ..plot.figures import figure
     from ..plot.report import plot_pr_curves, short_names
 
     curves = {name: pr_curve(b, args.rel) for name, b in _batches(args).items()}
@@ -264,8 +264,8 @@ def _pr(args):
 def _roc(args):
     from ..errors import CwlkitError
     from ..measures.curves import roc_curve
-    from ..plot._figure import figure
     from ..plot.curves import plot_roc
+    from ..plot.figures import figure
 
     batches = _batches(args)
     if len(batches) != 1:

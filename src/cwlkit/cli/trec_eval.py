@@ -106,7 +106,7 @@ def _chunk_opt(text: str) -> int | str | None:
 
 
 def _measure_help(specs: list[str], version: int) -> str:
-    from ..measures.trec._spec import MEASURES, PREFS_JG_MEASURES, nicknames
+    from ..measures.trec.spec import MEASURES, PREFS_JG_MEASURES, nicknames
 
     names: set[str] = set()
     nick = nicknames(version)
@@ -162,7 +162,7 @@ def main(argv: list[str]) -> int:
     num_docs = _int_opt("-N", args.N)
     comments = version >= 10
 
-    from ..measures.trec._spec import PREFS_JG_MEASURES
+    from ..measures.trec.spec import PREFS_JG_MEASURES
 
     wants_prefs = args.R != "qrels" or any(s.partition(".")[0] in PREFS_JG_MEASURES for s in args.m)
     if wants_prefs:

@@ -33,7 +33,7 @@ CSV_COLUMNS = (
 def render_csv(t: Any) -> str:
     """``t``: a :class:`cwlkit.stats.ReportTable`. Floats at full precision, ``nan`` for
     undefined values, ``true``/``false``, an empty cell for the baseline's ``significant``."""
-    from ..stats._format import fmt_exact
+    from ..stats.render import fmt_exact
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -45,7 +45,7 @@ def render_csv(t: Any) -> str:
 
 def render_json(rep: Any) -> str:
     """``rep``: a :class:`cwlkit.comparison.build.Report` (non-finite numbers as strings)."""
-    from ..stats._format import dump_json
+    from ..stats.render import dump_json
 
     doc = {"title": rep.title, "source": rep.source, **rep.table.to_dict()}
     if rep.pr_curves and rep.levels is not None:

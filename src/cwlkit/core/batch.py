@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
+from ..io.text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
 from ..support.arrays import unique
@@ -223,7 +223,7 @@ def build_batch(
     )
     del found, run_label, scores
     qrel_labels, qcounts = _qrels_matrix(qrels, qrel_topic, row_of_code, T)
-    label_values = _label_values(qrels)
+    label_values = qrels_label_values(qrels)
     return RankingBatch(
         topics=np.asarray(pc.take(topic_dict, from_numpy(kept_codes)).to_pylist(), dtype=object),
         depth=counts,
@@ -524,7 +524,7 @@ def _qrels_rows(qlabels: np.ndarray, qrow: np.ndarray, T: int) -> tuple[np.ndarr
     return qrel_labels, qcounts
 
 
-def _label_values(qrels: Qrels) -> np.ndarray:
+def qrels_label_values(qrels: Qrels) -> np.ndarray:
     """float64, the distinct finite labels of the whole qrels, ascending (cached on ``qrels``)."""
     got = qrels._cache.get("label_values")
     if got is None:

@@ -20,15 +20,15 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, ParamError
-from ..io._text import encode_runs, from_numpy, sort_rank
+from ..io.text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
 from .batch import RankingBatch
 
 
-class _Lines:
+class RowLines:
     """The line numbers of some rows of a file, computed only when an error needs one (the
-    file's own line numbers are lazy too: see :class:`cwlkit.io._text.LazyLines`)."""
+    file's own line numbers are lazy too: see :class:`cwlkit.io.text.LazyLines`)."""
 
     def __init__(self, parent, rows: np.ndarray) -> None:
         self._parent, self._rows = parent, rows
@@ -54,7 +54,7 @@ class _Lines:
         # sent to another process (a Dask worker): only this chunk's line numbers, unless
         # they are still to be computed from a file that can be read again
         if getattr(self._parent, "_reload", None) is not None:
-            return (_Lines, (self._parent, self._rows))
+            return (RowLines, (self._parent, self._rows))
         return (np.array, (self.array,))
 
 
@@ -172,9 +172,9 @@ class Chunks:
         self._r = (run, *_rows_by_chunk(run.table, chunk_of, n))
         label_values = qrels._cache.get("label_values")
         if label_values is None:
-            from .batch import _label_values
+            from .batch import qrels_label_values
 
-            label_values = _label_values(qrels)
+            label_values = qrels_label_values(qrels)
         self.label_values = label_values
 
     def chunk(self, k: int) -> tuple[Qrels, Run]:
@@ -182,7 +182,7 @@ class Chunks:
         qrels, qo, qb = self._q
         run, ro, rb = self._r
         qi, ri = qo[qb[k] : qb[k + 1]], ro[rb[k] : rb[k + 1]]
-        q = Qrels(pc.take(qrels.table, from_numpy(qi)), _Lines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
+        q = Qrels(pc.take(qrels.table, from_numpy(qi)), RowLines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
         q._cache["label_values"] = self.label_values
-        r = Run(pc.take(run.table, from_numpy(ri)), _Lines(run.lines, ri), run.path)  # type: ignore[arg-type]
+        r = Run(pc.take(run.table, from_numpy(ri)), RowLines(run.lines, ri), run.path)  # type: ignore[arg-type]
         return q, r

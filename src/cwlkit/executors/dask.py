@@ -22,7 +22,7 @@ dask is imported only here, and only when a client is used (``import cwlkit`` do
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -99,7 +99,7 @@ def _broadcast(client: Any, plan: Any) -> Any:
     return client.scatter(plan, broadcast=True, hash=False)
 
 
-def _in_order(futures: list) -> Iterator[Any]:
+def _in_order(futures: list) -> Generator[Any, None, None]:
     """Each future's result in order; on an error the remaining futures are cancelled and
     the task's own exception is raised."""
     try:
@@ -156,10 +156,10 @@ def score_chunks(plan: Any, client: Any, chunks: Iterable[tuple[Any, Any]], run:
 
 
 def _topic_column(ddf: Any, path: str) -> str:
-    from ..io.inputs import _RUN_ROLES, _pick
+    from ..io.inputs import RUN_ROLES, pick_roles
 
     names = [str(c) for c in ddf.columns]
-    return names[_pick(names, _RUN_ROLES, ("topic", "doc"), path, "column")["topic"]]
+    return names[pick_roles(names, RUN_ROLES, ("topic", "doc"), path, "column")["topic"]]
 
 
 def _positions(df: Any, topic: str, partition_info: dict | None = None) -> Any:

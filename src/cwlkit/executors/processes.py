@@ -10,7 +10,7 @@ is evaluated by the same code, whole, in one process.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
 from ..errors import ParamError
@@ -84,7 +84,7 @@ def imap(
     *,
     jobs: int | None = None,
     chunk: int = 1,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """Yield ``fn(state, item)`` for each item, in order, over ``jobs`` processes.
 
     ``fn`` must be a module-level function (workers look it up by name). An exception raised

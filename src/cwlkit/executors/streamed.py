@@ -51,7 +51,7 @@ class MemoryParts:
     ``buckets`` says (topics it has not seen: dropped when frozen, else new buckets)."""
 
     def __init__(self, obj: Any, buckets: Any) -> None:
-        from ..core.batch import _label_values
+        from ..core.batch import qrels_label_values
 
         codes, dictionary = obj.codes()[:2]
         topics = [str(t) for t in dictionary.to_pylist()]
@@ -60,18 +60,18 @@ class MemoryParts:
         self._order = np.argsort(b, kind="stable")
         self._bounds = np.searchsorted(b[self._order], np.arange(buckets.n + 1))
         self.counts = dict(zip(topics, n.tolist(), strict=True))
-        self.labels = set(_label_values(obj).tolist())
+        self.labels = set(qrels_label_values(obj).tolist())
         self.path, self._obj = obj.path, obj
 
     def read(self, k: int):
-        from ..core.chunks import _Lines
-        from ..io._text import from_numpy
+        from ..core.chunks import RowLines
+        from ..io.text import from_numpy
 
         rows = self._order[self._bounds[k] : self._bounds[k + 1]]
         if rows.size == 0:
             return None
         obj = self._obj
-        return type(obj)(obj.table.take(from_numpy(rows)), _Lines(obj.lines, rows), obj.path)  # type: ignore[arg-type]
+        return type(obj)(obj.table.take(from_numpy(rows)), RowLines(obj.lines, rows), obj.path)
 
 
 def evaluate_streamed(
@@ -185,7 +185,7 @@ def _widths(plan: Plan, qp, rp, buckets: int, label_values: np.ndarray) -> tuple
 
 def _pair(plan: Plan, qp, rp, k: int, label_values: np.ndarray):
     """(qrels, run) of bucket ``k``; None when the ``topics`` rule keeps none of its topics."""
-    from ..io._text import to_numpy
+    from ..io.text import to_numpy
     from ..support import compute as pc
 
     q, r = qp.read(k), rp.read(k)
@@ -297,7 +297,7 @@ class _Collected:
     def results(self) -> Results:
         """One Results, topics in byte order, or (order of the file) in order of first
         appearance in the run (topics it lacks last, in byte order)."""
-        from ..io._text import from_strings, sort_rank
+        from ..io.text import from_strings, sort_rank
 
         if self.n != self.size:  # (the topics counted when partitioning are those scored)
             raise CwlkitError(f"internal error: {self.n} topics scored, {self.size} expected")
@@ -331,7 +331,7 @@ def _empty_qrels(path: str):
     """Qrels without lines (a bucket with run topics only)."""
     import pyarrow as pa
 
-    from ..io._text import from_numpy, from_strings
+    from ..io.text import from_numpy, from_strings
     from ..io.trec import Qrels
 
     none = from_strings([])
@@ -343,7 +343,7 @@ def _empty_run(path: str, light: bool):
     """A run without lines (a bucket with qrels topics only)."""
     import pyarrow as pa
 
-    from ..io._text import from_numpy, from_strings
+    from ..io.text import from_numpy, from_strings
     from ..io.trec import Run
 
     names = ("topic", "doc", "tag") if light else ("topic", "q0", "doc", "rank", "tag")

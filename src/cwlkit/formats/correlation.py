@@ -31,8 +31,8 @@ def _items(cm: CorrelationMatrix, level: str) -> str:
 
 def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
     """Render ``cm`` in ``fmt`` (one of :data:`FORMATS`)."""
-    from ..stats._format import dump_json, fmt_num, table_markdown, table_text, table_tsv
     from ..stats.matrix import LABELS
+    from ..stats.render import dump_json, fmt_num, table_markdown, table_text, table_tsv
 
     if fmt == "json":
         return dump_json(cm.to_dict())

@@ -35,7 +35,7 @@ import numpy as np
 import pyarrow.compute as pc
 
 from ..errors import FormatError, ParamError
-from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
+from ..io.text import from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 from ..results import Results
 

@@ -102,8 +102,8 @@ def _letor_columns(results) -> dict:
     """The LETOR rows of ``results`` in numeric qid order: ``{"version", "qids", "P"
     [Q, K], "MAP" [Q], "NDCG" [Q, K], "MeanNDCG" [Q] or None, "depth" [Q] or None}``."""
     from ..errors import CwlkitError
-    from ..io._text import from_strings
-    from ..measures.letor import _numeric_order
+    from ..io.text import from_strings
+    from ..measures.letor import numeric_order
     from ..measures.letor_measures import LETOR_MAP, LETOR_NDCG, LETOR_P, LETOR_MeanNDCG
 
     rows: dict = {"P": {}, "NDCG": {}}
@@ -137,7 +137,7 @@ def _letor_columns(results) -> dict:
             f"format_letor: LETOR {v.name}'s file needs {', '.join(need)} in the results "
             "(cwlkit.measures.letor.letor_measure_list gives every measure it prints)"
         )
-    order = _numeric_order(from_strings(results.topics))
+    order = numeric_order(from_strings(results.topics))
     vals = results.values[:, order]
     return {
         "version": v,
@@ -387,7 +387,7 @@ def letor_ttest(a, b) -> list[LetorTTestRow]:
     import pyarrow.compute as pc
 
     from ..errors import CwlkitError
-    from ..io._text import from_strings, to_numpy
+    from ..io.text import from_strings, to_numpy
     from ..stats.tests import t_test
 
     only = sorted(set(a.measures) ^ set(b.measures), key=_measure_rank)

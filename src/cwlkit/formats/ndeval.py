@@ -43,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, ParamError
-from ..io._text import first_duplicate, from_numpy, from_strings, to_numpy
+from ..io.text import first_duplicate, from_numpy, from_strings, to_numpy
 from ..io.trec import Run
 
 #: what ``ndeval -version`` names
@@ -269,8 +269,8 @@ def _renamed(codes: np.ndarray, names: pa.Array, *, prefix: bool) -> pa.Array | 
 
 
 def _ndeval_qrels(q):
-    from ..io._text import encode_runs
     from ..io.diversity import as_diversity_qrels
+    from ..io.text import encode_runs
 
     codes, names = encode_runs(q.subtopics.column("topic"))
     new = _renamed(codes, names, prefix=False)
@@ -281,7 +281,7 @@ def _ndeval_qrels(q):
 
 
 def _ndeval_run(run: Run) -> Run:
-    from ..io.trec import _check_duplicates
+    from ..io.trec import check_duplicates
 
     codes, names = run.codes()[:2]
     new = _renamed(codes, names, prefix=True)
@@ -289,7 +289,7 @@ def _ndeval_run(run: Run) -> Run:
         return run
     i = run.table.column_names.index("topic")
     table = run.table.set_column(i, "topic", new)
-    _check_duplicates(run.path, table, run.lines, "run")
+    check_duplicates(run.path, table, run.lines, "run")
     return Run(table, run.lines, run.path)
 
 

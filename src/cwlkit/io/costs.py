@@ -10,7 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_duplicate, from_numpy, parse_floats, read_bytes, split_columns
+from .text import first_duplicate, from_numpy, parse_floats, read_bytes, split_columns
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def read_doc_costs(path: str | os.PathLike[str]) -> DocCosts:
     if (costs < 0).any():
         i = int(np.flatnonzero(costs < 0)[0])
         raise FormatError(path, int(lines[i]), f"cost must be >= 0, got {costs[i]:g}")
-    from ._text import encode
+    from .text import encode
 
     (t,), _ = encode(table.column("topic"))
     (d,), _ = encode(table.column("doc"))

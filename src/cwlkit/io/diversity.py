@@ -28,7 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, InputError
-from ._text import (
+from .text import (
     LineNumbers,
     encode,
     encode_runs,
@@ -485,7 +485,7 @@ def subtopic_order(subtopics: pa.Array) -> np.ndarray:
     n = len(subtopics)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    from ._text import sort_rank
+    from .text import sort_rank
 
     digits = to_numpy(pc.match_substring_regex(subtopics, r"^[0-9]+$"))
     stripped = pc.utf8_ltrim(subtopics, characters="0")

@@ -19,8 +19,8 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
-from ._text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
-from .trec import Qrels, Run, _check_duplicates, read_qrels, read_run
+from .text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
+from .trec import Qrels, Run, check_duplicates, read_qrels, read_run
 
 __all__ = ["as_qrels", "as_run"]
 
@@ -28,13 +28,14 @@ _TOPIC = ("query_id", "qid", "topic")
 _DOC = ("doc_id", "docno", "docid", "doc")
 
 #: role -> accepted column (or record field) names, in order of preference, lower case
-_QRELS_ROLES = {
+QRELS_ROLES = {
     "topic": _TOPIC,
     "doc": _DOC,
     "label": ("relevance", "rel", "label"),
     "iter": ("iteration", "iter"),
 }
-_RUN_ROLES = {
+#: the same for runs
+RUN_ROLES = {
     "topic": _TOPIC,
     "doc": _DOC,
     "score": ("score",),
@@ -367,8 +368,12 @@ def _polars_table(df, kind: str) -> pa.Table:
 # ---- tables -----------------------------------------------------------------------------
 
 
-def _pick(names: list[str], roles: dict, required: tuple[str, ...], path: str, what: str) -> dict:
-    """role -> index into ``names`` of the column (or field) that plays it."""
+def pick_roles(
+    names: list[str], roles: dict, required: tuple[str, ...], path: str, what: str
+) -> dict:
+    """role -> index into ``names`` of the column (or field) that plays it (``roles``: role ->
+    accepted names, as :data:`QRELS_ROLES`; an InputError naming the ``what`` of ``path``
+    when a ``required`` role has none)."""
     lower: dict[str, int] = {}
     for i, n in enumerate(names):
         lower.setdefault(str(n).lower(), i)
@@ -395,9 +400,9 @@ def _from_table(table: pa.Table, kind: str, path: str, name: str | None):
     n = table.num_rows
     lines = np.arange(1, n + 1, dtype=np.int64)
     if kind == "qrels":
-        got = _pick(names, _QRELS_ROLES, ("topic", "doc", "label"), path, "column")
+        got = pick_roles(names, QRELS_ROLES, ("topic", "doc", "label"), path, "column")
     else:
-        got = _pick(names, _RUN_ROLES, ("topic", "doc"), path, "column")
+        got = pick_roles(names, RUN_ROLES, ("topic", "doc"), path, "column")
         if "score" not in got and "rank" not in got:
             found = ", ".join(repr(c) for c in names)
             raise InputError(
@@ -453,7 +458,7 @@ def _from_table(table: pa.Table, kind: str, path: str, name: str | None):
 
 def _finish(table: pa.Table, lines: np.ndarray, kind: str, path: str):
     got = Qrels(table, lines, path) if kind == "qrels" else Run(table, lines, path)
-    _check_duplicates(path, table, lines, kind, got.codes())
+    check_duplicates(path, table, lines, kind, got.codes())
     return got
 
 
@@ -636,9 +641,9 @@ def _from_records(obj: Iterable, kind: str, path: str, name: str | None):
     width = len(first)
     fields = getattr(first, "_fields", None)
     if fields is not None:
-        roles = _QRELS_ROLES if kind == "qrels" else _RUN_ROLES
+        roles = QRELS_ROLES if kind == "qrels" else RUN_ROLES
         need = ("topic", "doc", "label") if kind == "qrels" else ("topic", "doc", "score")
-        got = _pick(list(fields), roles, need, path, "field")
+        got = pick_roles(list(fields), roles, need, path, "field")
         main = got["label" if kind == "qrels" else "score"]
         extra = got.get("iter") if kind == "qrels" else None
         return _from_columns(

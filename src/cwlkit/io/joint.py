@@ -22,8 +22,8 @@ import numpy as np
 import pyarrow as pa
 
 from ..support.arrays import unique
-from . import _text
-from ._text import from_numpy, to_numpy
+from . import text
+from .text import from_numpy, to_numpy
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -105,7 +105,7 @@ def joint_encode(
     from ..support import compute as pc
 
     n = run_topic.size
-    block = _text.BLOCK_ROWS if block is None else block
+    block = text.BLOCK_ROWS if block is None else block
     change = np.flatnonzero(run_topic[1:] != run_topic[:-1]) + 1
     starts = np.concatenate(([0], change)) if n else np.zeros(0, dtype=np.int64)
     if unique(run_topic[starts]).size != starts.size:

@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import first_unparsed, from_numpy, parse_floats, read_bytes, to_numpy
+from .text import first_unparsed, from_numpy, parse_floats, read_bytes, to_numpy
 
 FEATURE_LINE = "label qid:Q 1:v 2:v ... #docid = D"
 

@@ -21,7 +21,8 @@ import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError
 from ..support.arrays import unique
-from ._text import (
+from .estimate import estimate_topics, is_gzip, open_text, text_size
+from .text import (
     INDENTED,
     encode_runs,
     from_numpy,
@@ -30,8 +31,7 @@ from ._text import (
     split_columns,
     to_numpy,
 )
-from .estimate import estimate_topics, is_gzip, open_text, text_size
-from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, _check_duplicates
+from .trec import QRELS_COLUMNS, RUN_COLUMNS, Qrels, Run, check_duplicates
 
 #: bytes of text parsed at a time
 BLOCK = 1 << 25
@@ -84,7 +84,7 @@ class Parts:
             )
             table = table.append_column("tag", tag)
         obj = (Qrels if self.kind == "qrels" else Run)(table, lines, self.path)
-        _check_duplicates(self.path, table, lines, self.kind, obj.codes())
+        check_duplicates(self.path, table, lines, self.kind, obj.codes())
         return obj
 
 

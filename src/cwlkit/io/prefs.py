@@ -27,7 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import (
+from .text import (
     LineNumbers,
     encode,
     first_duplicate,

@@ -22,8 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError
-from ._text import LineNumbers, from_numpy, parse_floats, read_bytes, split_columns, to_numpy
-from .trec import RUN_COLUMNS, Qrels, Run, _check_duplicates, read_qrels
+from .text import LineNumbers, from_numpy, parse_floats, read_bytes, split_columns, to_numpy
+from .trec import RUN_COLUMNS, Qrels, Run, check_duplicates, read_qrels
 
 
 def _lower(col: pa.ChunkedArray | pa.Array) -> pa.Array:
@@ -45,7 +45,7 @@ def read_rbp_qrels(path: str | os.PathLike[str]) -> tuple[Qrels, bool, float]:
     t = t.set_column(t.schema.get_field_index("topic"), "topic", _lower(t.column("topic")))
     t = t.set_column(t.schema.get_field_index("doc"), "doc", _lower(t.column("doc")))
     folded = Qrels(t, q.lines, q.path)
-    _check_duplicates(folded.path, t, folded.lines, "qrels (ids in lower case)")
+    check_duplicates(folded.path, t, folded.lines, "qrels (ids in lower case)")
     dotted = pc.any(pc.match_substring(t.column("label_text"), ".")).as_py()
     labels = folded.labels
     max_label = float(labels.max()) if labels.size else 0.0

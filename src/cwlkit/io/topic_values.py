@@ -31,7 +31,7 @@ def read_topic_values(path: str | os.PathLike[str], what: str = "value") -> dict
         A line without exactly two fields, a value that is not a finite number, a topic given
         twice, or a file without any value.
     """
-    from ._text import check_utf8, read_bytes
+    from .text import check_utf8, read_bytes
 
     data = read_bytes(path)  # (plain or gzipped; a missing file is one error)
     check_utf8(path, data)

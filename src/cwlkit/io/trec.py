@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
-from ._text import (
+from .text import (
     INDENTED,
     LineNumbers,
     first_duplicate,
@@ -52,7 +52,7 @@ class _Coded:
         """(topic codes, topic dictionary); codes are int64."""
         got = self._cache.get("topics")
         if got is None:
-            from ._text import encode_runs
+            from .text import encode_runs
 
             got = self._cache["topics"] = encode_runs(self.table.column("topic"))
         return got
@@ -61,7 +61,7 @@ class _Coded:
         """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
         got = self._cache.get("codes")
         if got is None:
-            from ._text import encode, encode_blocks
+            from .text import encode, encode_blocks
 
             t, td = self.topic_codes()
             if self._per_topic_docs:
@@ -78,7 +78,7 @@ class _Coded:
         of whole topics (equal strings of one topic share a code)."""
         if "codes" in self._cache or self._per_topic_docs:
             return self.codes()
-        from ._text import encode_blocks
+        from .text import encode_blocks
 
         t, td = self.topic_codes()
         return (t, td, *encode_blocks(self.table.column("doc"), t))
@@ -221,7 +221,7 @@ class Run(_Coded):
                 "score": from_numpy(np.asarray(scores, dtype=np.float64)),
             }
         )
-        _check_duplicates(path, table, np.arange(1, n + 1, dtype=np.int64), "run")
+        check_duplicates(path, table, np.arange(1, n + 1, dtype=np.int64), "run")
         return cls(table, np.arange(1, n + 1, dtype=np.int64), path)
 
 
@@ -249,7 +249,7 @@ def read_qrels(path: str | os.PathLike[str], *, comments: bool = False) -> Qrels
     labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
     table = table.append_column("label", from_numpy(labels))
     q = Qrels(table, lines, str(path))
-    _check_duplicates(path, table, lines, "qrels", q.check_codes())
+    check_duplicates(path, table, lines, "qrels", q.check_codes())
     return q
 
 
@@ -307,7 +307,7 @@ def read_run(
     r = Run(table, lines, str(path))
     if qrels is not None:
         r.encode_with(qrels)
-    _check_duplicates(path, table, lines, "run", r.codes())
+    check_duplicates(path, table, lines, "run", r.codes())
     return r
 
 
@@ -331,11 +331,15 @@ def read_pair(
     return q, r
 
 
-def _check_duplicates(
+def check_duplicates(
     path: str | os.PathLike[str], table: pa.Table, lines: LineNumbers, what: str, codes=None
 ) -> None:
+    """Raise a FormatError if ``table`` holds a (topic, doc) pair twice, at the line of the
+    first repeat in file order (``lines``: each row's line number; ``what`` names the file
+    in the message; ``codes``: ``(topic codes, topic dictionary, doc codes, doc dictionary)``
+    when already computed, as :meth:`Run.codes` gives them)."""
     if codes is None:
-        from ._text import encode
+        from .text import encode
 
         (t,), _ = encode(table.column("topic"))
         (d,), dd = encode(table.column("doc"))

@@ -87,9 +87,9 @@ def _cell(text: str) -> str:
 
 
 def _trec_section() -> list[str]:
-    from .trec._spec import MEASURES
-    from .trec.registered import TREC_CLASSES, _from_trec
+    from .trec.registered import TREC_CLASSES, from_trec
     from .trec.select import printed_names
+    from .trec.spec import MEASURES
 
     out = [
         "## trec_eval",
@@ -107,7 +107,7 @@ def _trec_section() -> list[str]:
             out.append(f"| `{row.name}` | {note} |")
             continue
         printed = printed_names(row, row.default, None)
-        canon = [m.name for m in _from_trec(row.name, None, row.default)]
+        canon = [m.name for m in from_trec(row.name, None, row.default)]
         if row.kind in ("long_cut", "double_cut") and len(printed) > 1:
             out.append(f"| `{printed[0]}` ... `{printed[-1]}` | `{canon[0]}` ... `{canon[-1]}` |")
         else:

@@ -61,7 +61,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError
-from ..io._text import from_numpy, from_strings, sort_rank, to_numpy
+from ..io.text import from_numpy, from_strings, sort_rank, to_numpy
 from ..support import compute as pc
 from .base import Measure, measure, param
 from .registry import register

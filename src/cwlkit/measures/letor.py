@@ -217,11 +217,11 @@ class LetorRanking:
     lines: np.ndarray
 
 
-def _numeric_order(qids: pa.Array) -> np.ndarray:
+def numeric_order(qids: pa.Array) -> np.ndarray:
     """Order of ``qids`` as Perl's ``sort { $a <=> $b }``: by leading number, then text."""
     import pyarrow.compute as pc
 
-    from ..io._text import sort_rank, to_numpy
+    from ..io.text import sort_rank, to_numpy
 
     try:
         num = to_numpy(pc.cast(qids, pa.float64()), null=np.nan)
@@ -260,7 +260,7 @@ def rank_documents(
     """
     import pyarrow.compute as pc
 
-    from ..io._text import encode, from_numpy, from_strings, to_numpy
+    from ..io.text import encode, from_numpy, from_strings, to_numpy
 
     n = len(features)
     pred = np.asarray(predictions, dtype=np.float64)
@@ -277,7 +277,7 @@ def rank_documents(
         last = np.zeros(n, dtype=bool)
         last[n - 1 - first_rev] = True
         keep = np.flatnonzero(last | ~has)
-    q_order = _numeric_order(qdict)
+    q_order = numeric_order(qdict)
     q_rank = np.empty(len(qdict), dtype=np.int64)
     q_rank[q_order] = np.arange(len(qdict), dtype=np.int64)
     qr = q_rank[qcode[keep]]
@@ -541,7 +541,7 @@ def letor_qrels_run(
     """
     import pyarrow.compute as pc
 
-    from ..io._text import from_numpy, from_strings
+    from ..io.text import from_numpy, from_strings
     from ..io.trec import Qrels, Run
 
     ranking = rank_documents(

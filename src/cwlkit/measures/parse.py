@@ -197,9 +197,9 @@ def parse_measures(text: str) -> list[Measure]:
             out.extend(m for m in got if m not in out)
         return out
     for syntax in registry.syntaxes():
-        got = syntax(text)
-        if got is not None:
-            return got
+        found = syntax(text)
+        if found is not None:
+            return found
     head = split_head(text)
     if head is None:
         raise UnknownMeasureError(text.strip(), [])

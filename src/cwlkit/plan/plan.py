@@ -247,7 +247,7 @@ def _trec_file(obj: Any) -> bool:
 
 def _absent(batch: RankingBatch, run: Run) -> np.ndarray:
     """bool[T]: the batch's topics that ``run`` has no line for."""
-    from ..io._text import from_strings, to_numpy
+    from ..io.text import from_strings, to_numpy
     from ..support import compute as pc
 
     run_topics = run.codes()[1]  # (cached by build_batch)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import CwlkitError
-from ._figure import figure
+from .figures import figure
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Results

@@ -28,6 +28,11 @@ fit
     a parameter grid.
 comparison
     :func:`compare`: mean scores and paired tests of several runs' :class:`Results`.
+runs
+    :func:`~cwlkit.stats.runs.evaluate_runs`: a qrels and several run files, evaluated (for
+    the comparing command lines).
+render
+    Numbers and tables as text, TSV, Markdown and JSON (for the comparing command lines).
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ from cwlkit.measures import registry
 from cwlkit.measures.cwl import nerr
 from cwlkit.measures.trec import registered
 from cwlkit.measures.trec._classes import TrecBase
-from cwlkit.measures.trec._spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, nicknames
 from cwlkit.measures.trec.jg_measures import JG_MEASURES
 from cwlkit.measures.trec.prefs import NICKNAMES
 from cwlkit.measures.trec.prefs_counts import PREFS_MEASURES
+from cwlkit.measures.trec.spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, nicknames
 
 
 def test_each_canonical_row_makes_one_registered_class():
@@ -44,7 +44,7 @@ def test_anchor_names_are_the_rows():
 def test_trec_row_picks_the_row_of_the_parameters():
     for row in MEASURES:
         if row.name in registered.TREC_CLASSES:
-            for m in registered._from_trec(row.name, None, row.default):
+            for m in registered.from_trec(row.name, None, row.default):
                 assert isinstance(m, TrecBase) and m.trec_row() is row
 
 

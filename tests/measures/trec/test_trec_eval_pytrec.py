@@ -87,9 +87,9 @@ def _ours(res, name: str) -> np.ndarray:
 )
 def test_every_measure_every_topic(tmp_path, monkeypatch, seed, level, judged_only, blocks):
     if blocks:  # topic-contiguous run read in small blocks (the path of large runs)
-        import cwlkit.io._text
+        import cwlkit.io.text
 
-        monkeypatch.setattr(cwlkit.io._text, "BLOCK_ROWS", 100)
+        monkeypatch.setattr(cwlkit.io.text, "BLOCK_ROWS", 100)
     qrels, run, q, r = _generate(seed, tmp_path, shuffle=not blocks)
     measures = set(pytrec_eval.supported_measures) - {"relstring", "runid"}
     ev = pytrec_eval.RelevanceEvaluator(

@@ -17,9 +17,9 @@ import cwlkit
 from cwlkit.formats.trec_eval import evaluate_trec, format_trec_eval, write_trec_eval
 from cwlkit.io.trec import read_qrels, read_run
 from cwlkit.measures.parse import parse_measures
-from cwlkit.measures.trec._spec import MEASURES
-from cwlkit.measures.trec.registered import TREC_CLASSES, _from_trec, trec_eval_name
+from cwlkit.measures.trec.registered import TREC_CLASSES, from_trec, trec_eval_name
 from cwlkit.measures.trec.select import printed_names, trec_eval_names
+from cwlkit.measures.trec.spec import MEASURES
 
 WEB = DATA / "web2012"
 WEB_QRELS = WEB / "qrels.web.151-200.txt"
@@ -111,7 +111,7 @@ def test_every_trec_eval_name_has_a_canonical_measure_that_prints_it():
         if row.name not in TREC_CLASSES:
             assert row.name in ("runid", "num_q", "relstring")
             continue
-        ms = _from_trec(row.name, None, row.default)
+        ms = from_trec(row.name, None, row.default)
         assert [trec_eval_name(m) for m in ms] == printed_names(row, row.default, None)
         for m in ms:
             assert parse_measures(m.name) == [m]

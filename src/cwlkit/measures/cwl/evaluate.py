@@ -150,7 +150,7 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
 
 
 def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.ndarray:
-    from ...io._text import encode, from_strings, to_numpy
+    from ...io.text import encode, from_strings, to_numpy
 
     rows, cols, docs = batch._doc_source
     topics_of_rows = np.asarray(batch.topics, dtype=object)[rows]

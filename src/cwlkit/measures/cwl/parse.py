@@ -97,7 +97,7 @@ def _keyword(cls: type[CWLMetric], key: str) -> str | None:
 
 def read_metrics_file(path: str | Path) -> list[tuple[Measure, str]]:
     """Read a metrics file: one metric per line, ``#`` comments and blank lines allowed."""
-    from ...io._text import read_bytes
+    from ...io.text import read_bytes
 
     data = read_bytes(path).decode("utf-8", errors="replace")
     out = []

@@ -1,5 +1,5 @@
 """trec_eval's measures: per-family modules over a shared relevance-code view
-(:mod:`._ctx`), the one measure table (:mod:`._spec`), the evaluation (:mod:`.evaluate`), and
+(:mod:`._ctx`), the one measure table (:mod:`.spec`), the evaluation (:mod:`.evaluate`), and
 the registered measures generated from the table under canonical and trec_eval names
 (:mod:`.registered`)."""
 

@@ -1,5 +1,5 @@
 """The base class of the registered trec_eval measures, and the few behaviours some rows of
-the table (:mod:`._spec`) need beyond it.
+the table (:mod:`.spec`) need beyond it.
 
 :class:`TrecBase` computes the value trec_eval prints for a topic with the family function of
 the measure's row; :mod:`.registered` makes one registered subclass per canonical measure of
@@ -19,7 +19,7 @@ from ._ctx import Ctx, codes_of, stand_ins
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.batch import RankingBatch
-    from ._spec import TrecMeasure
+    from .spec import TrecMeasure
 
 #: the parameter kinds of trec_eval rows that give one value per cutoff
 CUT_KINDS = ("long_cut", "double_cut")
@@ -70,7 +70,7 @@ def _is_cleared(m: TrecBase) -> bool:
 
 @measure
 class TrecBase(Measure):
-    """Base: the value of the trec_eval rows ``trec_rows`` (of ``_spec.MEASURES``)."""
+    """Base: the value of the trec_eval rows ``trec_rows`` (of ``spec.MEASURES``)."""
 
     #: the rows the class prints, in table order (set by :mod:`.registered`)
     trec_rows: ClassVar[tuple[TrecMeasure, ...]] = ()

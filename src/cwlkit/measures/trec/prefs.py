@@ -33,12 +33,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ...errors import CwlkitError, ParamError
-from ...io._text import encode, from_numpy, sort_rank, to_numpy
 from ...io.prefs import Judgments, read_judgments
+from ...io.text import encode, from_numpy, sort_rank, to_numpy
 from ...io.trec import Run
-from ._spec import PREFS_NICKNAMES as NICKNAMES
 from .jg_measures import JG_MEASURES, P_CUTOFFS, RPREC_MULTS, jg_values
 from .prefs_counts import PREFS_COUNTS, PREFS_MEASURES, prefs_values
+from .spec import PREFS_NICKNAMES as NICKNAMES
 
 _TABLE_ORDER = ("runid", "num_q", *PREFS_MEASURES, *JG_MEASURES)
 KINDS = ("prefs", "qrels_prefs", "qrels_jg")

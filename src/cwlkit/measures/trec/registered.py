@@ -1,9 +1,9 @@
 """trec_eval's measures in the registry, under ir_measures' canonical names, generated from
-the table :data:`._spec.MEASURES`.
+the table :data:`.spec.MEASURES`.
 
 Every value trec_eval prints has one canonical measure here (``map`` is ``AP``,
 ``ndcg_cut_10`` is ``nDCG@10``, ``recall_100`` is ``R@100``, ``set_map`` is ``SetAP``...):
-one class per :class:`~._spec.Canonical` of the table, recording the trec_eval names of its
+one class per :class:`~.spec.Canonical` of the table, recording the trec_eval names of its
 rows as its ``trec_eval`` anchor, computing exactly what trec_eval prints for a topic with the
 rows' family functions. trec_eval's own spellings (``P.5,10``, ``ndcg_cut.10``,
 ``iprec_at_recall.0.1``, ``utility.2,-1,0,0``) parse into the same classes
@@ -23,7 +23,7 @@ from ...errors import ParamError
 from ..base import Measure, measure
 from ..registry import register, register_syntax
 from ._classes import NDCGBase, TrecBase
-from ._spec import BY_NAME, MEASURES, Canonical, TrecMeasure
+from .spec import BY_NAME, MEASURES, Canonical, TrecMeasure
 
 __all__ = ["CLASSES", "NDCG", "TREC_CLASSES", "trec_eval_name"]
 
@@ -78,7 +78,7 @@ def __getattr__(name: str) -> type[TrecBase]:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
-def _from_trec(name: str, text: str | None, values: tuple) -> list[Measure]:
+def from_trec(name: str, text: str | None, values: tuple) -> list[Measure]:
     """The canonical measures for trec_eval's ``name[.text]`` with parsed ``values``."""
     return from_trec_row(BY_NAME[name], text, values)
 
@@ -109,7 +109,7 @@ def _trec_syntax(text: str) -> list[Measure] | None:
         raise ParamError(f"improper measure in parameter '{text}'")
     m = BY_NAME[name]
     values = parse_params(m, params) if dot else m.default
-    return _from_trec(name, params if dot else None, values)
+    return from_trec(name, params if dot else None, values)
 
 
 def _printed_name(text: str) -> str | None:

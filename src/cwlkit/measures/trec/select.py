@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
-from ._spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
+from .spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..base import Measure

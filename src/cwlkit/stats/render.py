@@ -108,4 +108,5 @@ def jsonable(v: Any) -> Any:
 
 
 def dump_json(doc: Any) -> str:
+    """``doc`` as indented JSON text (non-finite floats as strings, see :func:`jsonable`)."""
     return json.dumps(jsonable(doc), indent=2) + "\n"
