@@ -18,6 +18,7 @@ from pathlib import Path
 from _seedtable import out_dir, show
 
 import cwlkit
+from cwlkit.formats.letor import evaluate_letor_files
 
 LETOR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "letor"
 FEATURES = {"4.0": "MQ2008.Fold1.test.lf.txt", "3.0": "MQ2008.Fold1.test.letor3.txt"}
@@ -49,7 +50,7 @@ def worked_example() -> list[tuple]:
             "".join(f"{lab} qid:1 1:0.5 #docid = D{i}\n" for i, lab in enumerate(EXAMPLE))
         )
         preds.write_text("".join(f"{10 - i}\n" for i in range(10)))
-        s = cwlkit.evaluate_letor_files(str(feats), str(preds), version="4.0")
+        s = evaluate_letor_files(str(feats), str(preds), version="4.0")
     for n, pub in enumerate(EXAMPLE_P, start=1):
         ours = s.per_topic(f"LETOR_P@{n}")["1"]
         out.append(("Worked P@n example: Eval-Score-4.0", f"P@{n}", pub, ours, ""))
@@ -84,9 +85,7 @@ def _expected(version: str) -> dict[str, str]:
 def mq2008() -> list[tuple]:
     out = []
     for version, feats in FEATURES.items():
-        s = cwlkit.evaluate_letor_files(
-            str(LETOR / feats), str(LETOR / PREDICTIONS), version=version
-        )
+        s = evaluate_letor_files(str(LETOR / feats), str(LETOR / PREDICTIONS), version=version)
         # the registry's LETOR measures print under their LETOR names (LETOR_P@3 as P@3)
         ours = {re.sub(r"^LETOR_|\(.*\)", "", m): v for m, v in s.mean().items()}
         table = f"MQ2008 Fold1 test, linear model: Eval-Score-{version}.pl averages"

@@ -1,4 +1,5 @@
-"""The package's structure: private names stay in their package, and the layers of
+"""The package's structure: private names stay in their package, no module imports itself
+back (imports inside functions and under TYPE_CHECKING counted), and the layers of
 pyproject.toml's ``[tool.importlinter]`` contracts hold."""
 
 from __future__ import annotations
@@ -99,10 +100,6 @@ def test_the_check_finds_private_imports(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=False,
-    reason="measures/trec/evaluate.py still imports results and executors (being moved)",
-)
 def test_import_linter_contracts_hold():
     """``lint-imports`` (import-linter's command) passes on pyproject.toml's contracts."""
     pytest.importorskip("importlinter")
@@ -125,3 +122,44 @@ def test_import_linter_contracts_hold():
         timeout=600,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def import_cycles(package: str = "cwlkit") -> list[list[str]]:
+    """The strongly connected components of more than one module of ``package``'s import
+    graph (grimp's: every import, inside functions and under TYPE_CHECKING too)."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph(package, cache_dir=None)
+    edges = {m: sorted(graph.find_modules_directly_imported_by(m)) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(edges)))
+    for m in sorted(edges):
+        if m not in index:
+            visit(m)
+    return out
+
+
+def test_no_import_cycles():
+    assert import_cycles() == []

@@ -21,8 +21,6 @@ _LAZY = {
     "Qrels": "cwlkit.io.trec",
     "Run": "cwlkit.io.trec",
     "read_costs": "cwlkit.io.costs",
-    "build_batch": "cwlkit.core.batch",
-    "RankingBatch": "cwlkit.core.batch",
     "evaluate": "cwlkit.api",
     "Evaluator": "cwlkit.api",
     "example": "cwlkit.api",
@@ -40,16 +38,9 @@ _LAZY = {
     "UnknownMeasureError": "cwlkit.errors",
     "pr_curve": "cwlkit.measures.curves",
     "roc_curve": "cwlkit.measures.curves",
-    "PRCurve": "cwlkit.measures.curves",
-    "ROCCurve": "cwlkit.measures.curves",
-    "contingency": "cwlkit.measures.classic",
-    "evaluate_letor_files": "cwlkit.formats.letor",
-    "gdeval_results": "cwlkit.formats.gdeval",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
-    "ndeval_report": "cwlkit.formats.ndeval",
-    "evaluate_trec": "cwlkit.formats.trec_eval",
     "report": "cwlkit.comparison.build",
 }
 
@@ -58,28 +49,19 @@ __all__ = [
     "Evaluator",
     "FormatError",
     "InputError",
-    "PRCurve",
     "ParamError",
     "Qrels",
-    "ROCCurve",
-    "RankingBatch",
     "Results",
     "Run",
     "UnknownMeasureError",
     "__version__",
     "as_qrels",
     "as_run",
-    "build_batch",
-    "contingency",
     "cwl_vectors",
     "evaluate",
-    "evaluate_letor_files",
     "example",
-    "evaluate_trec",
-    "gdeval_results",
     "DiversityQrels",
     "as_diversity_qrels",
-    "ndeval_report",
     "read_diversity_qrels",
     "list_measures",
     "parse_measure",
@@ -95,20 +77,14 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example
     from .comparison.build import report
-    from .core.batch import RankingBatch, build_batch
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
-    from .formats.gdeval import gdeval_results
-    from .formats.letor import evaluate_letor_files
-    from .formats.ndeval import ndeval_report
-    from .formats.trec_eval import evaluate_trec
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
     from .ir_measures_provider import to_ir_measures
     from .measures.catalogue import list_measures
-    from .measures.classic import contingency
-    from .measures.curves import PRCurve, ROCCurve, pr_curve, roc_curve
+    from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure
     from .results import Results
 

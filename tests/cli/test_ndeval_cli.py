@@ -170,6 +170,7 @@ def test_lean_and_listed(cli, tmp_path):
     """``cwlkit ndeval`` imports neither pandas nor scipy; the measures are listed by any of
     their names; the API names are public."""
     import cwlkit
+    from cwlkit.formats.ndeval import ndeval_report
 
     qrels, run, base = write_case(tmp_path, 9, topics=4)
     code = (
@@ -188,6 +189,6 @@ def test_lean_and_listed(cli, tmp_path):
     for name in ("alpha-nDCG", "alpha_nDCG@20", "MAP-IA", "strec"):
         code, out, _ = cli("measures", name)
         assert code == 0 and "ir_measures:" in out
-    rep = cwlkit.ndeval_report(cwlkit.read_diversity_qrels(qrels), run)
+    rep = ndeval_report(cwlkit.read_diversity_qrels(qrels), run)
     assert isinstance(cwlkit.as_diversity_qrels(qrels), cwlkit.DiversityQrels)
     assert rep.values.shape == (len(rep.topics), 21)

@@ -7,7 +7,8 @@ import gzip
 import pytest
 from conftest import EXAMPLE
 
-from cwlkit import build_batch, read_qrels, read_run
+from cwlkit import read_qrels, read_run
+from cwlkit.core.batch import build_batch
 from cwlkit.errors import FormatError
 
 # every test once with files read, once with files memory-mapped

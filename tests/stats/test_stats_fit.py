@@ -147,11 +147,12 @@ def test_plot(tmp_path):
 def test_fit_err_target_filters_by_its_residual():
     """The paper's setting: ERR@20 as the target, filtered by ERR's own residual."""
     import cwlkit
+    from cwlkit.core.batch import build_batch
     from cwlkit.measures.parse import parse_measure
 
     err = parse_measure("ERR@20")
     res = fit_runs(QRELS, RUNS, "ERR@20", "RBP(p=0.3:0.9:0.1)", max_residual=0.05)
     q = cwlkit.read_qrels(QRELS)
-    resid = np.concatenate([err.residual(cwlkit.build_batch(q, cwlkit.read_run(r))) for r in RUNS])
+    resid = np.concatenate([err.residual(build_batch(q, cwlkit.read_run(r))) for r in RUNS])
     assert res.n_pairs == int((resid <= 0.05).sum()) and res.n_total == resid.size
     assert np.isfinite(res.pearson).all()

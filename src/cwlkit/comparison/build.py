@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import ParamError
 from ..results import Results
+from .model import ReportData
 
 FORMATS = ("html", "latex", "markdown", "csv", "json")
 SUFFIXES = {
@@ -38,31 +38,10 @@ SUFFIXES = {
 }
 
 
-@dataclass
-class Report:
-    """A comparison report: the numbers (``table``) and the curves behind its plots.
-
-    Attributes
-    ----------
-    table : cwlkit.stats.ReportTable
-        Means, intervals, marks, relative change, W/T/L, effect sizes, ANOVA.
-    title : str or None
-        The page's or table's title (the page says "Evaluation report" when None; the
-        Markdown table then has no title line).
-    levels : numpy.ndarray or None
-        Recall levels of ``pr_curves`` (0.0, 0.1, ..., 1.0).
-    pr_curves : dict of str to numpy.ndarray
-        Each run's interpolated precision at ``levels``, averaged over the report's topics
-        (empty when the runs came as Results).
-    source : dict
-        What was evaluated (qrels, measures, options), for the page's header.
+class Report(ReportData):
+    """A comparison report (see :class:`~cwlkit.comparison.model.ReportData` for what it
+    holds), rendered in HTML, LaTeX, Markdown, CSV or JSON.
     """
-
-    table: Any
-    title: str | None = None
-    levels: np.ndarray | None = None
-    pr_curves: dict[str, np.ndarray] = field(default_factory=dict)
-    source: dict[str, Any] = field(default_factory=dict)
 
     def to_html(self, *, plots: bool = True, distribution: str = "box") -> str:
         """One self-contained HTML page (inline CSS, SVG and script; nothing fetched)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .build import Report
+    from .model import ReportData as Report
 
 CSS = """
 :root { --fg: #212529; --muted: #6c757d; --line: #dee2e6; --head: #f1f3f5;

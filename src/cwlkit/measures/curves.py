@@ -277,7 +277,7 @@ def pr_curve(batch: RankingBatch, rel: float = 1.0, *, levels: object = STANDARD
     Parameters
     ----------
     batch : RankingBatch
-        From :func:`cwlkit.build_batch`.
+        From :meth:`cwlkit.Evaluator.batch` (or :func:`cwlkit.core.batch.build_batch`).
     rel : float
         Relevance threshold: labels ``>= rel`` are relevant; unjudged documents are not.
     levels : array_like of float

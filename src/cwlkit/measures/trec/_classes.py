@@ -19,7 +19,7 @@ from ._ctx import Ctx, codes_of, stand_ins
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.batch import RankingBatch
-    from .spec import TrecMeasure
+    from .rows import TrecMeasure
 
 #: the parameter kinds of trec_eval rows that give one value per cutoff
 CUT_KINDS = ("long_cut", "double_cut")
@@ -62,10 +62,10 @@ def _stand_in_topics(batch: RankingBatch) -> np.ndarray | None:
 
 
 def _is_cleared(m: TrecBase) -> bool:
-    from .registered import trec_eval_name
-
-    printed = trec_eval_name(m) or ""
-    return printed in CLEARED or printed.startswith("unj")
+    """Whether 10.0 resets ``m`` on a stand-in ranking: what it prints as one of
+    :data:`CLEARED` (the bare name: default parameters) or as ``unj*``."""
+    row = m.trec_row()
+    return row.name == "unj" or (row.name in CLEARED and m.trec_text() is None)
 
 
 @measure
@@ -97,7 +97,7 @@ class TrecBase(Measure):
         text = self.trec_text()
         if text is None:
             return row.default
-        from .select import parse_params
+        from .rows import parse_params
 
         return parse_params(row, text)
 

@@ -3,7 +3,7 @@ the table :data:`.spec.MEASURES`.
 
 Every value trec_eval prints has one canonical measure here (``map`` is ``AP``,
 ``ndcg_cut_10`` is ``nDCG@10``, ``recall_100`` is ``R@100``, ``set_map`` is ``SetAP``...):
-one class per :class:`~.spec.Canonical` of the table, recording the trec_eval names of its
+one class per :class:`~.rows.Canonical` of the table, recording the trec_eval names of its
 rows as its ``trec_eval`` anchor, computing exactly what trec_eval prints for a topic with the
 rows' family functions. trec_eval's own spellings (``P.5,10``, ``ndcg_cut.10``,
 ``iprec_at_recall.0.1``, ``utility.2,-1,0,0``) parse into the same classes
@@ -23,7 +23,8 @@ from ...errors import ParamError
 from ..base import Measure, measure
 from ..registry import register, register_syntax
 from ._classes import NDCGBase, TrecBase
-from .spec import BY_NAME, MEASURES, Canonical, TrecMeasure
+from .rows import Canonical, TrecMeasure, parse_params
+from .spec import BY_NAME, MEASURES
 
 __all__ = ["CLASSES", "NDCG", "TREC_CLASSES", "trec_eval_name"]
 
@@ -46,7 +47,7 @@ def _make(spec: Canonical, rows: tuple[TrecMeasure, ...]) -> type[TrecBase]:
         "anchors": {"trec_eval": tuple(r.name for r in rows)},
         "trec_rows": rows,
     }
-    made = measure(type(name, (spec.base,), body))
+    made = measure(type(name, (spec.base or TrecBase,), body))
     register(made)
     return made
 
@@ -96,8 +97,6 @@ def _trec_syntax(text: str) -> list[Measure] | None:
     canonical family (``map_cut`` and ``ndcg_cut`` give every default cutoff, as
     ``trec_eval -m`` does; ``rbp`` is trec_eval's RBP_trec, while ``RBP`` is the C/W/L
     RBP)."""
-    from .select import parse_params
-
     name, dot, params = text.strip().partition(".")
     if name not in TREC_CLASSES:
         printed = _printed_name(text.strip())

@@ -11,57 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
-from .spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, TrecMeasure, nicknames
+from .rows import TrecMeasure, parse_params
+from .spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, nicknames
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..base import Measure
-
-
-def _atof(text: str) -> float:
-    """C ``atof``: the longest numeric prefix, 0 if none."""
-    import re
-
-    m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
-    return float(m.group(0)) if m else 0.0
-
-
-def _atol(text: str) -> int:
-    import re
-
-    m = re.match(r"\s*[+-]?\d+", text)
-    return int(m.group(0)) if m else 0
-
-
-def parse_params(m: TrecMeasure, text: str):
-    """Parse ``text`` (what follows the ``.`` of ``-m name.params``) as trec_eval does."""
-    if m.kind == "long_cut":
-        vals = sorted(_atol(t) for t in text.split(","))
-        if vals[0] <= 0:
-            raise ParamError(
-                f"-m {m.name}.{text}: cutoffs must be positive "
-                "(trec_eval: Negative cutoff detected)"
-            )
-        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
-            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
-        return tuple(vals)
-    if m.kind == "double_cut":
-        vals = sorted(_atof(t) for t in text.split(","))
-        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
-            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
-        return tuple(vals)
-    if m.kind == "double_params":
-        return tuple(_atof(t) for t in text.split(","))
-    if m.kind == "pairs":
-        pairs = []
-        for item in text.split(","):
-            if item.count("=") != 1 or not item.split("=")[0]:
-                raise ParamError(
-                    f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
-                )
-            k, v = item.split("=")
-            pairs.append((k, _atof(v)))
-        return tuple(pairs)
-    return ()
 
 
 def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:

@@ -22,140 +22,15 @@ Aggregation over topics: ``mean`` (sum / num_q), ``sum``, ``gm`` (geometric mean
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
-from ..base import param
 from . import _classes as kinds
 from . import ap, counts, dcg, precision, unjudged
 from . import set as set_
 from .jg_measures import JG_MEASURES
 from .prefs_counts import PREFS_MEASURES
+from .rows import GAINS, REL, Canonical, Param, TrecMeasure, cutoff
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-
-@dataclass(frozen=True)
-class Param:
-    """A parameter of a canonical measure: a field of its class.
-
-    Attributes
-    ----------
-    name, type : str
-        The field's name and annotation (``"int | None"``).
-    default : object
-        Its default (``dataclasses.MISSING``: required).
-    doc : str
-        One line, listed by ``cwlkit measures``.
-    gt, ge, lt, le, integer, choices
-        Its domain, checked on construction (see :func:`~cwlkit.measures.base.param`).
-    """
-
-    name: str
-    type: str
-    default: Any
-    doc: str
-    gt: float | None = None
-    ge: float | None = None
-    lt: float | None = None
-    le: float | None = None
-    integer: bool = False
-    choices: tuple | None = None
-
-    def field(self) -> Any:
-        """A new dataclass field declaring this parameter."""
-        bounds = {"gt": self.gt, "ge": self.ge, "lt": self.lt, "le": self.le}
-        return param(
-            self.default, **bounds, integer=self.integer, choices=self.choices, doc=self.doc
-        )
-
-
-def cutoff(default: int | None = 10) -> Param:
-    """The integer cutoff ``k`` (spelled ``@k``); None: optional (the whole ranking)."""
-    if default is None:
-        return Param("k", "int | None", None, "cutoff (None: whole ranking)", ge=1, integer=True)
-    return Param("k", "int", default, "cutoff", ge=1, integer=True)
-
-
-REL = Param("rel", "float", 1.0, "smallest label counted relevant")
-GAINS = Param("gains", "str | None", None, "trec_eval gain table 'level=gain,...'")
-
-
-@dataclass(frozen=True)
-class Canonical:
-    """The canonical measure (registry class) of a trec_eval row.
-
-    Attributes
-    ----------
-    family : str
-        Canonical family name (``AP``, ``nDCG``).
-    doc : str
-        The class docstring (its first paragraph is the ``cwlkit measures`` summary).
-    params : tuple of Param
-        The class's fields in order (``rel`` when it takes one, the cutoff ``k`` last).
-    aliases : tuple of str
-        Other names of the family.
-    base : type
-        The class it derives from: :class:`~._classes.TrecBase`, or a behaviour of
-        :mod:`._classes` (nDCG's gain table, utility's coefficients...).
-    cls_name : str
-        The Python class name, when not ``family``.
-    """
-
-    family: str
-    doc: str
-    params: tuple[Param, ...] = (REL,)
-    aliases: tuple[str, ...] = ()
-    base: type[kinds.TrecBase] = kinds.TrecBase
-    cls_name: str = ""
-
-
-@dataclass(frozen=True)
-class TrecMeasure:
-    """One trec_eval measure (or measure family with cutoffs).
-
-    Attributes
-    ----------
-    name : str
-        trec_eval's name (``P``, ``ndcg_cut``).
-    compute : callable or None
-        ``compute(ctx, params) -> list of float64[T]`` (one per printed name); None for
-        ``runid`` and ``num_q``.
-    doc : str
-        One-paragraph definition (``-h -m name``).
-    kind : str
-        Parameter kind (see module docstring).
-    default : tuple
-        Default parameters.
-    agg : str
-        ``mean``, ``sum``, ``gm``, ``text``, ``runid`` or ``num_q``.
-    integer : bool
-        Printed with ``%ld``.
-    versions : tuple of int
-        trec_eval versions that register it.
-    measure : Canonical or None
-        The canonical measure it declares; None: printed by another row's (``of``), or by
-        none (``runid``, ``relstring``; ``num_q`` is :class:`~cwlkit.measures.judged.NumQ`).
-    of : str
-        The row whose canonical measure also prints this one (``map_cut``: ``map``'s ``AP``).
-    fixed : tuple of (str, object)
-        The parameters of that measure that select this row (``set_relative_P``:
-        ``relative=True``).
-    """
-
-    name: str
-    compute: Callable | None
-    doc: str
-    kind: str = "none"
-    default: tuple = ()
-    agg: str = "mean"
-    integer: bool = False
-    versions: tuple[int, ...] = (9, 10)
-    measure: Canonical | None = None
-    of: str = ""
-    fixed: tuple[tuple[str, Any], ...] = ()
 
 
 M = TrecMeasure

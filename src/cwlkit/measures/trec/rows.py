@@ -1,0 +1,184 @@
+"""The shape of a row of trec_eval's table (:mod:`.spec`) and of the canonical measure it
+declares, and trec_eval's reading of a row's parameters (``-m name.params``). Imports nothing
+of its package, so that the table, the measure classes and the registry can all use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...errors import ParamError
+from ..base import param
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._classes import TrecBase
+
+
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a canonical measure: a field of its class.
+
+    Attributes
+    ----------
+    name, type : str
+        The field's name and annotation (``"int | None"``).
+    default : object
+        Its default (``dataclasses.MISSING``: required).
+    doc : str
+        One line, listed by ``cwlkit measures``.
+    gt, ge, lt, le, integer, choices
+        Its domain, checked on construction (see :func:`~cwlkit.measures.base.param`).
+    """
+
+    name: str
+    type: str
+    default: Any
+    doc: str
+    gt: float | None = None
+    ge: float | None = None
+    lt: float | None = None
+    le: float | None = None
+    integer: bool = False
+    choices: tuple | None = None
+
+    def field(self) -> Any:
+        """A new dataclass field declaring this parameter."""
+        bounds = {"gt": self.gt, "ge": self.ge, "lt": self.lt, "le": self.le}
+        return param(
+            self.default, **bounds, integer=self.integer, choices=self.choices, doc=self.doc
+        )
+
+
+def cutoff(default: int | None = 10) -> Param:
+    """The integer cutoff ``k`` (spelled ``@k``); None: optional (the whole ranking)."""
+    if default is None:
+        return Param("k", "int | None", None, "cutoff (None: whole ranking)", ge=1, integer=True)
+    return Param("k", "int", default, "cutoff", ge=1, integer=True)
+
+
+REL = Param("rel", "float", 1.0, "smallest label counted relevant")
+GAINS = Param("gains", "str | None", None, "trec_eval gain table 'level=gain,...'")
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """The canonical measure (registry class) of a trec_eval row.
+
+    Attributes
+    ----------
+    family : str
+        Canonical family name (``AP``, ``nDCG``).
+    doc : str
+        The class docstring (its first paragraph is the ``cwlkit measures`` summary).
+    params : tuple of Param
+        The class's fields in order (``rel`` when it takes one, the cutoff ``k`` last).
+    aliases : tuple of str
+        Other names of the family.
+    base : type, optional
+        The class it derives from: a behaviour of :mod:`._classes` (nDCG's gain table,
+        utility's coefficients...); None: :class:`~._classes.TrecBase`.
+    cls_name : str
+        The Python class name, when not ``family``.
+    """
+
+    family: str
+    doc: str
+    params: tuple[Param, ...] = (REL,)
+    aliases: tuple[str, ...] = ()
+    base: type[TrecBase] | None = None
+    cls_name: str = ""
+
+
+@dataclass(frozen=True)
+class TrecMeasure:
+    """One trec_eval measure (or measure family with cutoffs).
+
+    Attributes
+    ----------
+    name : str
+        trec_eval's name (``P``, ``ndcg_cut``).
+    compute : callable or None
+        ``compute(ctx, params) -> list of float64[T]`` (one per printed name); None for
+        ``runid`` and ``num_q``.
+    doc : str
+        One-paragraph definition (``-h -m name``).
+    kind : str
+        Parameter kind (see module docstring).
+    default : tuple
+        Default parameters.
+    agg : str
+        ``mean``, ``sum``, ``gm``, ``text``, ``runid`` or ``num_q``.
+    integer : bool
+        Printed with ``%ld``.
+    versions : tuple of int
+        trec_eval versions that register it.
+    measure : Canonical or None
+        The canonical measure it declares; None: printed by another row's (``of``), or by
+        none (``runid``, ``relstring``; ``num_q`` is :class:`~cwlkit.measures.judged.NumQ`).
+    of : str
+        The row whose canonical measure also prints this one (``map_cut``: ``map``'s ``AP``).
+    fixed : tuple of (str, object)
+        The parameters of that measure that select this row (``set_relative_P``:
+        ``relative=True``).
+    """
+
+    name: str
+    compute: Callable | None
+    doc: str
+    kind: str = "none"
+    default: tuple = ()
+    agg: str = "mean"
+    integer: bool = False
+    versions: tuple[int, ...] = (9, 10)
+    measure: Canonical | None = None
+    of: str = ""
+    fixed: tuple[tuple[str, Any], ...] = ()
+
+
+def _atof(text: str) -> float:
+    """C ``atof``: the longest numeric prefix, 0 if none."""
+    import re
+
+    m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
+    return float(m.group(0)) if m else 0.0
+
+
+def _atol(text: str) -> int:
+    import re
+
+    m = re.match(r"\s*[+-]?\d+", text)
+    return int(m.group(0)) if m else 0
+
+
+def parse_params(m: TrecMeasure, text: str):
+    """Parse ``text`` (what follows the ``.`` of ``-m name.params``) as trec_eval does."""
+    if m.kind == "long_cut":
+        vals = sorted(_atol(t) for t in text.split(","))
+        if vals[0] <= 0:
+            raise ParamError(
+                f"-m {m.name}.{text}: cutoffs must be positive "
+                "(trec_eval: Negative cutoff detected)"
+            )
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_cut":
+        vals = sorted(_atof(t) for t in text.split(","))
+        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+            raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
+        return tuple(vals)
+    if m.kind == "double_params":
+        return tuple(_atof(t) for t in text.split(","))
+    if m.kind == "pairs":
+        pairs = []
+        for item in text.split(","):
+            if item.count("=") != 1 or not item.split("=")[0]:
+                raise ParamError(
+                    f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
+                )
+            k, v = item.split("=")
+            pairs.append((k, _atof(v)))
+        return tuple(pairs)
+    return ()
