@@ -182,7 +182,7 @@ class Chunks:
         qrels, qo, qb = self._q
         run, ro, rb = self._r
         qi, ri = qo[qb[k] : qb[k + 1]], ro[rb[k] : rb[k + 1]]
-        q = Qrels(pc.take(qrels.table, from_numpy(qi)), RowLines(qrels.lines, qi), qrels.path)  # type: ignore[arg-type]
+        q = Qrels(pc.take(qrels.table, from_numpy(qi)), RowLines(qrels.lines, qi), qrels.path)
         q._cache["label_values"] = self.label_values
-        r = Run(pc.take(run.table, from_numpy(ri)), RowLines(run.lines, ri), run.path)  # type: ignore[arg-type]
+        r = Run(pc.take(run.table, from_numpy(ri)), RowLines(run.lines, ri), run.path)
         return q, r

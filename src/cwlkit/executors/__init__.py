@@ -62,7 +62,7 @@ def evaluate_run(
 
         return evaluate_frame(plan, client, run, name, evaluate_run)
     path = text_file(run) if chunk_topics is not None else None
-    if path is not None and not plan.diversity and client is None:
+    if path is not None and chunk_topics is not None and not plan.diversity and client is None:
         buckets = buckets_for(path, chunk_topics)
         if buckets is not None:
             from .streamed import evaluate_streamed

@@ -182,7 +182,7 @@ def _equation(e: Equation) -> type[NERR]:
         "cwl_params": ((e.param, e.param, e.cwl_default),),
         "cwl_format": f"NERR-EQ{e.eq}@{e.param}={{{e.param}}}",
     }
-    made = measure(type(name, (NERR,), body))
+    made: type[NERR] = measure(type(name, (NERR,), body))
     register_cwl(made)
     return made
 

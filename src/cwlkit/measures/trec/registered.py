@@ -47,7 +47,7 @@ def _make(spec: Canonical, rows: tuple[TrecMeasure, ...]) -> type[TrecBase]:
         "anchors": {"trec_eval": tuple(r.name for r in rows)},
         "trec_rows": rows,
     }
-    made = measure(type(name, (spec.base or TrecBase,), body))
+    made: type[TrecBase] = measure(type(name, (spec.base or TrecBase,), body))
     register(made)
     return made
 

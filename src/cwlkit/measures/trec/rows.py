@@ -165,10 +165,10 @@ def parse_params(m: TrecMeasure, text: str):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
         return tuple(vals)
     if m.kind == "double_cut":
-        vals = sorted(_atof(t) for t in text.split(","))
-        if any(a == b for a, b in zip(vals, vals[1:], strict=False)):
+        reals = sorted(_atof(t) for t in text.split(","))
+        if any(a == b for a, b in zip(reals, reals[1:], strict=False)):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
-        return tuple(vals)
+        return tuple(reals)
     if m.kind == "double_params":
         return tuple(_atof(t) for t in text.split(","))
     if m.kind == "pairs":

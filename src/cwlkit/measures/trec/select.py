@@ -120,7 +120,7 @@ def trec_eval_measures(
     CwlkitError
         A preference or judgment-group measure (they need ``-R``).
     """
-    from dataclasses import replace
+    import dataclasses
 
     from ..judged import NumQ
     from .registered import from_trec_row
@@ -131,9 +131,11 @@ def trec_eval_measures(
             continue
         got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
         for x in got:
-            if rel_level != 1 and hasattr(x, "rel"):
-                x = replace(x, rel=float(rel_level))  # type: ignore[type-var]
-            if num_docs and hasattr(x, "N"):
-                x = replace(x, N=int(num_docs))  # type: ignore[type-var]
-            out.append(x)
+            fields = {f.name for f in dataclasses.fields(x)}
+            updates: dict[str, float | int] = {}
+            if rel_level != 1 and "rel" in fields:
+                updates["rel"] = float(rel_level)
+            if num_docs and "N" in fields:
+                updates["N"] = int(num_docs)
+            out.append(dataclasses.replace(x, **updates) if updates else x)
     return out
