@@ -263,3 +263,18 @@ def test_cutoffs_computed_together_equal_each_alone():
         np.testing.assert_array_equal(together.per_topic(name), alone.per_topic(name))
     got = [m.group_key() for m in cwlkit.Evaluator(QRELS, names).measures]
     assert got[0] == got[2] == got[-1] and got[1] == got[4] and got[5] is None
+
+
+def test_depth_then_judged_only_as_trec_eval(tmp_path, cli):
+    """``depth`` and ``judged_only`` are trec_eval's ``-M`` and ``-J``, in its order: the
+    ranking is cut to ``depth``, then its unjudged documents are dropped (the judged among
+    the top 3 here: d2 alone; dropping first would keep d2 d4 d5)."""
+    q = tmp_path / "q.txt"
+    q.write_text("1 0 d2 1\n1 0 d4 1\n1 0 d5 1\n")
+    r = tmp_path / "r.txt"
+    r.write_text("".join(f"1 Q0 d{i} {i} {10 - i} t\n" for i in range(1, 6)))
+    res = cwlkit.evaluate(q, r, ["P@5", "NumRet"], depth=3, judged_only=True)
+    assert res.mean() == {"P@5": 0.2, "NumRet": 1.0}
+    rc, out, _ = cli("trec_eval", "-M", "3", "-J", "-m", "P.5", "-m", "num_ret", q, r)
+    assert rc == 0 and "P_5                   \tall\t0.2000\n" in out
+    assert "num_ret               \tall\t1\n" in out

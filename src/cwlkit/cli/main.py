@@ -121,6 +121,21 @@ def _keep_freed_memory() -> None:
     mallopt(m_mmap_threshold, ctypes.c_int(2**31 - 1))
 
 
+def return_freed_memory() -> None:
+    """Undo :func:`_keep_freed_memory` for a streamed evaluation: its bucket temporaries
+    come and go while the per-topic values stay, so memory kept by the C library (and
+    fragmented by the values) would grow with the files. For the command-line process only."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return
+    m_trim_threshold, m_mmap_threshold = -1, -3
+    mallopt(m_trim_threshold, ctypes.c_int(1 << 25))
+    mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
+
+
 def lean_arrow_memory() -> None:
     """One heap for the whole process: pyarrow allocates with the C library's ``malloc`` (its
     "system" memory pool) rather than its bundled mimalloc, and glibc serves every thread

@@ -192,7 +192,9 @@ def main(argv: list[str]) -> int:
 
             lean_arrow_memory()  # (before pyarrow is loaded)
         else:
-            _return_freed_memory()
+            from .main import return_freed_memory
+
+            return_freed_memory()
         from ..formats.trec_eval import TrecEval
         from ..io.trec import read_zscores
 
@@ -216,21 +218,6 @@ def main(argv: list[str]) -> int:
     # every run is evaluated before anything is printed: an error leaves stdout empty
     sys.stdout.write("".join(outs))
     return 0
-
-
-def _return_freed_memory() -> None:
-    """Undo the command line's ``mallopt`` (keep freed memory, see ``cli/main.py``) for the
-    streamed path: its bucket temporaries come and go while the per-topic values stay, so
-    memory kept by the C library (and fragmented by the values) would grow with the files."""
-    import ctypes
-
-    try:
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    mallopt(m_trim_threshold, ctypes.c_int(1 << 25))
-    mallopt(m_mmap_threshold, ctypes.c_int(1 << 20))
 
 
 def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
