@@ -278,3 +278,33 @@ def test_depth_then_judged_only_as_trec_eval(tmp_path, cli):
     rc, out, _ = cli("trec_eval", "-M", "3", "-J", "-m", "P.5", "-m", "num_ret", q, r)
     assert rc == 0 and "P_5                   \tall\t0.2000\n" in out
     assert "num_ret               \tall\t1\n" in out
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda q, r: cwlkit.evaluate(q, r, []), "no measure to compute"),
+        (lambda q, r: cwlkit.Evaluator(q, []).evaluate(r), "no measure to compute"),
+        (lambda q, r: cwlkit.Evaluator(q, ["AP"], gain="bogus"), "--gain must be"),
+        (lambda q, r: cwlkit.Evaluator(q, ["AP"]).evaluate(r, jobs=0), "jobs must be"),
+        (lambda q, r: cwlkit.Evaluator(q, ["AP"]).evaluate_many([r, r], jobs=-1), "jobs must"),
+        (
+            lambda q, r: (
+                cwlkit.evaluate(q, [r, r], ["AP"])
+                and None
+                or cwlkit.Evaluator(q, ["AP"]).evaluate(r, jobs=True)
+            ),
+            "jobs must be",
+        ),
+    ],
+)
+def test_options_refused_even_when_unused(call, match):
+    """An empty measure list, an unknown gain mapping and jobs below 1 are errors whether or
+    not the evaluation would have read them (they were accepted when unused)."""
+    with pytest.raises(ParamError, match=match):
+        call(cwlkit.example("qrels"), cwlkit.example("run"))
+
+
+def test_a_batch_needs_no_measure():
+    batch = cwlkit.Evaluator(cwlkit.example("qrels"), []).batch(cwlkit.example("run"))
+    assert batch.n_topics == 2

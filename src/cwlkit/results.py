@@ -77,6 +77,7 @@ class Results:
     absent: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        self.columns = Columns(self.columns)
         self.values = np.asarray(self.values, dtype=np.float64)
         shape = (len(self.measures), len(self.topics))
         if self.values.shape != shape:
@@ -249,10 +250,25 @@ class Results:
 
     def align(self, other: Results) -> tuple[np.ndarray, np.ndarray, list[str]]:
         """Values of both results on their common topics (for paired tests)."""
+        if not isinstance(other, Results):
+            from .errors import ParamError
+
+            raise ParamError(f"align takes another Results; got {type(other).__name__}")
         common = sorted(set(self.topics) & set(other.topics))
         ia = [self.topics.index(t) for t in common]
         ib = [other.topics.index(t) for t in common]
         return self.values[:, ia], other.values[:, ib], common
+
+
+class Columns(dict):
+    """The further columns of a :class:`Results` by name: a dict whose missing key is a
+    :class:`~cwlkit.errors.NotInResultsError` naming the columns it has."""
+
+    def __missing__(self, key: Any) -> np.ndarray:
+        from .errors import NotInResultsError
+
+        have = ", ".join(self) or "none: C/W/L columns come with cwl_columns=True"
+        raise NotInResultsError(f"no column {key!r} in these results (have {have})")
 
 
 def _json_num(x: float) -> float | str | None:

@@ -50,7 +50,11 @@ def evaluate_run(
     when stderr is a terminal).
     """
     from .choose import buckets_for, is_dask_frame, text_file
+    from .processes import resolve_jobs
 
+    _check(plan)
+    if jobs is not None:
+        resolve_jobs(jobs)  # (checked even when nothing runs in processes)
     if chunk_topics is ...:
         chunk_topics = plan.options.chunk_topics
     else:
@@ -95,8 +99,11 @@ def evaluate_runs(
     cluster. An error in any run is raised (naming its file and line) before any result is
     returned. ``progress``: a bar on stderr (runs and topics done).
     """
-    from .processes import chunk_for, imap, progress_bar
+    from .processes import chunk_for, imap, progress_bar, resolve_jobs
 
+    _check(plan)
+    if jobs is not None:
+        resolve_jobs(jobs)
     if len(items) > 1:
         _ = plan.qrels  # read once for every run, streamed or not
     done: Iterator[Results]
@@ -116,6 +123,14 @@ def evaluate_runs(
             out[name] = res
             tick(len(res.topics))
     return out
+
+
+def _check(plan: Plan) -> None:
+    """An evaluation needs at least one measure."""
+    if not plan.measures:
+        from ..errors import ParamError
+
+        raise ParamError("no measure to compute: name at least one (e.g. 'AP', 'nDCG@10')")
 
 
 def evaluate_item(plan: Plan, item: tuple[str, Any]) -> Results:

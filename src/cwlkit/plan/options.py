@@ -87,6 +87,8 @@ class Options:
 
         if not isinstance(self.gain, (str, GainMap)):
             raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
+        if isinstance(self.gain, str):  # (a bad name or table: refused now, read or not)
+            _ = GainMap(self.gain).threshold
         for name in ("max_gain", "min_gain"):
             v = getattr(self, name)
             number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)

@@ -146,8 +146,14 @@ class Plan:
         self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
     ) -> Results:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
+        from ..core.batch import RankingBatch
+        from ..errors import ParamError
         from ..measures.base import is_cwl
 
+        if not isinstance(batch, RankingBatch):
+            raise ParamError(
+                f"score takes a ranking batch (Evaluator.batch(run)); got {type(batch).__name__}"
+            )
         if measures is None and self.topic_params:
             from .per_topic import score as per_topic
 
