@@ -100,3 +100,17 @@ def test_every_registered_measure_round_trips_through_its_name():
         assert parse_measure(m.name) == m, m.name
         assert hash(parse_measure(m.name)) == hash(m)
         assert repr(m).startswith(f"{type(m).__qualname__}(")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["INST(T=inf)", "Utility(c=inf)", "RBP_eval(scale=inf)", "TBG(halflife=inf)", "RBP(p=nan)"],
+)
+def test_infinite_parameters_are_refused(name):
+    """A parameter is a finite number (INST(T=inf) gave NaN, Utility(c=inf) inf) but where
+    the measure defines the limit: F(beta=inf) is recall."""
+    from cwlkit.measures.parse import parse_measure
+
+    with pytest.raises(ParamError, match="finite number|must be a number"):
+        parse_measure(name)
+    assert parse_measure("F(beta=inf)").name == "F(beta=inf)"

@@ -31,8 +31,10 @@ def param(
     integer: bool = False,
     choices: tuple[Any, ...] | None = None,
     doc: str = "",
+    infinite: bool = False,
 ) -> Any:
-    """Declare a measure parameter with its domain (checked in ``__post_init__``)."""
+    """Declare a measure parameter with its domain (checked in ``__post_init__``): a number
+    is finite unless ``infinite`` (then ``+inf`` is allowed where no upper bound says no)."""
     meta = {
         "gt": gt,
         "ge": ge,
@@ -41,6 +43,7 @@ def param(
         "integer": integer,
         "choices": choices,
         "doc": doc,
+        "infinite": infinite,
     }
     return dataclasses.field(default=default, metadata=meta)
 
@@ -209,7 +212,13 @@ class Measure:
                 raise ParamError(
                     f"The {f.name!r} parameter of {self.family} must be an integer; got {v!r}."
                 )
-            ok = math.isfinite(float(v)) or (meta["lt"] is None and meta["le"] is None and v > 0)
+            unbounded = meta["lt"] is None and meta["le"] is None and v > 0
+            if not math.isfinite(float(v)) and not (meta.get("infinite") and unbounded):
+                raise ParamError(
+                    f"The {f.name!r} parameter of {self.family} must be a finite number; "
+                    f"got {format_value(v)}."
+                )
+            ok = True
             ok = (
                 ok
                 and (meta["gt"] is None or v > meta["gt"])

@@ -187,7 +187,10 @@ class F(Measure):
     family = "F"
     aliases = ("Fbeta", "F_beta")
     beta: float | None = param(
-        None, ge=0.0, doc="weight of recall against precision (squared); default 1"
+        None,
+        ge=0.0,
+        infinite=True,
+        doc="weight of recall against precision (squared); default 1; inf: recall",
     )
     rel: float = param(1.0, doc="relevance threshold: labels >= rel are relevant")
     k: int | None = param(None, ge=1, integer=True, doc="cutoff: F of the top k documents")
