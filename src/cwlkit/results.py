@@ -9,7 +9,6 @@ sum for counts such as ``NumRet``; geometric mean for ``GMAP``).
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -236,7 +235,9 @@ class Results:
                     t: {m: _json_num(arr[i, j]) for i, m in enumerate(self.measures)}
                     for j, t in enumerate(self.topics)
                 }
-        return json.dumps(doc)
+        from .support.jsontext import dumps
+
+        return dumps(doc)
 
     def __repr__(self) -> str:
         agg = self.aggregate()

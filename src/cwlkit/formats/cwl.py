@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
-
 import numpy as np
 
 from ..results import Results
@@ -77,14 +74,13 @@ def format_cwl(
             {
                 "topic": t,
                 "metric": n,
-                **{
-                    c: (float(v) if math.isfinite(v) else str(v))
-                    for c, v in zip(cols, vals, strict=True)
-                },
+                **dict(zip(cols, vals, strict=True)),
             }
             for t, n, vals in zip(topics, metrics, block.tolist(), strict=True)
         ]
-        return json.dumps(recs, indent=1) + "\n"
+        from ..support.jsontext import dumps
+
+        return dumps(recs, indent=1) + "\n"
     if fmt == "tsv":
         out = ["\t".join(("topic", "metric", *cols))]
         out += [

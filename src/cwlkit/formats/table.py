@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -68,14 +67,10 @@ def format_table(
     """Render ``{run name: Results}`` in ``fmt`` (see the module docstring)."""
     head, body = rows(results, per_topic)
     if fmt == "json":
-        recs = [
-            {
-                h: (None if isinstance(v, float) and math.isnan(v) else v)
-                for h, v in zip(head, r, strict=True)
-            }
-            for r in body
-        ]
-        return json.dumps(recs, indent=1) + "\n"
+        from ..support.jsontext import dumps
+
+        recs = [dict(zip(head, r, strict=True)) for r in body]
+        return dumps(recs, indent=1) + "\n"
     if fmt in ("tsv", "csv"):
         buf = io.StringIO()
         w = csv.writer(buf, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")

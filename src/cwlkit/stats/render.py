@@ -7,7 +7,6 @@ documents get non-finite floats as the strings ``"nan"``, ``"inf"``, ``"-inf"``.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -96,17 +95,9 @@ def table_markdown(
     return "\n".join(out) + "\n"
 
 
-def jsonable(v: Any) -> Any:
-    """Make floats JSON-safe (non-finite -> string), recursively."""
-    if isinstance(v, float):
-        return v if math.isfinite(v) else fmt_exact(v)
-    if isinstance(v, dict):
-        return {k: jsonable(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [jsonable(x) for x in v]
-    return v
-
-
 def dump_json(doc: Any) -> str:
-    """``doc`` as indented JSON text (non-finite floats as strings, see :func:`jsonable`)."""
-    return json.dumps(jsonable(doc), indent=2) + "\n"
+    """``doc`` as indented strict JSON text: NaN as ``null``, infinities as ``"inf"`` and
+    ``"-inf"`` (:func:`cwlkit.support.jsontext.json_safe`)."""
+    from ..support.jsontext import dumps
+
+    return dumps(doc, indent=2) + "\n"
