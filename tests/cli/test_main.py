@@ -43,3 +43,25 @@ def test_a_reader_that_stops_early_is_no_error():
     got = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], capture_output=True, text=True)
     assert got.returncode == 0 and got.stderr == ""
     assert got.stdout.startswith("runid") or got.stdout.startswith("num_ret")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["report", "{q}", "{r}", "{r2}", "-m", "AP", "-o", "{tmp}/missing-dir/x.html"],
+        ["plot", "sweep", "--example", "-M", "RBP(p=0.1:0.9:0.4)", "-o", "{tmp}/missing-dir/x.png"],
+    ],
+    ids=["report", "plot"],
+)
+def test_an_output_file_that_cannot_be_written_is_one_line(cli, tmp_path, args):
+    """A missing output folder is one error line naming the file (it was a traceback)."""
+    runs = WEB / "runs"
+    fill = {
+        "q": WEB / "qrels.web.151-200.txt",
+        "r": runs / "web2012.ql.cata.run",
+        "r2": runs / "web2012.rm.cata.run",
+        "tmp": tmp_path,
+    }
+    rc, out, err = cli(*[a.format(**fill) for a in args])
+    assert (rc, out) == (2, "") and err.count("\n") == 1, err
+    assert "missing-dir" in err and "No such file or directory" in err

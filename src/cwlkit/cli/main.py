@@ -84,17 +84,25 @@ def main(argv: list[str] | None = None) -> int:
         mod = importlib.import_module(SUBCOMMANDS[name][0])
         return int(mod.main(argv[1:]) or 0)
     except CwlkitError as exc:
-        # one line, whatever the message quotes (a file name may hold a newline)
-        text = str(exc).replace("\r", "\\r").replace("\n", "\\n")
-        sys.stderr.write(f"cwlkit: error: {text}\n")
-        return 2
+        return _error(str(exc))
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:  # an output file that cannot be written (a missing folder...)
+        what = exc.strerror or type(exc).__name__
+        return _error(f"{exc.filename}: {what}" if exc.filename else what)
     except KeyboardInterrupt:
         return 130
+
+
+def _error(text: str) -> int:
+    """Print ``text`` as one error line (whatever it quotes: a file name may hold a
+    newline) and return the exit status of an error."""
+    text = text.replace("\r", "\\r").replace("\n", "\\n")
+    sys.stderr.write(f"cwlkit: error: {text}\n")
+    return 2
 
 
 def _keep_freed_memory() -> None:
