@@ -353,7 +353,9 @@ class TrecEval:
         res = self.evaluator.evaluate(run, jobs=jobs, chunk_topics=chunk_topics, progress=progress)
         absent = set(res.absent)
         run_path = getattr(run, "path", run)
-        qrels_path = getattr(self.evaluator.qrels, "path", "qrels")
+        plan = self.evaluator.plan  # (the qrels' name, without reading streamed qrels)
+        qrels = plan.qrels_read if plan.qrels_read is not None else plan.qrels_source
+        qrels_path = getattr(qrels, "path", qrels)
         if len(absent) == len(res.topics) and not (self.version >= 10 and self.all_topics):
             raise CwlkitError(f"no topics to evaluate: {run_path} and {qrels_path} share no topic")
         if self.version >= 10 and not self.all_topics and absent:
