@@ -317,6 +317,11 @@ class TrecEval:
             specs, version, rel_level=rel_level, num_docs=num_docs, max_depth=max_depth
         )
         names = trec_eval_names(specs, version)
+        printed = len(measures)
+        if all_topics and "num_rel" in names:  # (-c: its 'all' counts every label > 0)
+            from ..measures.parse import parse_measure
+
+            measures = [*measures, parse_measure("NumRel")]
         ev = Evaluator(
             qrels,
             measures,
@@ -327,7 +332,7 @@ class TrecEval:
             extra_fields=True,
             chunk_topics="auto" if stream_qrels else None,
         )
-        if len(ev.measures) != len(names) - names.count("runid"):  # pragma: no cover
+        if printed != len(names) - names.count("runid"):  # pragma: no cover
             raise AssertionError(f"measures {ev.measures} do not match the names {names}")
         return cls(ev, names, version, all_topics)
 
@@ -380,11 +385,14 @@ class TrecEval:
         printed = [n for n in self.names if n != "runid"]
         num_q = len(res.topics)
         fixed: dict[str, float] = {}
+        if self.all_topics and "num_rel" in printed and zscores is None:
+            # trec_eval's -c: every qrels label > 0, whatever -l (m_num_rel.c's calc_avg);
+            # NumRel at level 1 (the one printed, or one added) counts them topic by topic
+            count = res.values[res.measures.index("NumRel")].sum()
+            fixed[res.measures[printed.index("num_rel")]] = float(count)
+        res = _rows(res, len(printed))  # (without that count, when it is not printed)
         absent = set(res.absent)
         if absent and self.version < 10:
-            if "num_rel" in printed and zscores is None:
-                i = printed.index("num_rel")
-                fixed[res.measures[i]] = float(np.cumsum(res.values[i])[-1])
             res = _topics(res, [t not in absent for t in res.topics])
         if zscores is not None:
             values = np.array(res.values)
@@ -449,6 +457,22 @@ def _topics(res: Results, keep: list[bool]) -> Results:
         res.aggregates,
         text={m: [v[i] for i in idx] for m, v in res.text.items()},
         absent=[t for t in res.absent if t in {res.topics[i] for i in idx}],
+    )
+
+
+def _rows(res: Results, n: int) -> Results:
+    """``res`` with its first ``n`` measures."""
+    if len(res.measures) == n:
+        return res
+    return Results(
+        res.values[:n],
+        res.measures[:n],
+        res.topics,
+        {c: a[:n] for c, a in res.columns.items()},
+        res.run,
+        (res.aggregates or [])[:n],
+        {m: v for m, v in res.text.items() if m in res.measures[:n]},
+        res.absent,
     )
 
 

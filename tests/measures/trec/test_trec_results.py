@@ -146,3 +146,19 @@ def test_complete_rel_info_summary_counts_the_missing_topics():
     text = te.text(res)
     assert f"num_q                 \tall\t{n}\n" in text
     assert f"num_rel               \tall\t{R}\n" in text
+
+
+@pytest.mark.parametrize("version", ["9", "10"])
+def test_complete_rel_info_num_rel_ignores_the_level(cli, tmp_path, version):
+    """With -c trec_eval's num_rel 'all' line counts every qrels label > 0 of every qrels
+    topic, whatever -l (m_num_rel.c's te_calc_avg_num_rel; both C programs print 6 here,
+    cwlkit printed 3, the labels >= 2); per topic, num_rel is at the level."""
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 2\n1 0 c 0\n2 0 d 1\n2 0 e 3\n3 0 f 1\n3 0 g 2\n3 0 h -1\n")
+    r.write_text("1 Q0 a 1 3 t\n1 Q0 c 2 2 t\n2 Q0 e 1 5 t\n")
+    args = ["trec_eval", "--trec-version", version, "-q", "-c", "-l", "2", "-m", "num_rel"]
+    rc, out, _ = cli(*args, q, r)
+    assert rc == 0 and "num_rel               \tall\t6\n" in out
+    assert "num_rel               \t1\t1\n" in out and "num_rel               \t2\t1\n" in out
+    rc, out, _ = cli(*args[:5], "-m", "num_rel", q, r)  # (level 1: the same count)
+    assert "num_rel               \tall\t6\n" in out
