@@ -251,3 +251,14 @@ def test_a_label_python_reads_but_arrow_does_not_names_its_line(tmp_path, bad):
     qp, _ = _files(tmp_path, q=f"1 0 a 1\n1 0 b {bad}\n")
     with pytest.raises(FormatError, match=r"qrels\.txt:2: expected a number"):
         read_qrels(qp)
+
+
+def test_an_empty_file_name_is_no_directory():
+    """``evaluate('', run)`` said ': is a directory' (Path('') is the working directory)."""
+    import cwlkit
+    from cwlkit.errors import CwlkitError
+
+    with pytest.raises(CwlkitError, match="an empty file name"):
+        cwlkit.evaluate("", cwlkit.example("run"), ["AP"])
+    with pytest.raises(CwlkitError, match="an empty file name"):
+        cwlkit.evaluate(cwlkit.example("qrels"), "", ["AP"])

@@ -241,3 +241,18 @@ def test_cwl_eval_class_spellings_still_parse_in_a_fresh_process():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["RBP(p=0.8)", "RBP(p=0.8)"]
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("RBP(p=0.8", "unbalanced parentheses"),
+        ("P.abc", "'abc' is not a cutoff"),
+        ("ndcg_cut.5,x", "'x' is not a cutoff"),
+    ],
+)
+def test_misspellings_say_what_is_wrong(text, match):
+    """A missing parenthesis is not an unknown measure, and a cutoff that is not a number is
+    not a negative one (the messages named neither)."""
+    with pytest.raises(ParamError, match=match):
+        parse_measure(text)

@@ -159,6 +159,12 @@ def read_url(url: str) -> bytes:
 MAP_BYTES = 1 << 23
 
 
+def _check_name(path: str | os.PathLike[str]) -> None:
+    """An empty file name is no file (``Path("")`` would be the working directory)."""
+    if not os.fspath(path):
+        raise CwlkitError("an empty file name: expected the path of a qrels or run file")
+
+
 def read_text(path: str | os.PathLike[str]) -> bytes | mmap.mmap:
     """:func:`read_bytes`, but a plain local file of at least ``MAP_BYTES`` bytes is
     memory-mapped (read-only) instead of copied: its pages are the page cache's, so the
@@ -166,6 +172,7 @@ def read_text(path: str | os.PathLike[str]) -> bytes | mmap.mmap:
     released when the last object using it (the text, or arrow buffers over it) goes. (As
     with any mapped file, one that another process truncates while it is read ends this
     process with SIGBUS.)"""
+    _check_name(path)
     if str(path) != "-" and not is_url(path):
         try:
             with open(path, "rb") as f:
@@ -182,6 +189,7 @@ def read_text(path: str | os.PathLike[str]) -> bytes | mmap.mmap:
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """Return the bytes of ``path`` (``-`` is standard input; a URL such as ``s3://b/run``
     is read with fsspec), un-gzipped if it is gzip."""
+    _check_name(path)
     try:
         if str(path) == "-":
             data = sys.stdin.buffer.read()

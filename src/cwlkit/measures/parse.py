@@ -202,6 +202,11 @@ def parse_measures(text: str) -> list[Measure]:
             return found
     head = split_head(text)
     if head is None:
+        if text.count("(") != text.count(")"):
+            raise ParamError(
+                f"{text.strip()!r}: unbalanced parentheses "
+                "(expected NAME(param=value,...), e.g. 'RBP(p=0.8)')"
+            )
         raise UnknownMeasureError(text.strip(), [])
     name, args, cutoff = head
     cls = registry.lookup(name)

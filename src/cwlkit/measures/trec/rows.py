@@ -5,6 +5,7 @@ of its package, so that the table, the measure classes and the registry can all 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -139,15 +140,12 @@ class TrecMeasure:
 
 def _atof(text: str) -> float:
     """C ``atof``: the longest numeric prefix, 0 if none."""
-    import re
-
     m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
     return float(m.group(0)) if m else 0.0
 
 
 def _atol(text: str) -> int:
-    import re
-
+    """C ``atol``: the longest integer prefix, 0 if none."""
     m = re.match(r"\s*[+-]?\d+", text)
     return int(m.group(0)) if m else 0
 
@@ -155,6 +153,12 @@ def _atol(text: str) -> int:
 def parse_params(m: TrecMeasure, text: str):
     """Parse ``text`` (what follows the ``.`` of ``-m name.params``) as trec_eval does."""
     if m.kind == "long_cut":
+        bad = next((t for t in text.split(",") if not re.match(r"\s*[+-]?\d", t)), None)
+        if bad is not None:
+            raise ParamError(
+                f"-m {m.name}.{text}: {bad!r} is not a cutoff "
+                f"(expected positive integers, e.g. {m.name}.5,10)"
+            )
         vals = sorted(_atol(t) for t in text.split(","))
         if vals[0] <= 0:
             raise ParamError(
