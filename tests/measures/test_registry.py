@@ -93,7 +93,7 @@ INVALID = {
     "Rprec@10": (ParamError, "takes no cutoff"),
     "nDCG(dcg='exp')@10": (ParamError, "must be one of"),
     "nDCG(dcg='exp-log2')": (ParamError, "needs a cutoff"),
-    "P(@10": (UnknownMeasureError, "unknown measure"),
+    "P(@10": (ParamError, "unbalanced parentheses"),
     "P.": (ParamError, "improper measure"),
     "P.0": (ParamError, "positive"),
     "SetP(relative=maybe)": (ParamError, "True or False"),
