@@ -97,3 +97,11 @@ def test_repeated_and_colliding_metrics(cli):
     rc, out, err = cli("cwl", "--example", "-M", "P@10", "-M", "PrecisionCWLMetric(10)")
     assert rc == 2 and out == "" and "two measures would print as 'P@10'" in err
     assert err.count("\n") == 1
+
+
+def test_example_with_files_is_refused(cli):
+    """``--example`` with QRELS and RUN evaluated the user's files with the example's costs
+    and metrics; it is an error naming the way out."""
+    q, r = EXAMPLE / "example.qrels", EXAMPLE / "example.run"
+    rc, out, err = cli("cwl", "--example", q, r)
+    assert (rc, out) == (2, "") and "give QRELS and RUN without it" in err

@@ -163,9 +163,14 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(f"cwlkit {__version__}\n")
         return 0
     if args.example:
+        if args.qrels or args.run:  # (the example's costs and metrics with other files)
+            raise CwlkitError(
+                "cwlkit cwl: --example evaluates the bundled files; give QRELS and RUN "
+                "without it"
+            )
         base = resources.files("cwlkit") / "data"
-        args.qrels = args.qrels or str(base / "example.qrels")
-        args.run = args.run or str(base / "example.run")
+        args.qrels = str(base / "example.qrels")
+        args.run = str(base / "example.run")
         args.cost_file = args.cost_file or str(base / "example.costs")
         if not args.metrics_file and not args.metric:
             args.metrics_file = str(base / "example.metrics")
