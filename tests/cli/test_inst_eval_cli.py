@@ -476,7 +476,10 @@ def test_judging_depth_per_topic(cli, tmp_path):
 
 def test_errors(cli, tmp_path):
     q, r = _files(tmp_path, {"1": [1.0]})
-    assert "give -T T or -tpq" in cli("inst_eval", q, r)[2]
+    rc, _, err = cli("inst_eval", q, r)  # (required, as inst_eval.py's; the usage says so)
+    assert rc == 2 and "-T/--over_write_T/--T is required" in err
+    assert "(-tpq T_FILE | -T T)" in cli("inst_eval", "--help")[1]
+    assert "-n must be a positive" in cli("inst_eval", q, r, "-T", 1, "-n", -1)[2]
     assert "-T must be a positive" in cli("inst_eval", q, r, "-T", 0)[2]
     bad = write(tmp_path, "bad", "1 2 3\n")
     rc, _, err = cli("inst_eval", q, r, "-tpq", bad)

@@ -32,7 +32,7 @@ def build_parser():
     )
     p.add_argument("qrels", nargs="?", help="TREC qrels: topic iteration document label")
     p.add_argument("run", nargs="?", help="TREC run: topic Q0 document rank score tag")
-    ts = p.add_mutually_exclusive_group()
+    ts = p.add_mutually_exclusive_group(required=True)  # (as inst_eval.py's)
     ts.add_argument(
         "-tpq",
         "--T_per_query",
@@ -106,10 +106,8 @@ def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
 
     args = build_parser().parse_args(argv)
-    if args.T is None and args.t_file is None:
-        raise CwlkitError(
-            "cwlkit inst_eval: give -T T or -tpq T_FILE (see 'cwlkit inst_eval --help')"
-        )
+    if args.depth is not None and args.depth < (0 if args.compat else 1):
+        raise ParamError(f"-n must be a positive integer; got {args.depth}")
     if args.T is not None and not (0 < args.T < float("inf")):
         raise ParamError(f"-T must be a positive number; got {args.T:g}")
     from ..io.topic_values import read_topic_values
@@ -119,8 +117,6 @@ def main(argv: list[str]) -> int:
         return _judging_depth(args, tmap)
     if not args.qrels or not args.run:
         raise CwlkitError("cwlkit inst_eval: needs QRELS and RUN (see 'cwlkit inst_eval --help')")
-    if args.depth is not None and args.depth < (0 if args.compat else 1):
-        raise ParamError(f"-n must be a positive integer; got {args.depth}")
     if args.compat and args.ties != "none":
         raise ParamError("--ties average is not inst_eval.py's rule; drop --compat or --ties")
     if args.compat:
