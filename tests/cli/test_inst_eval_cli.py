@@ -478,7 +478,9 @@ def test_errors(cli, tmp_path):
     q, r = _files(tmp_path, {"1": [1.0]})
     rc, _, err = cli("inst_eval", q, r)  # (required, as inst_eval.py's; the usage says so)
     assert rc == 2 and "-T/--over_write_T/--T is required" in err
-    assert "(-tpq T_FILE | -T T)" in cli("inst_eval", "--help")[1]
+    from cwlkit.cli.inst_eval import build_parser
+
+    assert "(-tpq T_FILE | -T T)" in build_parser().format_usage()
     assert "-n must be a positive" in cli("inst_eval", q, r, "-T", 1, "-n", -1)[2]
     assert "-T must be a positive" in cli("inst_eval", q, r, "-T", 0)[2]
     bad = write(tmp_path, "bad", "1 2 3\n")
