@@ -58,7 +58,9 @@ class CWLContext:
     Attributes
     ----------
     rank : numpy.ndarray
-        float64[1, H], ranks 1..H.
+        float64[1, H], ranks 1..H of a grid; float64[T, H] when each topic has its own
+        ranks (the padding past a topic's horizon, or one rank per topic for
+        :meth:`CWLMetric.tail`).
     gain, cost : numpy.ndarray
         float64[T, H], gain and cost at each rank (padding past the run's end).
     cum_gain, cum_cost : numpy.ndarray
@@ -82,9 +84,10 @@ class CWLContext:
     compat: bool = False
 
     @property
-    def horizon(self) -> int:
-        """The last rank H of the grid (a block past the runs starts after rank 1)."""
-        return int(self.rank[0, -1])
+    def horizon(self) -> np.ndarray:
+        """The last rank H of the context, per topic: float64[T], or float64[1] when every
+        topic has the same ranks (a grid starting at rank 1)."""
+        return self.rank[:, -1]
 
 
 @dataclass
@@ -154,7 +157,9 @@ class CWLMetric(Measure):
 
         ``sum_{m>=0} prod_{j=H+1}^{H+m} C(j)`` when every rank past H has gain
         ``x.pad_gain`` and cost ``x.pad_cost`` (``inf`` if it diverges), or None when there
-        is no closed form (the engine then extends the grid).
+        is no closed form (the engine then extends the grid), or NaN for the topics without
+        one. ``x`` holds one rank per topic (float64[T, 1] arrays): H = ``x.horizon`` is each
+        topic's own last rank, and a topic's tail must depend on its own row alone.
         """
         return None
 
@@ -206,6 +211,16 @@ def _cwl_str(text: str) -> str:
 
 # --------------------------------------------------------------------------------------------
 # the engine
+#
+# A topic's five measurements depend on that topic alone, to the bit, whatever the other
+# topics of its batch (chunk, bucket, process): each topic is summed over its own ranks
+# 1 .. h (h = max(its depth, the metric's min_horizon(), 1); the whole grid in cwl_eval's
+# mode), one rank at a time in rank order (``np.cumsum``, read at the topic's own last rank:
+# no pairwise or blocked reduction whose grouping depends on the grid's width), its tail is
+# taken at its own h, and ranks past h are padding computed from (h, CG(h), CC(h)) alone,
+# checked for a closed form every ``EXTEND_RANKS`` ranks and for convergence at every rank.
+# The grid of a batch is as wide as its deepest ranking; the ranks a topic does not use are
+# computed and ignored.
 
 
 def _grid(
@@ -217,6 +232,8 @@ def _grid(
     pad_cost: float,
     compat: bool,
 ) -> CWLContext:
+    """Ranks 1..H of every topic: the run's gains and costs, then padding; CG and CC summed
+    in rank order."""
     T, D = gain.shape
     if H > D and T * H > MAX_PADDED_CELLS:
         raise ParamError(
@@ -242,73 +259,127 @@ def _grid(
     )
 
 
-def _padding_block(
-    cg: np.ndarray,
-    cc: np.ndarray,
-    depth: np.ndarray,
-    H: int,
-    width: int,
-    pad_gain: float,
-    pad_cost: float,
-) -> CWLContext:
-    """Ranks H+1 .. H+width of topics whose runs ended by rank H: all padding, with the
-    cumulative gain and cost carried over from rank H."""
-    n = cg.size
-    steps = np.arange(1, width + 1, dtype=np.float64)[None, :]
-    return CWLContext(
-        rank=np.arange(H + 1, H + width + 1, dtype=np.float64)[None, :],
-        gain=np.full((n, width), pad_gain),
-        cost=np.full((n, width), pad_cost),
-        cum_gain=cg[:, None] + pad_gain * steps,
-        cum_cost=cc[:, None] + pad_cost * steps,
-        depth=depth,
-        pad_gain=pad_gain,
-        pad_cost=pad_cost,
-    )
+@dataclass
+class _Frontier:
+    """Where the sums of the topics still open stand: their last summed rank and what the
+    ranks past it need.
 
-
-def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise dot products, sum_j a[t, j] b[t, j], without a temporary [T, H] product."""
-    return np.einsum("ij,ij->i", a, b)
-
-
-def _sums(C: np.ndarray, x: CWLContext, v0: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
-    """V = prod C and the engine's five sums over the grid, per topic.
-
-    Returns ``(sum V, sum V g, sum V c, sum L CG, sum L CC, V(H+1))``, V starting at ``v0``
-    (1 by default) on the grid's first rank. Columns past the point
-    where V is exactly 0 for every topic (every user has stopped: P@k, SDCG@k, RR..., or V has
-    underflowed: RBP with a small p) contribute exactly 0 and are skipped.
+    Attributes
+    ----------
+    rows : numpy.ndarray
+        int64[n], the topics' rows in the output.
+    sums : list of numpy.ndarray
+        float64[n] each: sum V, sum V g, sum V c, sum L CG, sum L CC over ranks 1 .. ``last``.
+    v_next : numpy.ndarray
+        float64[n], V(last + 1).
+    at : CWLContext
+        float64[n, 1] context of rank ``last`` (its rank, gain, cost, CG, CC), which the
+        metric's :meth:`~CWLMetric.tail` reads.
+    c_last : numpy.ndarray
+        float64[n], C(last).
+    origin : tuple of numpy.ndarray
+        (rank, CG, CC) of the topic's last grid rank: padding past it has
+        ``CG(r) = CG + pad_gain (r - rank)`` (and CC alike), whatever the blocks.
     """
-    n, H = C.shape
-    stop = ~C.any(axis=0)
-    m = int(np.argmax(stop)) + 1 if stop.any() else H  # V is 0 for every topic past column m
-    V = np.empty((n, m))
-    V[:, 0] = 1.0
-    if m > 1:
-        np.cumprod(C[:, : m - 1], axis=1, out=V[:, 1:])
-    if v0 is not None:
-        V *= v0[:, None]
-    if m > 1 and not V[:, -1].any():
-        m = int(np.flatnonzero(V.any(axis=0))[-1]) + 1
-        V = V[:, :m]
-    C = C[:, :m]
-    if m < H:
-        v_next = np.zeros(n)  # V(m+1) = V(m) C(m) is 0 for every topic, by the choice of m
-    else:
-        v_next = V[:, -1] * C[:, -1]
+
+    rows: np.ndarray
+    sums: list[np.ndarray]
+    v_next: np.ndarray
+    at: CWLContext
+    c_last: np.ndarray
+    origin: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+    def take(self, keep: np.ndarray) -> _Frontier:
+        """The topics of ``keep`` (bool[n])."""
+        at = _subset(self.at, keep)
+        return _Frontier(
+            self.rows[keep],
+            [s[keep] for s in self.sums],
+            self.v_next[keep],
+            at,
+            self.c_last[keep],
+            (self.origin[0][keep], self.origin[1][keep], self.origin[2][keep]),
+        )
+
+
+def _walk(C: np.ndarray, v0: np.ndarray | None = None) -> np.ndarray:
+    """V over a block of ranks: V[:, 0] = ``v0`` (1 by default), V[:, j] = V[:, j-1] C[:, j-1],
+    multiplied in rank order (so a topic's V does not depend on where its blocks start)."""
+    V = np.empty_like(C)
+    V[:, 0] = 1.0 if v0 is None else v0
+    V[:, 1:] = C[:, :-1]
+    return np.cumprod(V, axis=1, out=V)
+
+
+def _prefix_sums(
+    V: np.ndarray, C: np.ndarray, x: CWLContext, col: np.ndarray, carry: list[np.ndarray] | None
+) -> list[np.ndarray]:
+    """The five sums over columns 0 .. ``col[t]`` of each row of the block, plus ``carry``.
+
+    Each is added one rank at a time in rank order, the carried sum first (``np.cumsum`` read
+    at ``col``): the same additions in the same order whatever the block's width or its
+    other rows, so a topic's sums do not depend on its batch. ``V`` is overwritten.
+    """
+    n, m = V.shape
+    rows = np.arange(n)
     L = V * (1.0 - C)
-    return (
-        V.sum(axis=1),
-        _dot_rows(V, x.gain[:, :m]),
-        _dot_rows(V, x.cost[:, :m]),
-        _dot_rows(L, x.cum_gain[:, :m]),
-        _dot_rows(L, x.cum_cost[:, :m]),
-        v_next,
+    terms = ((V, x.gain), (V, x.cost), (L, x.cum_gain), (L, x.cum_cost), (V, None))
+    out = []
+    for i, (a, b) in enumerate(terms):
+        p = a if b is None else np.multiply(a, b[:, :m])  # V itself last, in place
+        if carry is not None:
+            p[:, 0] += carry[(i + 1) % 5]
+        np.cumsum(p, axis=1, out=p)
+        out.append(p[rows, col])
+    return [out[4], *out[:4]]
+
+
+def _live_width(C: np.ndarray, last: np.ndarray) -> int:
+    """Columns of the grid worth walking: up to the deepest ``last``, and not past the first
+    column where C is 0 for every topic (V is exactly 0 beyond it, so the rank-order sums
+    there only add zeros)."""
+    m = int(last.max(initial=1))
+    stop = ~C[:, :m].any(axis=0)
+    return int(np.argmax(stop)) + 1 if stop.any() else m
+
+
+def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
+    """The context of one rank per topic (column ``col[t]`` of ``x``, rank ``rank[t]``), as
+    float64[n, 1] arrays."""
+    rows = np.arange(col.size)
+
+    def pick(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a[rows, col][:, None])
+
+    return CWLContext(
+        rank=rank.astype(np.float64)[:, None],
+        gain=pick(x.gain),
+        cost=pick(x.cost),
+        cum_gain=pick(x.cum_gain),
+        cum_cost=pick(x.cum_cost),
+        depth=x.depth,
+        pad_gain=x.pad_gain,
+        pad_cost=x.pad_cost,
+        compat=x.compat,
     )
 
 
-def measure(
+def _grid_frontier(C: np.ndarray, x: CWLContext, last: np.ndarray) -> _Frontier:
+    """Sum every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1)."""
+    n = C.shape[0]
+    m = _live_width(C, last)
+    col = np.minimum(last, m) - 1
+    V = _walk(C[:, :m])
+    rows = np.arange(n)
+    # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
+    v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
+    sums = _prefix_sums(V, C[:, :m], x, col, None)
+    at = _at(x, last - 1, last)
+    origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
+    return _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
+
+
+def score_metric(
     metric: CWLMetric,
     gain: np.ndarray,
     cost: np.ndarray,
@@ -320,6 +391,10 @@ def measure(
     cache: dict | None = None,
 ) -> CWLScores:
     """The five measurements of ``metric`` for every topic.
+
+    Each topic's values depend on its own row alone, to the bit: not on the other topics
+    scored with it, nor on the width of ``gain`` past the topic's depth (see the engine's
+    notes above :func:`_grid`).
 
     Parameters
     ----------
@@ -336,40 +411,164 @@ def measure(
         over them and ignore the tail.
     cache : dict, optional
         Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
-    """
 
+    Returns
+    -------
+    CWLScores
+        EU, ETU, EC, ETC and ED, float64[T] each.
+    """
     T = gain.shape[0]
     depth = np.asarray(depth, dtype=np.int64)
     pads = (pad_gain, pad_cost)
     if max_depth is not None:
         x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
-        ED, svg, svc, etu, etc, _ = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
+        C = np.clip(metric.continuation(x), 0.0, 1.0)
+        f = _grid_frontier(C, x, np.full(T, max_depth, dtype=np.int64))
+        ED, svg, svc, etu, etc = f.sums
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
-    todo = np.arange(T)
-    H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
+    k = max(int(metric.min_horizon()), 1)
+    H = max(int(gain.shape[1]), k)
     x = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
-    *acc, V_next = _sums(C, x)
-    while True:
-        open_, rest, done = _tail_rest(metric, x, C, V_next, H)
-        _store_finished(out, todo, acc, V_next, open_, rest, done, x, pads)
-        if done.all():
-            break
-        # extend the open topics by a block of padding ranks, carrying V, CG and CC over
-        keep = ~done
-        todo = todo[keep]
-        acc = [s[keep] for s in acc]
-        V_next = V_next[keep]
-        cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
-        block = min(H, max(1024, BLOCK_CELLS // todo.size))
-        x = _padding_block(cg_h[keep], cc_h[keep], depth[todo], H, block, pad_gain, pad_cost)
-        C = np.clip(metric.continuation(x), 0.0, 1.0)
-        *b_acc, V_next = _sums(C, x, V_next)
-        acc = [s + b for s, b in zip(acc, b_acc, strict=True)]
-        H += block
+    # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
+    f = _grid_frontier(C, x, np.maximum(x.depth, k))
+    f = _finish(metric, f, out, pads, checkpoint=True)
+    while f.rows.size:
+        step = max(1, BLOCK_CELLS // EXTEND_RANKS)
+        parts = [
+            _extend(metric, f.take(np.arange(f.rows.size) // step == i), out, pads)
+            for i in range(-(-f.rows.size // step))
+        ]
+        f = _concat(parts)
     return CWLScores(**out)
+
+
+#: ranks of padding per block past a topic's horizon; a closed-form tail is looked for at
+#: the end of each (every topic at the same ranks past its own horizon, whatever its batch)
+EXTEND_RANKS = 1024
+
+
+def _padding_block(f: _Frontier, width: int) -> CWLContext:
+    """The next ``width`` ranks past each open topic's last summed rank: all padding, CG and
+    CC continued from the topic's last grid rank (``f.origin``)."""
+    pad_gain, pad_cost = f.at.pad_gain, f.at.pad_cost
+    rank = f.at.rank + np.arange(1, width + 1, dtype=np.float64)[None, :]
+    r0, cg0, cc0 = f.origin
+    steps = rank - r0[:, None]
+    n = rank.shape[0]
+    return CWLContext(
+        rank=rank,
+        gain=np.full((n, width), pad_gain),
+        cost=np.full((n, width), pad_cost),
+        cum_gain=cg0[:, None] + pad_gain * steps,
+        cum_cost=cc0[:, None] + pad_cost * steps,
+        depth=f.at.depth,
+        pad_gain=pad_gain,
+        pad_cost=pad_cost,
+    )
+
+
+def _extend(
+    metric: CWLMetric, f: _Frontier, out: dict[str, np.ndarray], pads: tuple[float, float]
+) -> _Frontier:
+    """Sum ``EXTEND_RANKS`` more ranks of padding for the open topics ``f``; write those that
+    converge within them (at the first rank where the remaining mass is at most
+    ``TAIL_TOL``) or have a closed-form tail at the block's end; return the others."""
+    if float(f.at.rank.max()) >= MAX_HORIZON:
+        raise CwlkitError(
+            f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
+        )
+    n = f.rows.size
+    rows = np.arange(n)
+    x = _padding_block(f, EXTEND_RANKS)
+    C = np.clip(metric.continuation(x), 0.0, 1.0)
+    V = _walk(C, f.v_next)
+    v_after = V * C  # V(r + 1) for each rank r of the block
+    with np.errstate(divide="ignore", invalid="ignore"):
+        settled = ~(v_after > 0) | (v_after / (1.0 - C) <= TAIL_TOL)
+    found = settled.any(axis=1)
+    col = np.where(found, np.argmax(settled, axis=1), EXTEND_RANKS - 1)
+    v_next = v_after[rows, col]
+    c_last = C[rows, col]
+    sums = _prefix_sums(V, C, x, col, f.sums)
+    nxt = _Frontier(f.rows, sums, v_next, _at(x, col, x.rank[rows, col]), c_last, f.origin)
+    return _finish(metric, nxt, out, pads, checkpoint=~found)
+
+
+def _concat(parts: list[_Frontier]) -> _Frontier:
+    """One frontier of several (row groups of the same batch)."""
+    if len(parts) == 1:
+        return parts[0]
+    a = [p.at for p in parts]
+    at = CWLContext(
+        rank=np.concatenate([p.rank for p in a]),
+        gain=np.concatenate([p.gain for p in a]),
+        cost=np.concatenate([p.cost for p in a]),
+        cum_gain=np.concatenate([p.cum_gain for p in a]),
+        cum_cost=np.concatenate([p.cum_cost for p in a]),
+        depth=np.concatenate([p.depth for p in a]),
+        pad_gain=a[0].pad_gain,
+        pad_cost=a[0].pad_cost,
+        compat=a[0].compat,
+    )
+    r0, cg0, cc0 = (np.concatenate([p.origin[i] for p in parts]) for i in range(3))
+    return _Frontier(
+        np.concatenate([p.rows for p in parts]),
+        [np.concatenate([p.sums[i] for p in parts]) for i in range(5)],
+        np.concatenate([p.v_next for p in parts]),
+        at,
+        np.concatenate([p.c_last for p in parts]),
+        (r0, cg0, cc0),
+    )
+
+
+def _finish(
+    metric: CWLMetric,
+    f: _Frontier,
+    out: dict[str, np.ndarray],
+    pads: tuple[float, float],
+    checkpoint: bool | np.ndarray,
+) -> _Frontier:
+    """Write the topics of ``f`` that are finished at their last summed rank; return the
+    others.
+
+    A topic is finished when no user reads on (V(last + 1) = 0), when the metric has a
+    closed-form tail for it there (looked for only where ``checkpoint``: a NaN from
+    :meth:`~CWLMetric.tail` means none for that topic), or when the remaining mass, estimated
+    as a geometric series at C(last), is at most ``TAIL_TOL``.
+    """
+    n = f.rows.size
+    open_ = f.v_next > 0
+    rest = np.full(n, np.nan)
+    ask = open_ & np.broadcast_to(checkpoint, (n,))
+    if ask.any():
+        r = metric.tail(_subset(f.at, ask))
+        if r is not None:
+            rest[ask] = np.asarray(r, dtype=np.float64) * np.ones(int(ask.sum()))
+    closed = open_ & ~np.isnan(rest)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        converged = f.v_next / (1.0 - f.c_last) <= TAIL_TOL
+    done = ~open_ | closed | converged
+    rest = np.where(closed, rest, 0.0)
+    _store_finished(out, f.rows, f.sums, f.v_next, open_, rest, done, f.at, pads)
+    return f.take(~done)
+
+
+def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
+    """The topics ``keep`` (bool[n]) of a one-rank context (:func:`_at`)."""
+    return CWLContext(
+        rank=a.rank[keep],
+        gain=a.gain[keep],
+        cost=a.cost[keep],
+        cum_gain=a.cum_gain[keep],
+        cum_cost=a.cum_cost[keep],
+        depth=a.depth[keep],
+        pad_gain=a.pad_gain,
+        pad_cost=a.pad_cost,
+        compat=a.compat,
+    )
 
 
 def _cached_grid(
@@ -390,38 +589,6 @@ def _cached_grid(
     if cache is not None:
         cache[key] = x
     return x
-
-
-def _tail_rest(
-    metric: CWLMetric, x: CWLContext, C: np.ndarray, V_next: np.ndarray, H: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What lies past the grid ``x`` (last rank H) for each of its topics.
-
-    Returns ``(open_, rest, done)``: whether V(H+1) > 0; the remaining expected depth from
-    H+1 per unit of V(H+1) (the metric's closed form, 0 where none or not open); whether the
-    topic is finished (closed form, not open, or the remaining mass, estimated as a geometric
-    series at the last C, is at most ``TAIL_TOL``). Raises :class:`CwlkitError` when a
-    topic without closed form is still open at ``MAX_HORIZON``.
-    """
-    n = V_next.size
-    open_ = V_next > 0
-    rest = np.zeros(n)
-    done = np.ones(n, dtype=bool)
-    if open_.any():
-        r = metric.tail(x)
-        if r is None:
-            # no closed form: stop where the remaining mass is negligible, else extend
-            if H >= MAX_HORIZON:
-                raise CwlkitError(
-                    f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
-                )
-            # remaining mass, estimated as a geometric series at the last C
-            with np.errstate(divide="ignore"):
-                left = V_next / (1.0 - C[:, -1])
-            done = ~open_ | (left <= TAIL_TOL)
-        else:
-            rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
-    return open_, rest, done
 
 
 def _store_finished(
@@ -488,7 +655,9 @@ def weights(
     x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)[0]
     V = np.cumprod(np.concatenate([[1.0], C[:-1]]))
-    ED = measure(metric, g, c, np.array([g.shape[1]]), pad_gain=pad_gain, pad_cost=pad_cost).ED[0]
+    ED = score_metric(
+        metric, g, c, np.array([g.shape[1]]), pad_gain=pad_gain, pad_cost=pad_cost
+    ).ED[0]
     return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
 
 

@@ -10,7 +10,7 @@ from ...core.batch import RankingBatch
 from ...core.gains import GainMap
 from ...errors import CwlkitError, ParamError
 from ...io.costs import Costs, DocCosts
-from .base import CWLMetric, CWLScores, measure
+from .base import CWLMetric, CWLScores, score_metric
 
 
 @dataclass
@@ -209,7 +209,7 @@ def score(
     clamped).
     """
     check_domain(metric, inp, residuals)
-    lo = measure(
+    lo = score_metric(
         metric,
         inp.gain_lo,
         inp.cost_lo,
@@ -224,7 +224,7 @@ def score(
     if not residuals:
         return lo, None
     pad = inp.max_gain if (metric.upper_tail or max_depth is not None) else 0.0
-    hi = measure(
+    hi = score_metric(
         metric,
         inp.gain_hi,
         inp.cost_hi,
@@ -251,8 +251,7 @@ def score(
         res.EU = np.maximum(res.EU, 0.0)
     if pad == 0.0:
         # (AP: its weights come from the gains alone) a topic with the same gains in both
-        # bounds has the same EU in both; the two sums may still differ in the last bit,
-        # as each batch's sums stop at a rank every topic of the batch has passed
+        # bounds has the same EU in both, to the bit (its sums are its own, in rank order)
         res.EU = np.where(np.all(inp.gain_lo == inp.gain_hi, axis=1), 0.0, res.EU)
     return lo, res
 
@@ -286,7 +285,9 @@ def _normalise(
         ideal = np.where(
             src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1)
         )
-    ideal = measure(metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1]))
+    ideal = score_metric(
+        metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1])
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         eu = np.where(ideal.EU > 0, s.EU / np.where(ideal.EU > 0, ideal.EU, 1.0), 0.0)
     return CWLScores(eu, eu * s.ED, s.EC, s.ETC, s.ED)
