@@ -215,10 +215,11 @@ def _cwl_str(text: str) -> str:
 # A topic's five measurements depend on that topic alone, to the bit, whatever the other
 # topics of its batch (chunk, bucket, process): each topic is summed over its own ranks
 # 1 .. h (h = max(its depth, the metric's min_horizon(), 1); the whole grid in cwl_eval's
-# mode), one rank at a time in rank order (``np.cumsum``, read at the topic's own last rank:
-# no pairwise or blocked reduction whose grouping depends on the grid's width), its tail is
-# taken at its own h, and ranks past h are padding computed from (h, CG(h), CC(h)) alone,
-# checked for a closed form every ``EXTEND_RANKS`` ranks and for convergence at every rank.
+# mode), V being exactly 0 past h, by sums grouped by rank alone (pairwise within fixed
+# blocks of SUM_BLOCK ranks, the blocks then in rank order: no reduction whose grouping
+# depends on the grid's width); its tail is taken at its own h, and ranks past h are padding
+# computed from (h, CG(h), CC(h)) alone, in blocks of EXTEND_RANKS ranks starting at h + 1,
+# checked for a closed form at the end of each block and for convergence at every rank.
 # The grid of a batch is as wide as its deepest ranking; the ranks a topic does not use are
 # computed and ignored.
 
@@ -302,36 +303,89 @@ class _Frontier:
         )
 
 
-def _walk(C: np.ndarray, v0: np.ndarray | None = None) -> np.ndarray:
+def _walk(
+    C: np.ndarray, v0: np.ndarray | None = None, col: np.ndarray | None = None
+) -> np.ndarray:
     """V over a block of ranks: V[:, 0] = ``v0`` (1 by default), V[:, j] = V[:, j-1] C[:, j-1],
-    multiplied in rank order (so a topic's V does not depend on where its blocks start)."""
+    multiplied in rank order (so a topic's V does not depend on where its blocks start).
+
+    With ``col`` (int64[n]), V is exactly 0 past column ``col[t]`` of row t (the user stops
+    there), as the sums of :func:`_sums` require.
+    """
+    n, m = C.shape
     V = np.empty_like(C)
     V[:, 0] = 1.0 if v0 is None else v0
     V[:, 1:] = C[:, :-1]
+    if col is not None:
+        cut = col + 1 < m
+        V[np.flatnonzero(cut), col[cut] + 1] = 0.0
     return np.cumprod(V, axis=1, out=V)
 
 
-def _prefix_sums(
-    V: np.ndarray, C: np.ndarray, x: CWLContext, col: np.ndarray, carry: list[np.ndarray] | None
-) -> list[np.ndarray]:
-    """The five sums over columns 0 .. ``col[t]`` of each row of the block, plus ``carry``.
+#: ranks summed together (numpy's pairwise sum, or einsum's dot product, over this fixed
+#: width), before the blocks are added in rank order
+SUM_BLOCK = 64
 
-    Each is added one rank at a time in rank order, the carried sum first (``np.cumsum`` read
-    at ``col``): the same additions in the same order whatever the block's width or its
-    other rows, so a topic's sums do not depend on its batch. ``V`` is overwritten.
+
+def _rank_order_sum(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
+    """Row sums of ``a`` (or of ``a * b``; float64[n, m]) grouped by rank alone.
+
+    Columns are summed in blocks of ``SUM_BLOCK`` from column 0 (a last partial block is
+    filled with zeros), each block by the same numpy kernel over the same fixed width, then the
+    block sums one after the other in rank order (``np.cumsum``). So a row's sum is the same,
+    to the bit, in a wider array whose extra columns are 0, and whatever the other rows: no
+    reduction whose grouping depends on the batch (``a.sum(axis=1)`` over the batch's depth
+    would), and no ``[n, m]`` temporary for the products.
     """
-    n, m = V.shape
-    rows = np.arange(n)
-    L = V * (1.0 - C)
-    terms = ((V, x.gain), (V, x.cost), (L, x.cum_gain), (L, x.cum_cost), (V, None))
-    out = []
-    for i, (a, b) in enumerate(terms):
-        p = a if b is None else np.multiply(a, b[:, :m])  # V itself last, in place
-        if carry is not None:
-            p[:, 0] += carry[(i + 1) % 5]
-        np.cumsum(p, axis=1, out=p)
-        out.append(p[rows, col])
-    return [out[4], *out[:4]]
+    n, m = a.shape
+    full = m - m % SUM_BLOCK
+    parts = [_block_sums(a[:, :full], None if b is None else b[:, :full])] if full else []
+    if m > full:  # the last block, filled with zeros
+        pa = np.zeros((n, SUM_BLOCK))
+        pa[:, : m - full] = a[:, full:m]
+        pb = None
+        if b is not None:
+            pb = np.zeros((n, SUM_BLOCK))
+            pb[:, : m - full] = b[:, full:m]
+        parts.append(_block_sums(pa, pb))
+    if not parts:
+        return np.zeros(n)
+    blocks = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+    return np.cumsum(blocks, axis=1)[:, -1]
+
+
+def _block_sums(a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+    """float64[n, w / SUM_BLOCK]: the sums of ``a`` (or ``a * b``) over each block of
+    ``SUM_BLOCK`` columns (``w``, the width, a multiple of it)."""
+    n, w = a.shape
+    a3 = a.reshape(n, w // SUM_BLOCK, SUM_BLOCK)
+    if b is None:
+        return a3.sum(axis=2)
+    return np.einsum("ijk,ijk->ij", a3, b.reshape(n, w // SUM_BLOCK, SUM_BLOCK))
+
+
+def _sums(
+    V: np.ndarray, C: np.ndarray, x: CWLContext, carry: list[np.ndarray] | None
+) -> list[np.ndarray]:
+    """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
+
+    ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
+    is 0 and :func:`_rank_order_sum` gives the topic's own sums, whatever the block's width
+    or its other rows. ``carry`` (the sums before the block) is added last.
+    """
+    m = V.shape[1]
+    L = np.subtract(1.0, C)
+    L *= V
+    out = [
+        _rank_order_sum(V),
+        _rank_order_sum(V, x.gain[:, :m]),
+        _rank_order_sum(V, x.cost[:, :m]),
+        _rank_order_sum(L, x.cum_gain[:, :m]),
+        _rank_order_sum(L, x.cum_cost[:, :m]),
+    ]
+    if carry is not None:
+        out = [c + s for c, s in zip(carry, out, strict=True)]
+    return out
 
 
 def _live_width(C: np.ndarray, last: np.ndarray) -> int:
@@ -369,11 +423,11 @@ def _grid_frontier(C: np.ndarray, x: CWLContext, last: np.ndarray) -> _Frontier:
     n = C.shape[0]
     m = _live_width(C, last)
     col = np.minimum(last, m) - 1
-    V = _walk(C[:, :m])
     rows = np.arange(n)
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
+    V = _walk(C[:, :m], col=col)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
-    sums = _prefix_sums(V, C[:, :m], x, col, None)
+    sums = _sums(V, C[:, :m], x, None)
     at = _at(x, last - 1, last)
     origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
     return _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
@@ -492,7 +546,8 @@ def _extend(
     col = np.where(found, np.argmax(settled, axis=1), EXTEND_RANKS - 1)
     v_next = v_after[rows, col]
     c_last = C[rows, col]
-    sums = _prefix_sums(V, C, x, col, f.sums)
+    V = np.where(np.arange(EXTEND_RANKS)[None, :] <= col[:, None], V, 0.0)
+    sums = _sums(V, C, x, f.sums)
     nxt = _Frontier(f.rows, sums, v_next, _at(x, col, x.rank[rows, col]), c_last, f.origin)
     return _finish(metric, nxt, out, pads, checkpoint=~found)
 
