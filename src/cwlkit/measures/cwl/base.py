@@ -303,9 +303,7 @@ class _Frontier:
         )
 
 
-def _walk(
-    C: np.ndarray, v0: np.ndarray | None = None, col: np.ndarray | None = None
-) -> np.ndarray:
+def _walk(C: np.ndarray, v0: np.ndarray | None = None, col: np.ndarray | None = None) -> np.ndarray:
     """V over a block of ranks: V[:, 0] = ``v0`` (1 by default), V[:, j] = V[:, j-1] C[:, j-1],
     multiplied in rank order (so a topic's V does not depend on where its blocks start).
 
