@@ -8,17 +8,21 @@ import numpy as np
 import pytest
 
 from cwlkit.measures.cwl import score_metric
-from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _rank_order_sum
+from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _rank_order_dot
 from cwlkit.measures.registry import entries
 
 
 @pytest.mark.parametrize("m", [1, 7, 8, 9, SUM_BLOCK - 1, SUM_BLOCK, SUM_BLOCK + 1, 200, 1000])
-def test_rank_order_sum_ignores_zero_padding_and_other_rows(m):
+def test_rank_order_dot_ignores_zero_padding_and_other_rows(m):
+    """A row's sum is the same alone or among others, and with zeros (of ``a``) appended."""
     rng = np.random.default_rng(m)
     a = rng.random((5, m)) * 10.0 ** rng.integers(-8, 8, size=(5, m))
     b = rng.random((5, m))
     alone = [
-        (_rank_order_sum(a[i : i + 1]), _rank_order_sum(a[i : i + 1], b[i : i + 1]))
+        (
+            _rank_order_dot(a[i : i + 1], np.ones((1, m))),
+            _rank_order_dot(a[i : i + 1], b[i : i + 1]),
+        )
         for i in range(5)
     ]
     for extra in (0, 1, 5, SUM_BLOCK, 3 * SUM_BLOCK + 7):
@@ -26,18 +30,21 @@ def test_rank_order_sum_ignores_zero_padding_and_other_rows(m):
         wa[:, :m] = a
         wb = rng.random((5, m + extra))  # past the row's terms, a is 0: b does not matter
         wb[:, :m] = b
-        got, dot = _rank_order_sum(wa), _rank_order_sum(wa, wb)
+        got = _rank_order_dot(wa, np.ones_like(wa))
+        dot = _rank_order_dot(wa, wb)
         for i in range(5):
             assert got[i] == alone[i][0][0] and dot[i] == alone[i][1][0]
     # and exactly the sum of the blocks, in rank order
     full = -(-m // SUM_BLOCK) * SUM_BLOCK
     pad = np.zeros((5, full))
     pad[:, :m] = a
-    blocks = pad.reshape(5, -1, SUM_BLOCK).sum(axis=2)
+    pb = np.zeros((5, full))
+    pb[:, :m] = b
+    blocks = np.einsum("ijk,ijk->ij", pad.reshape(5, -1, SUM_BLOCK), pb.reshape(5, -1, SUM_BLOCK))
     want = blocks[:, 0].copy()
     for j in range(1, blocks.shape[1]):
         want += blocks[:, j]
-    assert np.array_equal(_rank_order_sum(a), want)
+    assert np.array_equal(_rank_order_dot(a, b), want)
 
 
 def _cwl_metrics() -> list[CWLMetric]:

@@ -320,66 +320,68 @@ def _walk(C: np.ndarray, v0: np.ndarray | None = None, col: np.ndarray | None = 
     return np.cumprod(V, axis=1, out=V)
 
 
-#: ranks summed together (numpy's pairwise sum, or einsum's dot product, over this fixed
-#: width), before the blocks are added in rank order
+#: ranks summed together by einsum's dot product (a fixed width, whatever the batch), before
+#: the blocks are added in rank order
 SUM_BLOCK = 64
 
 
-def _rank_order_sum(a: np.ndarray, b: np.ndarray | None = None) -> np.ndarray:
-    """Row sums of ``a`` (or of ``a * b``; float64[n, m]) grouped by rank alone.
+def _rank_order_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row sums of ``a * b`` (float64[n, m] each) grouped by rank alone.
 
-    Columns are summed in blocks of ``SUM_BLOCK`` from column 0 (a last partial block is
-    filled with zeros), each block by the same numpy kernel over the same fixed width, then the
-    block sums one after the other in rank order (``np.cumsum``). So a row's sum is the same,
-    to the bit, in a wider array whose extra columns are 0, and whatever the other rows: no
-    reduction whose grouping depends on the batch (``a.sum(axis=1)`` over the batch's depth
-    would), and no ``[n, m]`` temporary for the products.
+    Columns are summed in blocks of ``SUM_BLOCK`` from column 0 (``np.einsum``'s dot product
+    over that fixed width; a last partial block is filled with zeros), then the block sums
+    one after the other in rank order (``np.cumsum``). So a row's sum is the same, to the
+    bit, in wider arrays whose extra columns of ``a`` are 0, and whatever the other rows: no
+    reduction whose grouping depends on the batch (a sum over the batch's depth would).
     """
     n, m = a.shape
     full = m - m % SUM_BLOCK
-    parts = [_block_sums(a[:, :full], None if b is None else b[:, :full])] if full else []
+    parts = [_block_dots(a[:, :full], b[:, :full])] if full else []
     if m > full:  # the last block, filled with zeros
-        pa = np.zeros((n, SUM_BLOCK))
+        pa, pb = np.zeros((n, SUM_BLOCK)), np.zeros((n, SUM_BLOCK))
         pa[:, : m - full] = a[:, full:m]
-        pb = None
-        if b is not None:
-            pb = np.zeros((n, SUM_BLOCK))
-            pb[:, : m - full] = b[:, full:m]
-        parts.append(_block_sums(pa, pb))
+        pb[:, : m - full] = b[:, full:m]
+        parts.append(_block_dots(pa, pb))
     if not parts:
         return np.zeros(n)
     blocks = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
     return np.cumsum(blocks, axis=1)[:, -1]
 
 
-def _block_sums(a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
-    """float64[n, w / SUM_BLOCK]: the sums of ``a`` (or ``a * b``) over each block of
-    ``SUM_BLOCK`` columns (``w``, the width, a multiple of it)."""
+def _block_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """float64[n, w / SUM_BLOCK]: the dot products of ``a`` and ``b`` over each block of
+    ``SUM_BLOCK`` columns (``w``, their width, a multiple of it), by one einsum kernel."""
     n, w = a.shape
-    a3 = a.reshape(n, w // SUM_BLOCK, SUM_BLOCK)
-    if b is None:
-        return a3.sum(axis=2)
-    return np.einsum("ijk,ijk->ij", a3, b.reshape(n, w // SUM_BLOCK, SUM_BLOCK))
+    shape = (n, w // SUM_BLOCK, SUM_BLOCK)
+    return np.einsum("ijk,ijk->ij", a.reshape(shape), b.reshape(shape))
 
 
 def _sums(
-    V: np.ndarray, C: np.ndarray, x: CWLContext, carry: list[np.ndarray] | None
+    V: np.ndarray,
+    C: np.ndarray,
+    x: CWLContext,
+    carry: list[np.ndarray] | None,
+    ones: np.ndarray | None = None,
 ) -> list[np.ndarray]:
     """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
 
     ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
-    is 0 and :func:`_rank_order_sum` gives the topic's own sums, whatever the block's width
-    or its other rows. ``carry`` (the sums before the block) is added last.
+    is 0 and :func:`_rank_order_dot` gives the topic's own sums, whatever the block's width
+    or its other rows. sum V is the dot product with ``ones`` (at least as wide as ``V``;
+    allocated if not given), so with unit costs sum V c is sum V to the bit (EC = 1 exactly).
+    ``carry`` (the sums before the block) is added last.
     """
     m = V.shape[1]
     L = np.subtract(1.0, C)
     L *= V
+    if ones is None:
+        ones = np.ones_like(V)
     out = [
-        _rank_order_sum(V),
-        _rank_order_sum(V, x.gain[:, :m]),
-        _rank_order_sum(V, x.cost[:, :m]),
-        _rank_order_sum(L, x.cum_gain[:, :m]),
-        _rank_order_sum(L, x.cum_cost[:, :m]),
+        _rank_order_dot(V, ones[:, :m]),
+        _rank_order_dot(V, x.gain[:, :m]),
+        _rank_order_dot(V, x.cost[:, :m]),
+        _rank_order_dot(L, x.cum_gain[:, :m]),
+        _rank_order_dot(L, x.cum_cost[:, :m]),
     ]
     if carry is not None:
         out = [c + s for c, s in zip(carry, out, strict=True)]
@@ -416,8 +418,11 @@ def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
     )
 
 
-def _grid_frontier(C: np.ndarray, x: CWLContext, last: np.ndarray) -> _Frontier:
-    """Sum every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1)."""
+def _grid_frontier(
+    C: np.ndarray, x: CWLContext, last: np.ndarray, ones: np.ndarray | None
+) -> _Frontier:
+    """Sum every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1); ``ones``: an
+    array of 1 the grid's shape, if one is at hand."""
     n = C.shape[0]
     m = _live_width(C, last)
     col = np.minimum(last, m) - 1
@@ -425,7 +430,7 @@ def _grid_frontier(C: np.ndarray, x: CWLContext, last: np.ndarray) -> _Frontier:
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
     V = _walk(C[:, :m], col=col)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
-    sums = _sums(V, C[:, :m], x, None)
+    sums = _sums(V, C[:, :m], x, None, ones)
     at = _at(x, last - 1, last)
     origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
     return _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
@@ -475,7 +480,8 @@ def score_metric(
     if max_depth is not None:
         x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
-        f = _grid_frontier(C, x, np.full(T, max_depth, dtype=np.int64))
+        ones = _cached_ones(cache, C.shape)
+        f = _grid_frontier(C, x, np.full(T, max_depth, dtype=np.int64), ones)
         ED, svg, svc, etu, etc = f.sums
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
@@ -485,7 +491,7 @@ def score_metric(
     x = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
     # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
-    f = _grid_frontier(C, x, np.maximum(x.depth, k))
+    f = _grid_frontier(C, x, np.maximum(x.depth, k), _cached_ones(cache, C.shape))
     f = _finish(metric, f, out, pads, checkpoint=True)
     while f.rows.size:
         step = max(1, BLOCK_CELLS // EXTEND_RANKS)
@@ -622,6 +628,18 @@ def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
         pad_cost=a.pad_cost,
         compat=a.compat,
     )
+
+
+def _cached_ones(cache: dict | None, shape: tuple[int, ...]) -> np.ndarray | None:
+    """A read-only array of 1 of ``shape``, kept in ``cache`` (None without one)."""
+    if cache is None:
+        return None
+    key = ("ones", *shape)
+    if key not in cache:
+        ones = np.ones(shape)
+        ones.flags.writeable = False
+        cache[key] = ones
+    return cache[key]
 
 
 def _cached_grid(
