@@ -23,11 +23,11 @@ ranks, W is normalised over those n ranks and nothing is added for the tail.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ...errors import CwlkitError, ParamError
 from ..base import Measure, format_value, measure
@@ -40,15 +40,18 @@ BLOCK_CELLS = 1 << 20
 #: than the rankings): 2 GiB an array, beyond which the request is refused, not attempted
 MAX_PADDED_CELLS = 1 << 28
 
+_MetricClass = TypeVar("_MetricClass", bound="type[CWLMetric]")
 
-def register_cwl(cls: type) -> type:
+
+def register_cwl(cls: _MetricClass) -> _MetricClass:
     """Register a C/W/L metric in the registry, with its cwl_eval class name as the
     ``cwl_eval`` anchor name (what cwl_eval's metrics files and ``-M`` spell)."""
     from ..registry import register
 
     if cls.cwl_class:
         cls.anchors = {**cls.anchors, "cwl_eval": (cls.cwl_class,)}
-    return register(cls)
+    register(cls)
+    return cls
 
 
 @dataclass
@@ -732,7 +735,7 @@ def weights(
     return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
 
 
-def trigamma(x: np.ndarray) -> np.ndarray:
+def trigamma(x: npt.ArrayLike) -> np.ndarray:
     """psi_1(x) = sum_{m>=0} 1/(x+m)^2 for x > 0 (recurrence to x >= 16, then the asymptotic
     series; relative error below 1e-15)."""
     x = np.array(x, dtype=np.float64, copy=True)
@@ -755,7 +758,7 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     return acc + series
 
 
-def trigamma_tail(a: np.ndarray) -> np.ndarray:
+def trigamma_tail(a: npt.ArrayLike) -> np.ndarray:
     """``a^2 * sum_{m>=0} 1/(a+m)^2 = a^2 psi_1(a)``: the tail of C(j) = ((j+b-1)/(j+b))^2."""
     a = np.asarray(a, dtype=np.float64)
     return a * a * trigamma(a)
@@ -773,8 +776,3 @@ def logistic(z: np.ndarray) -> np.ndarray:
     z = np.asarray(z, dtype=np.float64)
     e = np.exp(-np.abs(z))
     return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-
-def cwl_fields(cls: type[CWLMetric]) -> list[dataclasses.Field]:
-    """The dataclass fields of a metric."""
-    return list(dataclasses.fields(cls))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -149,10 +150,24 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
     return out.reshape(T, D)
 
 
+def _doc_cells(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(rows, columns, document ids) of the batch's ranked documents: its source, or the
+    document matrix once built (a selected batch keeps only that)."""
+    from ...io._text import from_strings
+
+    if batch._doc_source is not None:
+        rows, cols, docs = batch._doc_source
+        return rows, cols, docs
+    if batch._docs is None:
+        raise CwlkitError("document costs need the run's document ids; this batch has none")
+    rows, cols = np.nonzero(batch.valid)
+    return rows, cols, from_strings(batch._docs[rows, cols].tolist())
+
+
 def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.ndarray:
     from ...io._text import encode, from_strings, to_numpy
 
-    rows, cols, docs = batch._doc_source
+    rows, cols, docs = _doc_cells(batch)
     topics_of_rows = np.asarray(batch.topics, dtype=object)[rows]
     (rt, ct), _ = encode(from_strings(topics_of_rows.tolist()), dc.table.column("topic"))
     (rd, cd), _ = encode(docs, dc.table.column("doc"))
@@ -285,11 +300,11 @@ def _normalise(
         ideal = np.where(
             src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1)
         )
-    ideal = score_metric(
+    best = score_metric(
         metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1])
-    )
+    ).EU
     with np.errstate(invalid="ignore", divide="ignore"):
-        eu = np.where(ideal.EU > 0, s.EU / np.where(ideal.EU > 0, ideal.EU, 1.0), 0.0)
+        eu = np.where(best > 0, s.EU / np.where(best > 0, best, 1.0), 0.0)
     return CWLScores(eu, eu * s.ED, s.EC, s.ETC, s.ED)
 
 

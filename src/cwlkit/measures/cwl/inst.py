@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from ..base import measure, param
@@ -31,7 +33,7 @@ class INST(CWLMetric):
     cwl_class = "INSTCWLMetric"
     cwl_params = (("T", "T", "1.0"),)
     cwl_format = "INST-T={T}"
-    gain_domain = (0.0, 1.0)
+    gain_domain: ClassVar[tuple[float, float] | None] = (0.0, 1.0)
     T: float = param(1.0, gt=0.0, doc="total gain the user wants")
 
     def continuation(self, x: CWLContext) -> np.ndarray:
