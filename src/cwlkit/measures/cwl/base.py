@@ -218,11 +218,12 @@ def _cwl_str(text: str) -> str:
 # A topic's five measurements depend on that topic alone, to the bit, whatever the other
 # topics of its batch (chunk, bucket, process): each topic is summed over its own ranks
 # 1 .. h (h = max(its depth, the metric's min_horizon(), 1); the whole grid in cwl_eval's
-# mode), V being exactly 0 past h, by sums grouped by rank alone (pairwise within fixed
-# blocks of SUM_BLOCK ranks, the blocks then in rank order: no reduction whose grouping
-# depends on the grid's width); its tail is taken at its own h, and ranks past h are padding
-# computed from (h, CG(h), CC(h)) alone, in blocks of EXTEND_RANKS ranks starting at h + 1,
-# checked for a closed form at the end of each block and for convergence at every rank.
+# mode), V being exactly 0 past h, by sums grouped by rank alone (one einsum kernel over
+# fixed blocks of SUM_BLOCK ranks from rank 1, the blocks then in rank order: no reduction
+# whose grouping depends on the grid's width); its tail is taken at its own h; ranks past
+# h are padding computed from (h, CG(h), CC(h)) alone, in blocks of EXTEND_RANKS ranks
+# starting at h + 1, checked for a closed form at the end of each block and for convergence
+# at every rank.
 # The grid of a batch is as wide as its deepest ranking; the ranks a topic does not use are
 # computed and ignored.
 
