@@ -349,6 +349,8 @@ def _rank_order_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if not parts:
         return np.zeros(n)
     blocks = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+    if blocks.shape[1] == 1:
+        return blocks[:, 0]
     return np.cumsum(blocks, axis=1)[:, -1]
 
 
@@ -398,7 +400,10 @@ def _live_width(C: np.ndarray, last: np.ndarray) -> int:
     there only add zeros)."""
     m = int(last.max(initial=1))
     stop = ~C[:, :m].any(axis=0)
-    return int(np.argmax(stop)) + 1 if stop.any() else m
+    if stop.any():
+        m = int(np.argmax(stop)) + 1
+    # whole blocks of SUM_BLOCK ranks where the grid has them (the sums then copy nothing)
+    return min(-(-m // SUM_BLOCK) * SUM_BLOCK, C.shape[1])
 
 
 def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
@@ -491,19 +496,19 @@ def score_metric(
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
     k = max(int(metric.min_horizon()), 1)
-    H = max(int(gain.shape[1]), k)
+    # whole blocks of SUM_BLOCK ranks (the extra ranks are padding no topic uses)
+    H = -(-max(int(gain.shape[1]), k) // SUM_BLOCK) * SUM_BLOCK
     x = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
     # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
     f = _grid_frontier(C, x, np.maximum(x.depth, k), _cached_ones(cache, C.shape))
-    f = _finish(metric, f, out, pads, checkpoint=True)
-    while f.rows.size:
-        step = max(1, BLOCK_CELLS // EXTEND_RANKS)
-        parts = [
-            _extend(metric, f.take(np.arange(f.rows.size) // step == i), out, pads)
-            for i in range(-(-f.rows.size // step))
-        ]
-        f = _concat(parts)
+    left = _finish(metric, f, out, pads, checkpoint=True)
+    step = max(1, BLOCK_CELLS // EXTEND_RANKS)  # topics per block of padding ranks
+    while left is not None:
+        n = left.rows.size
+        group = np.arange(n) // step
+        parts = [_extend(metric, left.take(group == i), out, pads) for i in range(-(-n // step))]
+        left = _concat([p for p in parts if p is not None])
     return CWLScores(**out)
 
 
@@ -534,7 +539,7 @@ def _padding_block(f: _Frontier, width: int) -> CWLContext:
 
 def _extend(
     metric: CWLMetric, f: _Frontier, out: dict[str, np.ndarray], pads: tuple[float, float]
-) -> _Frontier:
+) -> _Frontier | None:
     """Sum ``EXTEND_RANKS`` more ranks of padding for the open topics ``f``; write those that
     converge within them (at the first rank where the remaining mass is at most
     ``TAIL_TOL``) or have a closed-form tail at the block's end; return the others."""
@@ -560,8 +565,10 @@ def _extend(
     return _finish(metric, nxt, out, pads, checkpoint=~found)
 
 
-def _concat(parts: list[_Frontier]) -> _Frontier:
-    """One frontier of several (row groups of the same batch)."""
+def _concat(parts: list[_Frontier]) -> _Frontier | None:
+    """One frontier of several (row groups of the same batch; None if there are none)."""
+    if not parts:
+        return None
     if len(parts) == 1:
         return parts[0]
     a = [p.at for p in parts]
@@ -593,9 +600,9 @@ def _finish(
     out: dict[str, np.ndarray],
     pads: tuple[float, float],
     checkpoint: bool | np.ndarray,
-) -> _Frontier:
+) -> _Frontier | None:
     """Write the topics of ``f`` that are finished at their last summed rank; return the
-    others.
+    others (None if none).
 
     A topic is finished when no user reads on (V(last + 1) = 0), when the metric has a
     closed-form tail for it there (looked for only where ``checkpoint``: a NaN from
@@ -607,7 +614,7 @@ def _finish(
     rest = np.full(n, np.nan)
     ask = open_ & np.broadcast_to(checkpoint, (n,))
     if ask.any():
-        r = metric.tail(_subset(f.at, ask))
+        r = metric.tail(f.at if ask.all() else _subset(f.at, ask))
         if r is not None:
             rest[ask] = np.asarray(r, dtype=np.float64) * np.ones(int(ask.sum()))
     closed = open_ & ~np.isnan(rest)
@@ -616,7 +623,7 @@ def _finish(
     done = ~open_ | closed | converged
     rest = np.where(closed, rest, 0.0)
     _store_finished(out, f.rows, f.sums, f.v_next, open_, rest, done, f.at, pads)
-    return f.take(~done)
+    return None if done.all() else f.take(~done)
 
 
 def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
