@@ -307,17 +307,24 @@ class _Frontier:
         )
 
 
-def _walk(C: np.ndarray, v0: np.ndarray | None = None, col: np.ndarray | None = None) -> np.ndarray:
+def _walk(
+    C: np.ndarray,
+    v0: np.ndarray | None = None,
+    col: np.ndarray | None = None,
+    width: int | None = None,
+) -> np.ndarray:
     """V over a block of ranks: V[:, 0] = ``v0`` (1 by default), V[:, j] = V[:, j-1] C[:, j-1],
     multiplied in rank order (so a topic's V does not depend on where its blocks start).
 
     With ``col`` (int64[n]), V is exactly 0 past column ``col[t]`` of row t (the user stops
-    there), as the sums of :func:`_sums` require.
+    there), as the sums of :func:`_sums` require; with ``width`` (at least C's), V has that
+    many columns, 0 past C's.
     """
     n, m = C.shape
-    V = np.empty_like(C)
+    V = np.empty((n, max(width or m, m)))
     V[:, 0] = 1.0 if v0 is None else v0
-    V[:, 1:] = C[:, :-1]
+    V[:, 1:m] = C[:, :-1]
+    V[:, m:] = 0.0
     if col is not None:
         cut = col + 1 < m
         V[np.flatnonzero(cut), col[cut] + 1] = 0.0
@@ -340,6 +347,9 @@ def _rank_order_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     n, m = a.shape
     full = m - m % SUM_BLOCK
+    if full == m and m:  # whole blocks (the engine's case)
+        blocks = _block_dots(a, b)
+        return blocks[:, 0] if m == SUM_BLOCK else np.cumsum(blocks, axis=1)[:, -1]
     parts = [_block_dots(a[:, :full], b[:, :full])] if full else []
     if m > full:  # the last block, filled with zeros
         pa, pb = np.zeros((n, SUM_BLOCK)), np.zeros((n, SUM_BLOCK))
@@ -365,29 +375,31 @@ def _block_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _sums(
     V: np.ndarray,
     C: np.ndarray,
-    x: CWLContext,
+    ops: tuple[np.ndarray, ...],
     carry: list[np.ndarray] | None,
-    ones: np.ndarray | None = None,
 ) -> list[np.ndarray]:
     """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
 
     ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
     is 0 and :func:`_rank_order_dot` gives the topic's own sums, whatever the block's width
-    or its other rows. sum V is the dot product with ``ones`` (at least as wide as ``V``;
-    allocated if not given), so with unit costs sum V c is sum V to the bit (EC = 1 exactly).
-    ``carry`` (the sums before the block) is added last.
+    or its other rows. ``ops`` = (1, g, c, CG, CC), each at least as wide as ``V`` (which may
+    be wider than ``C``: whole blocks of ``SUM_BLOCK``). sum V is the dot product with 1, so
+    with unit costs sum V c is sum V to the bit (EC = 1 exactly). ``carry`` (the sums before
+    the block) is added last.
     """
-    m = V.shape[1]
-    L = np.subtract(1.0, C)
-    L *= V
-    if ones is None:
-        ones = np.ones_like(V)
+    w = V.shape[1]
+    m = C.shape[1]
+    L = np.empty_like(V)
+    np.subtract(1.0, C, out=L[:, :m])
+    L[:, :m] *= V[:, :m]
+    L[:, m:] = 0.0
+    ones, g, c, cg, cc = (a[:, :w] for a in ops)
     out = [
-        _rank_order_dot(V, ones[:, :m]),
-        _rank_order_dot(V, x.gain[:, :m]),
-        _rank_order_dot(V, x.cost[:, :m]),
-        _rank_order_dot(L, x.cum_gain[:, :m]),
-        _rank_order_dot(L, x.cum_cost[:, :m]),
+        _rank_order_dot(V, ones),
+        _rank_order_dot(V, g),
+        _rank_order_dot(V, c),
+        _rank_order_dot(L, cg),
+        _rank_order_dot(L, cc),
     ]
     if carry is not None:
         out = [c + s for c, s in zip(carry, out, strict=True)]
@@ -400,10 +412,28 @@ def _live_width(C: np.ndarray, last: np.ndarray) -> int:
     there only add zeros)."""
     m = int(last.max(initial=1))
     stop = ~C[:, :m].any(axis=0)
-    if stop.any():
-        m = int(np.argmax(stop)) + 1
-    # whole blocks of SUM_BLOCK ranks where the grid has them (the sums then copy nothing)
-    return min(-(-m // SUM_BLOCK) * SUM_BLOCK, C.shape[1])
+    return int(np.argmax(stop)) + 1 if stop.any() else m
+
+
+def _operands(x: CWLContext, width: int, cache: dict | None) -> tuple[np.ndarray, ...]:
+    """(1, g, c, CG, CC) of the grid ``x``, each at least ``width`` columns wide: the grid's
+    own arrays, or (cwl_eval's mode, whose grid need not hold whole blocks of SUM_BLOCK
+    ranks) copies padded with zeros, kept in ``cache`` with the grid."""
+    T, H = x.gain.shape
+    arrays = (x.gain, x.cost, x.cum_gain, x.cum_cost)
+    if width <= H:
+        return (_cached_ones(cache, (T, H)), *arrays)
+    key = ("operands", id(x.gain), id(x.cum_cost), width)
+    if cache is not None and key in cache:
+        return cache[key]
+    ops = []
+    for a in (np.ones((T, H)), *arrays):
+        wide = np.zeros((T, width))
+        wide[:, :H] = a
+        ops.append(wide)
+    if cache is not None:
+        cache[key] = tuple(ops)
+    return tuple(ops)
 
 
 def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
@@ -427,22 +457,30 @@ def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
     )
 
 
-def _grid_frontier(
-    C: np.ndarray, x: CWLContext, last: np.ndarray, ones: np.ndarray | None
-) -> _Frontier:
-    """Sum every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1); ``ones``: an
-    array of 1 the grid's shape, if one is at hand."""
+def _grid_sums(
+    C: np.ndarray, x: CWLContext, last: np.ndarray, cache: dict | None
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """The five sums of every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1),
+    and V(last + 1)."""
     n = C.shape[0]
     m = _live_width(C, last)
     col = np.minimum(last, m) - 1
     rows = np.arange(n)
+    width = -(-m // SUM_BLOCK) * SUM_BLOCK  # whole blocks: the sums copy nothing
+    V = _walk(C[:, :m], col=col, width=width)
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
-    V = _walk(C[:, :m], col=col)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
-    sums = _sums(V, C[:, :m], x, None, ones)
-    at = _at(x, last - 1, last)
-    origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
-    return _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
+    return _sums(V, C[:, :m], _operands(x, width, cache), None), v_next
+
+
+def _closed(sums: list[np.ndarray]) -> CWLScores:
+    """The measurements when no user reads past the grid: what :func:`_store_finished`
+    writes for a topic without a tail (the same operations, so the same bits)."""
+    sv, svg, svc, etu, etc = sums
+    ED = sv + 0.0
+    return CWLScores(
+        EU=(svg + 0.0) / ED, ETU=etu + 0.0 + 0.0, EC=(svc + 0.0) / ED, ETC=etc + 0.0 + 0.0, ED=ED
+    )
 
 
 def score_metric(
@@ -489,9 +527,8 @@ def score_metric(
     if max_depth is not None:
         x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
-        ones = _cached_ones(cache, C.shape)
-        f = _grid_frontier(C, x, np.full(T, max_depth, dtype=np.int64), ones)
-        ED, svg, svc, etu, etc = f.sums
+        sums, _ = _grid_sums(C, x, np.full(T, max_depth, dtype=np.int64), cache)
+        ED, svg, svc, etu, etc = sums
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
@@ -501,7 +538,14 @@ def score_metric(
     x = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
     # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
-    f = _grid_frontier(C, x, np.maximum(x.depth, k), _cached_ones(cache, C.shape))
+    last = np.maximum(x.depth, k)
+    sums, v_next = _grid_sums(C, x, last, cache)
+    if not (v_next > 0).any():
+        return _closed(sums)  # every user stopped within the grid (P@k, SDCG@k, AP...)
+    rows = np.arange(T)
+    at = _at(x, last - 1, last)
+    origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
+    f = _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
     left = _finish(metric, f, out, pads, checkpoint=True)
     step = max(1, BLOCK_CELLS // EXTEND_RANKS)  # topics per block of padding ranks
     while left is not None:
@@ -560,7 +604,8 @@ def _extend(
     v_next = v_after[rows, col]
     c_last = C[rows, col]
     V = np.where(np.arange(EXTEND_RANKS)[None, :] <= col[:, None], V, 0.0)
-    sums = _sums(V, C, x, f.sums)
+    ops = (np.ones_like(V), x.gain, x.cost, x.cum_gain, x.cum_cost)
+    sums = _sums(V, C, ops, f.sums)
     nxt = _Frontier(f.rows, sums, v_next, _at(x, col, x.rank[rows, col]), c_last, f.origin)
     return _finish(metric, nxt, out, pads, checkpoint=~found)
 
@@ -641,10 +686,10 @@ def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
     )
 
 
-def _cached_ones(cache: dict | None, shape: tuple[int, ...]) -> np.ndarray | None:
-    """A read-only array of 1 of ``shape``, kept in ``cache`` (None without one)."""
+def _cached_ones(cache: dict | None, shape: tuple[int, ...]) -> np.ndarray:
+    """A read-only array of 1 of ``shape``, kept in ``cache`` (if given)."""
     if cache is None:
-        return None
+        return np.ones(shape)
     key = ("ones", *shape)
     if key not in cache:
         ones = np.ones(shape)
