@@ -8,8 +8,12 @@ import numpy as np
 import pytest
 
 from cwlkit.measures.cwl import score_metric
-from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _rank_order_dot
+from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _rank_order_dots
 from cwlkit.measures.registry import entries
+
+
+def _rank_order_dot1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _rank_order_dots([(a, b)])[0]
 
 
 @pytest.mark.parametrize("m", [1, 7, 8, 9, SUM_BLOCK - 1, SUM_BLOCK, SUM_BLOCK + 1, 200, 1000])
@@ -20,8 +24,8 @@ def test_rank_order_dot_ignores_zero_padding_and_other_rows(m):
     b = rng.random((5, m))
     alone = [
         (
-            _rank_order_dot(a[i : i + 1], np.ones((1, m))),
-            _rank_order_dot(a[i : i + 1], b[i : i + 1]),
+            _rank_order_dot1(a[i : i + 1], np.ones((1, m))),
+            _rank_order_dot1(a[i : i + 1], b[i : i + 1]),
         )
         for i in range(5)
     ]
@@ -30,8 +34,8 @@ def test_rank_order_dot_ignores_zero_padding_and_other_rows(m):
         wa[:, :m] = a
         wb = rng.random((5, m + extra))  # past the row's terms, a is 0: b does not matter
         wb[:, :m] = b
-        got = _rank_order_dot(wa, np.ones_like(wa))
-        dot = _rank_order_dot(wa, wb)
+        got = _rank_order_dot1(wa, np.ones_like(wa))
+        dot = _rank_order_dot1(wa, wb)
         for i in range(5):
             assert got[i] == alone[i][0][0] and dot[i] == alone[i][1][0]
     # and exactly the sum of the blocks, in rank order
@@ -44,7 +48,7 @@ def test_rank_order_dot_ignores_zero_padding_and_other_rows(m):
     want = blocks[:, 0].copy()
     for j in range(1, blocks.shape[1]):
         want += blocks[:, j]
-    assert np.array_equal(_rank_order_dot(a, b), want)
+    assert np.array_equal(_rank_order_dot1(a, b), want)
 
 
 def _cwl_metrics() -> list[CWLMetric]:

@@ -336,40 +336,34 @@ def _walk(
 SUM_BLOCK = 64
 
 
-def _rank_order_dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row sums of ``a * b`` (float64[n, m] each) grouped by rank alone.
+def _rank_order_dots(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """Row sums of ``a * b`` for each pair (float64[n, m] each) grouped by rank alone:
+    float64[len(pairs), n].
 
     Columns are summed in blocks of ``SUM_BLOCK`` from column 0 (``np.einsum``'s dot product
-    over that fixed width; a last partial block is filled with zeros), then the block sums
-    one after the other in rank order (``np.cumsum``). So a row's sum is the same, to the
-    bit, in wider arrays whose extra columns of ``a`` are 0, and whatever the other rows: no
-    reduction whose grouping depends on the batch (a sum over the batch's depth would).
+    over that fixed width, the same kernel for every pair; a last partial block is filled
+    with zeros), then the block sums one after the other in rank order (``np.cumsum``). So a
+    row's sum is the same, to the bit, in wider arrays whose extra columns of ``a`` are 0,
+    and whatever the other rows: no reduction whose grouping depends on the batch (a sum
+    over the batch's depth would).
     """
-    n, m = a.shape
+    n, m = pairs[0][0].shape
     full = m - m % SUM_BLOCK
-    if full == m and m:  # whole blocks (the engine's case)
-        blocks = _block_dots(a, b)
-        return blocks[:, 0] if m == SUM_BLOCK else np.cumsum(blocks, axis=1)[:, -1]
-    parts = [_block_dots(a[:, :full], b[:, :full])] if full else []
-    if m > full:  # the last block, filled with zeros
-        pa, pb = np.zeros((n, SUM_BLOCK)), np.zeros((n, SUM_BLOCK))
-        pa[:, : m - full] = a[:, full:m]
-        pb[:, : m - full] = b[:, full:m]
-        parts.append(_block_dots(pa, pb))
-    if not parts:
-        return np.zeros(n)
-    blocks = parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
-    if blocks.shape[1] == 1:
-        return blocks[:, 0]
-    return np.cumsum(blocks, axis=1)[:, -1]
-
-
-def _block_dots(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """float64[n, w / SUM_BLOCK]: the dot products of ``a`` and ``b`` over each block of
-    ``SUM_BLOCK`` columns (``w``, their width, a multiple of it), by one einsum kernel."""
-    n, w = a.shape
-    shape = (n, w // SUM_BLOCK, SUM_BLOCK)
-    return np.einsum("ijk,ijk->ij", a.reshape(shape), b.reshape(shape))
+    nb = -(-m // SUM_BLOCK)
+    blocks = np.zeros((len(pairs), n, nb))
+    for i, (a, b) in enumerate(pairs):
+        if full:
+            shape = (n, full // SUM_BLOCK, SUM_BLOCK)
+            a3, b3 = a[:, :full].reshape(shape), b[:, :full].reshape(shape)
+            np.einsum("ijk,ijk->ij", a3, b3, out=blocks[i, :, : full // SUM_BLOCK])
+        if m > full:  # the last block, filled with zeros
+            pa, pb = np.zeros((n, 1, SUM_BLOCK)), np.zeros((n, 1, SUM_BLOCK))
+            pa[:, 0, : m - full] = a[:, full:m]
+            pb[:, 0, : m - full] = b[:, full:m]
+            np.einsum("ijk,ijk->ij", pa, pb, out=blocks[i, :, nb - 1 :])
+    if nb > 1:
+        np.cumsum(blocks, axis=2, out=blocks)
+    return blocks[:, :, -1]
 
 
 def _sums(
@@ -381,7 +375,7 @@ def _sums(
     """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
 
     ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
-    is 0 and :func:`_rank_order_dot` gives the topic's own sums, whatever the block's width
+    is 0 and :func:`_rank_order_dots` gives the topic's own sums, whatever the block's width
     or its other rows. ``ops`` = (1, g, c, CG, CC), each at least as wide as ``V`` (which may
     be wider than ``C``: whole blocks of ``SUM_BLOCK``). sum V is the dot product with 1, so
     with unit costs sum V c is sum V to the bit (EC = 1 exactly). ``carry`` (the sums before
@@ -389,18 +383,16 @@ def _sums(
     """
     w = V.shape[1]
     m = C.shape[1]
-    L = np.empty_like(V)
-    np.subtract(1.0, C, out=L[:, :m])
-    L[:, :m] *= V[:, :m]
-    L[:, m:] = 0.0
+    if m == w:
+        L = np.subtract(1.0, C)
+        L *= V
+    else:
+        L = np.empty_like(V)
+        np.subtract(1.0, C, out=L[:, :m])
+        L[:, :m] *= V[:, :m]
+        L[:, m:] = 0.0
     ones, g, c, cg, cc = (a[:, :w] for a in ops)
-    out = [
-        _rank_order_dot(V, ones),
-        _rank_order_dot(V, g),
-        _rank_order_dot(V, c),
-        _rank_order_dot(L, cg),
-        _rank_order_dot(L, cc),
-    ]
+    out = list(_rank_order_dots([(V, ones), (V, g), (V, c), (L, cg), (L, cc)]))
     if carry is not None:
         out = [c + s for c, s in zip(carry, out, strict=True)]
     return out
@@ -467,10 +459,12 @@ def _grid_sums(
     col = np.minimum(last, m) - 1
     rows = np.arange(n)
     width = -(-m // SUM_BLOCK) * SUM_BLOCK  # whole blocks: the sums copy nothing
-    V = _walk(C[:, :m], col=col, width=width)
+    # walk whole blocks where the grid has them (V is 0 past col anyway), else pad with 0
+    walked = min(width, C.shape[1])
+    V = _walk(C[:, :walked], col=col, width=width)
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
-    return _sums(V, C[:, :m], _operands(x, width, cache), None), v_next
+    return _sums(V, C[:, :walked], _operands(x, width, cache), None), v_next
 
 
 def _closed(sums: list[np.ndarray]) -> CWLScores:
