@@ -8,47 +8,59 @@ import numpy as np
 import pytest
 
 from cwlkit.measures.cwl import score_metric
-from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _rank_order_dots
+from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _block_sums
 from cwlkit.measures.registry import entries
 
 
-def _rank_order_dot1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return _rank_order_dots([(a, b)])[0]
+def _sums(V: np.ndarray, L: np.ndarray, ops: np.ndarray) -> np.ndarray:
+    """_block_sums of V and L against the operands ops [5, n, w]; float64[5, n]."""
+    return _block_sums(V, L, ops[:3], ops[3:])
 
 
-@pytest.mark.parametrize("m", [1, 7, 8, 9, SUM_BLOCK - 1, SUM_BLOCK, SUM_BLOCK + 1, 200, 1000])
-def test_rank_order_dot_ignores_zero_padding_and_other_rows(m):
-    """A row's sum is the same alone or among others, and with zeros (of ``a``) appended."""
+def _padded(a: np.ndarray, width: int, fill: np.ndarray | None = None) -> np.ndarray:
+    out = np.zeros(a.shape[:-1] + (width,)) if fill is None else fill.copy()
+    out[..., : a.shape[-1]] = a
+    return out
+
+
+@pytest.mark.parametrize("m", [1, 7, 9, SUM_BLOCK - 1, SUM_BLOCK, SUM_BLOCK + 1, 200, 1000])
+def test_block_sums_ignore_zero_padding_and_other_rows(m):
+    """A row's sums are the same alone or among others, and with zero columns (of V and L)
+    appended: whatever the operands there."""
     rng = np.random.default_rng(m)
-    a = rng.random((5, m)) * 10.0 ** rng.integers(-8, 8, size=(5, m))
-    b = rng.random((5, m))
+    n = 5
+    V = rng.random((n, m)) * 10.0 ** rng.integers(-8, 8, size=(n, m))
+    L = rng.random((n, m))
+    ops = rng.random((5, n, m))
+    base = -(-m // SUM_BLOCK) * SUM_BLOCK
     alone = [
-        (
-            _rank_order_dot1(a[i : i + 1], np.ones((1, m))),
-            _rank_order_dot1(a[i : i + 1], b[i : i + 1]),
+        _sums(
+            _padded(V[i : i + 1], base),
+            _padded(L[i : i + 1], base),
+            _padded(ops[:, i : i + 1], base),
         )
-        for i in range(5)
+        for i in range(n)
     ]
-    for extra in (0, 1, 5, SUM_BLOCK, 3 * SUM_BLOCK + 7):
-        wa = np.zeros((5, m + extra))
-        wa[:, :m] = a
-        wb = rng.random((5, m + extra))  # past the row's terms, a is 0: b does not matter
-        wb[:, :m] = b
-        got = _rank_order_dot1(wa, np.ones_like(wa))
-        dot = _rank_order_dot1(wa, wb)
-        for i in range(5):
-            assert got[i] == alone[i][0][0] and dot[i] == alone[i][1][0]
-    # and exactly the sum of the blocks, in rank order
-    full = -(-m // SUM_BLOCK) * SUM_BLOCK
-    pad = np.zeros((5, full))
-    pad[:, :m] = a
-    pb = np.zeros((5, full))
-    pb[:, :m] = b
-    blocks = np.einsum("ijk,ijk->ij", pad.reshape(5, -1, SUM_BLOCK), pb.reshape(5, -1, SUM_BLOCK))
-    want = blocks[:, 0].copy()
-    for j in range(1, blocks.shape[1]):
-        want += blocks[:, j]
-    assert np.array_equal(_rank_order_dot1(a, b), want)
+    for extra in (0, 1, 3):
+        w = base + extra * SUM_BLOCK
+        junk = rng.random((5, n, w))  # past the rows' terms V and L are 0: ops do not matter
+        got = _sums(_padded(V, w), _padded(L, w), _padded(ops, w, junk))
+        for i in range(n):
+            assert np.array_equal(got[:, i], alone[i][:, 0])
+    # exactly the einsum of each block, the blocks then added in rank order
+    Vp, Lp, Op = _padded(V, base), _padded(L, base), _padded(ops, base)
+    a = np.stack([Vp, Vp, Vp, Lp, Lp]).reshape(5, n, -1, SUM_BLOCK)
+    blocks = np.stack(
+        [np.einsum("ijk,ijk->ij", a[s], Op[s].reshape(n, -1, SUM_BLOCK)) for s in range(5)]
+    )
+    want = blocks[:, :, 0].copy()
+    for j in range(1, blocks.shape[2]):
+        want += blocks[:, :, j]
+    assert np.array_equal(_sums(Vp, Lp, Op), want)
+    # sum V is the dot product with 1: with unit costs sum V c is sum V to the bit
+    Op[0] = Op[2] = 1.0
+    s = _sums(Vp, Lp, Op)
+    assert np.array_equal(s[0], s[2])
 
 
 def _cwl_metrics() -> list[CWLMetric]:

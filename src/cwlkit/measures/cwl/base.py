@@ -39,6 +39,9 @@ BLOCK_CELLS = 1 << 20
 #: the most cells of a grid padded past the batch's depth (a cut-off or ``max_depth`` larger
 #: than the rankings): 2 GiB an array, beyond which the request is refused, not attempted
 MAX_PADDED_CELLS = 1 << 28
+#: ranks summed together by einsum's dot product (a fixed width, whatever the batch), before
+#: the blocks are added in rank order
+SUM_BLOCK = 64
 
 _MetricClass = TypeVar("_MetricClass", bound="type[CWLMetric]")
 
@@ -236,32 +239,44 @@ def _grid(
     pad_gain: float,
     pad_cost: float,
     compat: bool,
-) -> CWLContext:
+) -> tuple[CWLContext, np.ndarray, np.ndarray]:
     """Ranks 1..H of every topic: the run's gains and costs, then padding; CG and CC summed
-    in rank order."""
+    in rank order.
+
+    Returns the context and the stacks its arrays are views of, ``(1, g, c)`` float64[3, T, W]
+    and ``(CG, CC)`` float64[2, T, W], W = H rounded up to whole blocks of ``SUM_BLOCK`` (the
+    operands of :func:`_sums`; columns past H are padding).
+    """
     T, D = gain.shape
     if H > D and T * H > MAX_PADDED_CELLS:
         raise ParamError(
             f"a ranking of {H:,} ranks for {T:,} topics (a cut-off or depth past the run's "
             f"end) needs {T * H * 8 / 2**30:,.1f} GiB an array; use a smaller one"
         )
-    g = np.full((T, H), pad_gain)
-    c = np.full((T, H), pad_cost)
+    W = -(-H // SUM_BLOCK) * SUM_BLOCK
+    vops = np.empty((3, T, W))
+    vops[0] = 1.0
+    vops[1] = pad_gain
+    vops[2] = pad_cost
     w = min(D, H)
     inside = np.arange(w)[None, :] < depth[:, None]
-    g[:, :w] = np.where(inside, gain[:, :w], pad_gain)
-    c[:, :w] = np.where(inside, cost[:, :w], pad_cost)
-    return CWLContext(
+    vops[1, :, :w] = np.where(inside, gain[:, :w], pad_gain)
+    vops[2, :, :w] = np.where(inside, cost[:, :w], pad_cost)
+    lops = np.empty((2, T, W))
+    np.cumsum(vops[1], axis=1, out=lops[0])
+    np.cumsum(vops[2], axis=1, out=lops[1])
+    x = CWLContext(
         rank=np.arange(1, H + 1, dtype=np.float64)[None, :],
-        gain=g,
-        cost=c,
-        cum_gain=np.cumsum(g, axis=1),
-        cum_cost=np.cumsum(c, axis=1),
+        gain=vops[1, :, :H],
+        cost=vops[2, :, :H],
+        cum_gain=lops[0, :, :H],
+        cum_cost=lops[1, :, :H],
         depth=np.minimum(depth, H),
         pad_gain=pad_gain,
         pad_cost=pad_cost,
         compat=compat,
     )
+    return x, vops, lops
 
 
 @dataclass
@@ -331,55 +346,50 @@ def _walk(
     return np.cumprod(V, axis=1, out=V)
 
 
-#: ranks summed together by einsum's dot product (a fixed width, whatever the batch), before
-#: the blocks are added in rank order
-SUM_BLOCK = 64
+def _block_sums(V: np.ndarray, L: np.ndarray, vops: np.ndarray, lops: np.ndarray) -> np.ndarray:
+    """float64[5, n]: the row sums of V 1, V g, V c (``vops``), L CG and L CC (``lops``),
+    grouped by rank alone.
 
-
-def _rank_order_dots(pairs: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
-    """Row sums of ``a * b`` for each pair (float64[n, m] each) grouped by rank alone:
-    float64[len(pairs), n].
-
-    Columns are summed in blocks of ``SUM_BLOCK`` from column 0 (``np.einsum``'s dot product
-    over that fixed width, the same kernel for every pair; a last partial block is filled
-    with zeros), then the block sums one after the other in rank order (``np.cumsum``). So a
-    row's sum is the same, to the bit, in wider arrays whose extra columns of ``a`` are 0,
-    and whatever the other rows: no reduction whose grouping depends on the batch (a sum
-    over the batch's depth would).
+    ``V``, ``L``: float64[n, w]; ``vops``: float64[3, n, >= w], ``lops``: float64[2, n, >= w];
+    w a multiple of ``SUM_BLOCK``. Columns are summed in blocks of ``SUM_BLOCK`` from column 0
+    (one ``np.einsum`` kernel, the dot product over that fixed width, for all five), then the
+    block sums one after the other in rank order (``np.cumsum``). So a row's sums are the
+    same, to the bit, in wider arrays whose extra columns of V and L are 0, and whatever the
+    other rows: no reduction whose grouping depends on the batch (a sum over the batch's
+    depth would). sum V is the dot product with 1, so with unit costs sum V c is sum V to the
+    bit (EC = 1 exactly).
     """
-    n, m = pairs[0][0].shape
-    full = m - m % SUM_BLOCK
-    nb = -(-m // SUM_BLOCK)
-    blocks = np.zeros((len(pairs), n, nb))
-    for i, (a, b) in enumerate(pairs):
-        if full:
-            shape = (n, full // SUM_BLOCK, SUM_BLOCK)
-            a3, b3 = a[:, :full].reshape(shape), b[:, :full].reshape(shape)
-            np.einsum("ijk,ijk->ij", a3, b3, out=blocks[i, :, : full // SUM_BLOCK])
-        if m > full:  # the last block, filled with zeros
-            pa, pb = np.zeros((n, 1, SUM_BLOCK)), np.zeros((n, 1, SUM_BLOCK))
-            pa[:, 0, : m - full] = a[:, full:m]
-            pb[:, 0, : m - full] = b[:, full:m]
-            np.einsum("ijk,ijk->ij", pa, pb, out=blocks[i, :, nb - 1 :])
+    n, w = V.shape
+    nb = w // SUM_BLOCK
+    blocks = np.empty((5, n, nb))
+    spec = "ijk,sijk->sij"
+    np.einsum(spec, V.reshape(n, nb, SUM_BLOCK), _blocked(vops, w), out=blocks[:3])
+    np.einsum(spec, L.reshape(n, nb, SUM_BLOCK), _blocked(lops, w), out=blocks[3:])
     if nb > 1:
         np.cumsum(blocks, axis=2, out=blocks)
     return blocks[:, :, -1]
 
 
+def _blocked(ops: np.ndarray, w: int) -> np.ndarray:
+    """The first ``w`` columns of a stack of operands [s, n, >= w], as [s, n, w / SUM_BLOCK,
+    SUM_BLOCK] (a view)."""
+    s, n, _ = ops.shape
+    return ops[:, :, :w].reshape(s, n, w // SUM_BLOCK, SUM_BLOCK)
+
+
 def _sums(
     V: np.ndarray,
     C: np.ndarray,
-    ops: tuple[np.ndarray, ...],
+    vops: np.ndarray,
+    lops: np.ndarray,
     carry: list[np.ndarray] | None,
 ) -> list[np.ndarray]:
     """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
 
     ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
-    is 0 and :func:`_rank_order_dots` gives the topic's own sums, whatever the block's width
-    or its other rows. ``ops`` = (1, g, c, CG, CC), each at least as wide as ``V`` (which may
-    be wider than ``C``: whole blocks of ``SUM_BLOCK``). sum V is the dot product with 1, so
-    with unit costs sum V c is sum V to the bit (EC = 1 exactly). ``carry`` (the sums before
-    the block) is added last.
+    is 0 and :func:`_block_sums` gives the topic's own sums, whatever the block's width or
+    its other rows. ``V`` may be wider than ``C`` (whole blocks of ``SUM_BLOCK``; 0 there).
+    ``carry`` (the sums before the block) is added last.
     """
     w = V.shape[1]
     m = C.shape[1]
@@ -391,8 +401,7 @@ def _sums(
         np.subtract(1.0, C, out=L[:, :m])
         L[:, :m] *= V[:, :m]
         L[:, m:] = 0.0
-    ones, g, c, cg, cc = (a[:, :w] for a in ops)
-    out = list(_rank_order_dots([(V, ones), (V, g), (V, c), (L, cg), (L, cc)]))
+    out = list(_block_sums(V, L, vops, lops))
     if carry is not None:
         out = [c + s for c, s in zip(carry, out, strict=True)]
     return out
@@ -405,27 +414,6 @@ def _live_width(C: np.ndarray, last: np.ndarray) -> int:
     m = int(last.max(initial=1))
     stop = ~C[:, :m].any(axis=0)
     return int(np.argmax(stop)) + 1 if stop.any() else m
-
-
-def _operands(x: CWLContext, width: int, cache: dict | None) -> tuple[np.ndarray, ...]:
-    """(1, g, c, CG, CC) of the grid ``x``, each at least ``width`` columns wide: the grid's
-    own arrays, or (cwl_eval's mode, whose grid need not hold whole blocks of SUM_BLOCK
-    ranks) copies padded with zeros, kept in ``cache`` with the grid."""
-    T, H = x.gain.shape
-    arrays = (x.gain, x.cost, x.cum_gain, x.cum_cost)
-    if width <= H:
-        return (_cached_ones(cache, (T, H)), *arrays)
-    key = ("operands", id(x.gain), id(x.cum_cost), width)
-    if cache is not None and key in cache:
-        return cache[key]
-    ops = []
-    for a in (np.ones((T, H)), *arrays):
-        wide = np.zeros((T, width))
-        wide[:, :H] = a
-        ops.append(wide)
-    if cache is not None:
-        cache[key] = tuple(ops)
-    return tuple(ops)
 
 
 def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
@@ -450,10 +438,10 @@ def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
 
 
 def _grid_sums(
-    C: np.ndarray, x: CWLContext, last: np.ndarray, cache: dict | None
+    C: np.ndarray, vops: np.ndarray, lops: np.ndarray, last: np.ndarray
 ) -> tuple[list[np.ndarray], np.ndarray]:
-    """The five sums of every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1),
-    and V(last + 1)."""
+    """The five sums of every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1;
+    ``vops``, ``lops``: its stacks, see :func:`_grid`), and V(last + 1)."""
     n = C.shape[0]
     m = _live_width(C, last)
     col = np.minimum(last, m) - 1
@@ -464,7 +452,7 @@ def _grid_sums(
     V = _walk(C[:, :walked], col=col, width=width)
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
-    return _sums(V, C[:, :walked], _operands(x, width, cache), None), v_next
+    return _sums(V, C[:, :walked], vops, lops, None), v_next
 
 
 def _closed(sums: list[np.ndarray]) -> CWLScores:
@@ -519,9 +507,9 @@ def score_metric(
     depth = np.asarray(depth, dtype=np.int64)
     pads = (pad_gain, pad_cost)
     if max_depth is not None:
-        x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
+        x, vops, lops = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
-        sums, _ = _grid_sums(C, x, np.full(T, max_depth, dtype=np.int64), cache)
+        sums, _ = _grid_sums(C, vops, lops, np.full(T, max_depth, dtype=np.int64))
         ED, svg, svc, etu, etc = sums
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
@@ -529,11 +517,11 @@ def score_metric(
     k = max(int(metric.min_horizon()), 1)
     # whole blocks of SUM_BLOCK ranks (the extra ranks are padding no topic uses)
     H = -(-max(int(gain.shape[1]), k) // SUM_BLOCK) * SUM_BLOCK
-    x = _cached_grid(cache, gain, cost, depth, H, pads, False)
+    x, vops, lops = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
     # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
     last = np.maximum(x.depth, k)
-    sums, v_next = _grid_sums(C, x, last, cache)
+    sums, v_next = _grid_sums(C, vops, lops, last)
     if not (v_next > 0).any():
         return _closed(sums)  # every user stopped within the grid (P@k, SDCG@k, AP...)
     rows = np.arange(T)
@@ -555,24 +543,33 @@ def score_metric(
 EXTEND_RANKS = 1024
 
 
-def _padding_block(f: _Frontier, width: int) -> CWLContext:
+def _padding_block(f: _Frontier, width: int) -> tuple[CWLContext, np.ndarray, np.ndarray]:
     """The next ``width`` ranks past each open topic's last summed rank: all padding, CG and
-    CC continued from the topic's last grid rank (``f.origin``)."""
+    CC continued from the topic's last grid rank (``f.origin``); with its stacks of
+    operands, as :func:`_grid`."""
     pad_gain, pad_cost = f.at.pad_gain, f.at.pad_cost
     rank = f.at.rank + np.arange(1, width + 1, dtype=np.float64)[None, :]
     r0, cg0, cc0 = f.origin
     steps = rank - r0[:, None]
     n = rank.shape[0]
-    return CWLContext(
+    vops = np.empty((3, n, width))
+    vops[0] = 1.0
+    vops[1] = pad_gain
+    vops[2] = pad_cost
+    lops = np.empty((2, n, width))
+    np.add(cg0[:, None], pad_gain * steps, out=lops[0])
+    np.add(cc0[:, None], pad_cost * steps, out=lops[1])
+    x = CWLContext(
         rank=rank,
-        gain=np.full((n, width), pad_gain),
-        cost=np.full((n, width), pad_cost),
-        cum_gain=cg0[:, None] + pad_gain * steps,
-        cum_cost=cc0[:, None] + pad_cost * steps,
+        gain=vops[1],
+        cost=vops[2],
+        cum_gain=lops[0],
+        cum_cost=lops[1],
         depth=f.at.depth,
         pad_gain=pad_gain,
         pad_cost=pad_cost,
     )
+    return x, vops, lops
 
 
 def _extend(
@@ -587,7 +584,7 @@ def _extend(
         )
     n = f.rows.size
     rows = np.arange(n)
-    x = _padding_block(f, EXTEND_RANKS)
+    x, vops, lops = _padding_block(f, EXTEND_RANKS)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
     V = _walk(C, f.v_next)
     v_after = V * C  # V(r + 1) for each rank r of the block
@@ -598,8 +595,7 @@ def _extend(
     v_next = v_after[rows, col]
     c_last = C[rows, col]
     V = np.where(np.arange(EXTEND_RANKS)[None, :] <= col[:, None], V, 0.0)
-    ops = (np.ones_like(V), x.gain, x.cost, x.cum_gain, x.cum_cost)
-    sums = _sums(V, C, ops, f.sums)
+    sums = _sums(V, C, vops, lops, f.sums)
     nxt = _Frontier(f.rows, sums, v_next, _at(x, col, x.rank[rows, col]), c_last, f.origin)
     return _finish(metric, nxt, out, pads, checkpoint=~found)
 
@@ -680,18 +676,6 @@ def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
     )
 
 
-def _cached_ones(cache: dict | None, shape: tuple[int, ...]) -> np.ndarray:
-    """A read-only array of 1 of ``shape``, kept in ``cache`` (if given)."""
-    if cache is None:
-        return np.ones(shape)
-    key = ("ones", *shape)
-    if key not in cache:
-        ones = np.ones(shape)
-        ones.flags.writeable = False
-        cache[key] = ones
-    return cache[key]
-
-
 def _cached_grid(
     cache: dict | None,
     gain: np.ndarray,
@@ -700,16 +684,16 @@ def _cached_grid(
     H: int,
     pads: tuple[float, float],
     compat: bool,
-) -> CWLContext:
+) -> tuple[CWLContext, np.ndarray, np.ndarray]:
     """:func:`_grid` over ranks 1..H with padding ``pads = (pad_gain, pad_cost)``, reused
     from ``cache`` (keyed by the identity of ``gain`` and ``cost``) when one is given."""
     key = (id(gain), id(cost), H, *pads, compat)
     if cache is not None and key in cache:
         return cache[key]
-    x = _grid(gain, cost, depth, H, *pads, compat)
+    grid = _grid(gain, cost, depth, H, *pads, compat)
     if cache is not None:
-        cache[key] = x
-    return x
+        cache[key] = grid
+    return grid
 
 
 def _store_finished(
@@ -773,7 +757,7 @@ def weights(
     g = np.asarray(gain, dtype=np.float64)[None, :]
     c = np.ones_like(g) if cost is None else np.asarray(cost, dtype=np.float64)[None, :]
     H = max(horizon or g.shape[1], metric.min_horizon(), g.shape[1])
-    x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)
+    x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)[0]
     C = np.clip(metric.continuation(x), 0.0, 1.0)[0]
     V = np.cumprod(np.concatenate([[1.0], C[:-1]]))
     ED = score_metric(
