@@ -95,3 +95,26 @@ def test_score_metric_rows_are_their_own(metric, pad_gain, max_depth):
             metric, gain[t : t + 1, :d], cost[t : t + 1, :d], depth[t : t + 1], **opts
         ).as_array()[:, 0]
         assert np.array_equal(alone, batch[:, t], equal_nan=True), (t, alone, batch[:, t])
+
+
+@pytest.mark.parametrize("max_depth", [None, 400])
+def test_rows_are_their_own_when_v_underflows(max_depth):
+    """RBP with a small p: V underflows to 0 within the grid, whose zero blocks are skipped
+    (for every topic at once); each row still scores as its ranking alone."""
+    from cwlkit.measures.cwl.rbp import RBP
+
+    rng = np.random.default_rng(3)
+    depth = np.array([0, 5, 170, 400])
+    gain = rng.integers(0, 3, size=(4, 400)) / 2.0
+    cost = np.ones((4, 400))
+    for metric in (RBP(p=0.01), RBP(p=0.2)):
+        batch = score_metric(metric, gain, cost, depth, max_depth=max_depth).as_array()
+        for t, d in enumerate(depth):
+            alone = score_metric(
+                metric,
+                gain[t : t + 1, :d],
+                cost[t : t + 1, :d],
+                depth[t : t + 1],
+                max_depth=max_depth,
+            ).as_array()[:, 0]
+            assert np.array_equal(alone, batch[:, t], equal_nan=True)

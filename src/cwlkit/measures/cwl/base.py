@@ -452,6 +452,13 @@ def _grid_sums(
     V = _walk(C[:, :walked], col=col, width=width)
     # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
     v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
+    if width > SUM_BLOCK and not V[:, -1].any():
+        # V has underflowed to 0 for every topic (RBP with a small p): the blocks past the
+        # last nonzero V would only add 0
+        used = np.flatnonzero(V.any(axis=0))
+        width = -(-(int(used[-1]) + 1 if used.size else 1) // SUM_BLOCK) * SUM_BLOCK
+        V = V[:, :width]
+        walked = min(walked, width)
     return _sums(V, C[:, :walked], vops, lops, None), v_next
 
 
