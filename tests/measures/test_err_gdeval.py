@@ -16,7 +16,7 @@ from cwlkit.core.batch import build_batch
 from cwlkit.errors import ParamError
 from cwlkit.io.trec import Qrels, Run
 from cwlkit.measures import registry
-from cwlkit.measures.cwl import CWLMetric, measure
+from cwlkit.measures.cwl import CWLMetric, score_metric
 from cwlkit.measures.err import ERR, cascade_tail, gdeval_ndcg
 from cwlkit.measures.parse import parse_measure
 from cwlkit.measures.trec.registered import NDCG
@@ -179,7 +179,7 @@ def test_constant_gain_every_cwl_metric_scores_alpha_err_scores_more():
             }
             m = cls(**kw)
             # the ranking goes on forever with gain alpha: pad past the 12 ranks with alpha
-            eu = measure(m, gains, np.ones_like(gains), np.array([12, 5]), pad_gain=alpha).EU
+            eu = score_metric(m, gains, np.ones_like(gains), np.array([12, 5]), pad_gain=alpha).EU
             assert eu == pytest.approx([alpha, alpha], abs=1e-9), m.name
     # ERR on the same ranking: grade 1 with g_max = 1 gives alpha = 1/2
     q = [("t", f"d{i}", 1) for i in range(30)]
@@ -201,7 +201,7 @@ def test_err_is_expected_depth_times_ce6():
     from cwlkit.measures.err import err_sum
 
     r = np.array([[0.5, 0.25, 0.0, 1.0], [0.875, 0.125, 1.0, 0.0]])
-    s = measure(CE6(), r, np.ones_like(r), np.array([4, 4]))
+    s = score_metric(CE6(), r, np.ones_like(r), np.array([4, 4]))
     assert np.isfinite(s.ED).all() and (s.ED > 1).all()
     assert s.ED * s.EU == pytest.approx(err_sum(r), abs=1e-15)
     assert (s.EU < err_sum(r)).all()

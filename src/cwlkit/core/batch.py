@@ -703,15 +703,6 @@ def _tie_order(group: np.ndarray, names: pa.Array) -> np.ndarray:
 TIE_PART_ROWS = 1 << 16
 
 
-def _doc_byte_rank(run: Run) -> np.ndarray:
-    """Rank of each of the run's distinct documents in byte (strcmp) order, cached."""
-    got = run._cache.get("doc_rank")
-    if got is None:
-        got = sort_rank(run.codes()[3])
-        run._cache["doc_rank"] = got
-    return got
-
-
 def _parse_ranks(run: Run, idx: np.ndarray) -> np.ndarray:
     col = pc.take(run.table.column("rank"), from_numpy(idx))
     try:

@@ -101,22 +101,6 @@ def widen(batch: RankingBatch, depth: int, judged: int) -> RankingBatch:
     )
     return out
 
-    out = dataclasses.replace(
-        batch,
-        labels=pad(batch.labels, depth, np.nan),
-        judged=pad(batch.judged, depth, False),
-        valid=pad(batch.valid, depth, False),
-        scores=pad(batch.scores, depth, np.nan),
-        q0=pad(batch.q0, depth, -1),
-        qrel_labels=pad(batch.qrel_labels, judged, np.nan),
-        _cache=dict(batch._cache),
-    )
-    if D == 0 and depth:  # an empty [T, 0] matrix is padded too when the batch had no depth
-        out.labels = np.full((T, depth), np.nan)
-        out.judged = np.zeros((T, depth), bool)
-        out.valid = np.zeros((T, depth), bool)
-    return out
-
 
 def kept_topics(qrels: Qrels, run: Run, topics: str) -> list[str]:
     """The topics the ``topics`` rule keeps (``both``, ``qrels``, ``run``, ``either``), in

@@ -46,13 +46,15 @@ def _evaluated_max(batch: RankingBatch) -> float | None:
 
 
 def err_sum(r: np.ndarray) -> np.ndarray:
-    """Sum of ``r_i / i * prod_{j<i} (1 - r_j)`` over the columns of ``r`` (float64[T, D])."""
+    """Sum of ``r_i / i * prod_{j<i} (1 - r_j)`` over the columns of ``r`` (float64[T, D]),
+    added in rank order (``np.cumsum``: zero columns past a topic's depth leave its bits as
+    they are, whatever the width of its batch)."""
     T, D = r.shape
     if D == 0:
         return np.zeros(T)
     survive = np.ones((T, D))
     survive[:, 1:] = np.cumprod(1.0 - r[:, :-1], axis=1)
-    return (r * survive / np.arange(1, D + 1, dtype=np.float64)).sum(axis=1)
+    return np.cumsum(r * survive / np.arange(1, D + 1, dtype=np.float64), axis=1)[:, -1]
 
 
 def cascade_tail(depth: np.ndarray, rho: float) -> np.ndarray:
@@ -168,7 +170,7 @@ class ERR(Measure):
         rho = self.top_probability(batch)
         r = self.probabilities(batch, unjudged=rho, cut=False)
         inside = err_sum(r)
-        reach_end = np.prod(1.0 - r, axis=1)
+        reach_end = np.cumprod(1.0 - r, axis=1)[:, -1] if r.shape[1] else np.ones(r.shape[0])
         return inside + reach_end * cascade_tail(batch.depth, rho)
 
     def residual(self, batch: RankingBatch) -> np.ndarray:
@@ -201,4 +203,4 @@ def _dcg(labels: np.ndarray) -> np.ndarray:
     gain = np.exp2(np.maximum(labels, 0.0)) - 1.0
     # gdeval.pl's discount: log(i + 1) / log(2), i = 1..D
     disc = np.log(np.arange(2, D + 2, dtype=np.float64)) / np.log(2.0)
-    return (gain / disc).sum(axis=1)
+    return np.cumsum(gain / disc, axis=1)[:, -1]  # rank order: the same bits in any batch

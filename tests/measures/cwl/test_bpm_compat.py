@@ -27,7 +27,7 @@ import pytest
 from conftest import EXAMPLE
 
 import cwlkit
-from cwlkit.measures.cwl import measure
+from cwlkit.measures.cwl import score_metric
 from cwlkit.measures.cwl.bpm import BPMD
 
 # the seed (cwl_eval paper), topic T1: EU ETU EC ETC ED
@@ -103,11 +103,13 @@ def test_seed_table1_bpm_row_in_exact_mode_is_the_documented_departure(cli):
     rc, out, _ = cli("cwl", *_example(True), "-M", SEED_LINE)
     assert _rows(out)[("T1", SEED_NAME)] == TABLE2_BPM
     g = np.array([T1_GAIN])
-    exact = measure(BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]))
-    compat = measure(BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]), max_depth=1000)
+    exact = score_metric(BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]))
+    compat = score_metric(
+        BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]), max_depth=1000
+    )
     assert (exact.ED[0], compat.ED[0]) == (4.0, 5.0)
     c = np.array([T1_COST])
-    exact = measure(BPMD(1000, 5, 1.0, 1.0), g, c, np.array([15]))
+    exact = score_metric(BPMD(1000, 5, 1.0, 1.0), g, c, np.array([15]))
     assert (exact.ED[0], exact.ETC[0]) == (5.0, pytest.approx(6.4))
 
 
@@ -251,7 +253,7 @@ def test_exact_mode_is_the_k_update():
         c = rng.choice([0.2, 1.0, 2.5], size=n)
         T, K = float(rng.uniform(0.5, 4)), float(rng.uniform(1, 10))
         hb, hc, med = float(rng.uniform(-1, 2)), float(rng.uniform(-1, 3)), 0.5
-        s = measure(BPMD(T, K, hb, hc, med), g[None, :], c[None, :], np.array([n]))
+        s = score_metric(BPMD(T, K, hb, hc, med), g[None, :], c[None, :], np.array([n]))
         # direct: continue from rank i while CG(i) < T_i and CC(i) < K_i (padding: g 0, c 1)
         gg = np.concatenate([g, np.zeros(400)])
         cc = np.concatenate([c, np.ones(400)])

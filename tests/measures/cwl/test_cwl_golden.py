@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from conftest import EXAMPLE
 
-from cwlkit.measures.cwl import measure, weights
+from cwlkit.measures.cwl import score_metric, weights
 from cwlkit.measures.cwl.bpm import BPMD
 from cwlkit.measures.cwl.inst import INSQ, INST
 from cwlkit.measures.cwl.rbp import RBP
@@ -112,7 +112,7 @@ def test_inst_t1_exact_default_mode(cli):
 def test_insq_closed_form_depth():
     # INSQ-T=2 on T1: ED = 16 (pi^2/6 - 1 - 1/4 - 1/9) = 4.5412 (the reference's closed form)
     g = np.array([T1_GAIN])
-    s = measure(INSQ(2.0), g, np.ones_like(g), np.array([15]))
+    s = score_metric(INSQ(2.0), g, np.ones_like(g), np.array([15]))
     assert s.ED[0] == pytest.approx(16 * (math.pi**2 / 6 - 1 - 1 / 4 - 1 / 9), abs=1e-12)
     assert s.ETC[0] == pytest.approx(s.ED[0], abs=1e-12)
 
@@ -120,10 +120,10 @@ def test_insq_closed_form_depth():
 def test_bpm_dynamic_updates_k_by_hc():
     # unit costs, T1: K_i = 5 + hc * sum_{j<i}(g_j - 0.5) = 5, 4.5, 4.0, 3.7 -> CC(4) = 4 >= 3.7
     g = np.array([T1_GAIN])
-    fixed = measure(BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]))
+    fixed = score_metric(BPMD(1000, 5, 1.0, 1.0), g, np.ones_like(g), np.array([15]))
     assert fixed.ED[0] == 4.0
     assert fixed.EU[0] == pytest.approx(0.6 / 4)
-    static_k = measure(BPMD(1000, 5, 1.0, 0.0), g, np.ones_like(g), np.array([15]))
+    static_k = score_metric(BPMD(1000, 5, 1.0, 0.0), g, np.ones_like(g), np.array([15]))
     assert static_k.ED[0] == 5.0
 
 
@@ -138,8 +138,8 @@ INST_L = [0.360, 0.230, 0.135, 0.078, 0.049, 0.037, 0.025, 0.018, 0.013, 0.010]
 def test_inst_paper_table1():
     g = np.array([INST_R])
     one = np.ones_like(g)
-    lo = measure(INST(2.0), g, one, np.array([10]), pad_gain=0.0)
-    hi = measure(INST(2.0), g, one, np.array([10]), pad_gain=1.0)
+    lo = score_metric(INST(2.0), g, one, np.array([10]), pad_gain=0.0)
+    hi = score_metric(INST(2.0), g, one, np.array([10]), pad_gain=1.0)
     assert round(lo.EU[0], 3) == 0.306
     assert round(hi.EU[0], 3) == 0.406
     assert round(hi.EU[0] - lo.EU[0], 3) == 0.100
@@ -192,7 +192,7 @@ def test_inst_paper_table2_evaluation_depths(T, delta, n, beyond):
 
 @pytest.mark.parametrize("T,ed", [(1, 2.58), (3, 6.53), (10, 20.51)])
 def test_inst_paper_table2_expected_depths(T, ed):
-    s = measure(INST(float(T)), np.zeros((1, 1)), np.ones((1, 1)), np.array([1]))
+    s = score_metric(INST(float(T)), np.zeros((1, 1)), np.ones((1, 1)), np.array([1]))
     assert round(s.ED[0], 2) == ed
 
 

@@ -31,7 +31,7 @@ import cwlkit
 from cwlkit.api import evaluate
 from cwlkit.io.costs import Costs
 from cwlkit.io.trec import Qrels, Run
-from cwlkit.measures.cwl import CWLMetric, measure
+from cwlkit.measures.cwl import CWLMetric, score_metric
 from cwlkit.measures.registry import entries
 
 # non-default parameter sets for each registered class ({} = the defaults)
@@ -229,14 +229,14 @@ def _check_identities(s, pad_cost: float) -> None:
 @given(grid=grids(), upper=st.booleans())
 def test_identities_hold_wherever_ed_is_finite(metric, grid, upper):
     gain, cost, depth, pad_cost = grid
-    s = measure(metric, gain, cost, depth, pad_gain=1.0 if upper else 0.0, pad_cost=pad_cost)
+    s = score_metric(metric, gain, cost, depth, pad_gain=1.0 if upper else 0.0, pad_cost=pad_cost)
     if not upper:
         assert np.all(np.isfinite(s.ED)) or metric.family in DIVERGENT
     _check_identities(s, pad_cost)
     if not upper:
         # cwl_eval's mode (--max-depth): its cut drops the tail of L, so the identities need not
         # hold there; ED is still between 1 and the cut
-        c = measure(metric, gain, cost, depth, pad_cost=pad_cost, max_depth=30)
+        c = score_metric(metric, gain, cost, depth, pad_cost=pad_cost, max_depth=30)
         assert np.all(c.ED >= 1 - 1e-12) and np.all(c.ED <= 30 + 1e-9)
 
 
@@ -250,7 +250,7 @@ def test_identities_hold_wherever_ed_is_finite(metric, grid, upper):
 def test_constant_gain_scores_that_gain(metric, a, n, costs):
     gain = np.full((1, n), a)
     cost = np.array(costs[:n])[None, :]
-    s = measure(metric, gain, cost, np.array([n]), pad_gain=a, pad_cost=1.0)
+    s = score_metric(metric, gain, cost, np.array([n]), pad_gain=a, pad_cost=1.0)
     assert s.EU[0] == pytest.approx(a, abs=1e-9)
     _check_identities(s, 1.0)
 
@@ -273,9 +273,9 @@ def test_residuals_are_not_negative(metric, data):
 
     batch = build_batch(Qrels.from_records(qrels), Run.from_records(run))
     inp = prepare(batch)
-    lo = measure(metric, inp.gain_lo, inp.cost_lo, inp.depth, pad_gain=0.0)
+    lo = score_metric(metric, inp.gain_lo, inp.cost_lo, inp.depth, pad_gain=0.0)
     pad = inp.max_gain if metric.upper_tail else 0.0
-    hi = measure(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad)
+    hi = score_metric(metric, inp.gain_hi, inp.cost_hi, inp.depth, pad_gain=pad)
     if metric.family not in NOT_MONOTONE:
         assert np.all(hi.EU >= lo.EU - 1e-12), (lo.EU, hi.EU)
     elif (
@@ -380,7 +380,7 @@ def test_inst_tail_with_a_fractional_padding_gain(a, T):
 
     gains = [0.0, 0.2, 0.0, 1.0, 0.5, 0.0]
     g = np.array([gains, gains[:3] + [0.0] * 3])
-    s = measure(INST(T=T), g, np.ones_like(g), np.array([6, 3]), pad_gain=a)
+    s = score_metric(INST(T=T), g, np.ones_like(g), np.array([6, 3]), pad_gain=a)
     for t, n in enumerate((6, 3)):
         want = _inst_ed_reference(gains[:n], a, T, 1_000_000 if a < 0.2 else 100_000)
         assert s.ED[t] == pytest.approx(want, rel=1e-11)
@@ -402,7 +402,7 @@ def test_extension_past_the_run_matches_a_direct_sum():
     cost = rng.uniform(0.5, 2.0, size=(T, n))
     depth = rng.integers(1, n + 1, size=T)
     A, b2, R2 = 0.2, 0.9, 10.0
-    s = measure(IFTRate(A=A, b2=b2, R2=R2), gain, cost, depth, pad_gain=1.0, pad_cost=1.0)
+    s = score_metric(IFTRate(A=A, b2=b2, R2=R2), gain, cost, depth, pad_gain=1.0, pad_cost=1.0)
     N = 400_000  # C tends to 1/(1 + 0.9 e^-8) = 0.9997 past the run: V(N) < 1e-50
     for t in range(T):
         d = int(depth[t])

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from scipy.special import polygamma
 
 from cwlkit.io.trec import Qrels, Run
-from cwlkit.measures.cwl import measure, weights
+from cwlkit.measures.cwl import score_metric, weights
 from cwlkit.measures.cwl.eval_depth import inst_tail_mass
 from cwlkit.measures.cwl.inst import INST
 
@@ -45,7 +45,7 @@ rankings = st.one_of(
 
 def scores(T: float, gains: list[float], pad: float) -> dict[str, float]:
     g = np.asarray(gains, dtype=np.float64)[None, :]
-    s = measure(INST(T), g, np.ones_like(g), np.array([g.shape[1]]), pad_gain=pad)
+    s = score_metric(INST(T), g, np.ones_like(g), np.array([g.shape[1]]), pad_gain=pad)
     return {c: float(v[0]) for c, v in zip(COLUMNS, s.as_array(), strict=True)}
 
 
@@ -156,7 +156,7 @@ def test_cwl_eval_mode_keeps_equation_1_as_written():
     # --max-depth (cwl_eval's mode) computes Equation 1 without the floor, as cwl_eval does:
     # T = 0.3, one relevant document: C(1) = ((1 + 0.6 - 1 - 1)/(1 + 0.6 - 1))^2 = (0.4/0.6)^2
     g = np.array([[1.0, 0.0]])
-    s = measure(INST(0.3), g, np.ones_like(g), np.array([2]), max_depth=2)
+    s = score_metric(INST(0.3), g, np.ones_like(g), np.array([2]), max_depth=2)
     assert s.ED[0] == pytest.approx(1 + (0.4 / 0.6) ** 2)
-    exact = measure(INST(0.3), g, np.ones_like(g), np.array([2]))
+    exact = score_metric(INST(0.3), g, np.ones_like(g), np.array([2]))
     assert exact.ED[0] == 1.0

@@ -23,11 +23,11 @@ ranks, W is normalised over those n ranks and nothing is added for the tail.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ...errors import CwlkitError, ParamError
 from ..base import Measure, format_value, measure
@@ -39,16 +39,22 @@ BLOCK_CELLS = 1 << 20
 #: the most cells of a grid padded past the batch's depth (a cut-off or ``max_depth`` larger
 #: than the rankings): 2 GiB an array, beyond which the request is refused, not attempted
 MAX_PADDED_CELLS = 1 << 28
+#: ranks summed together by einsum's dot product (a fixed width, whatever the batch), before
+#: the blocks are added in rank order
+SUM_BLOCK = 64
+
+_MetricClass = TypeVar("_MetricClass", bound="type[CWLMetric]")
 
 
-def register_cwl(cls: type) -> type:
+def register_cwl(cls: _MetricClass) -> _MetricClass:
     """Register a C/W/L metric in the registry, with its cwl_eval class name as the
     ``cwl_eval`` anchor name (what cwl_eval's metrics files and ``-M`` spell)."""
     from ..registry import register
 
     if cls.cwl_class:
         cls.anchors = {**cls.anchors, "cwl_eval": (cls.cwl_class,)}
-    return register(cls)
+    register(cls)
+    return cls
 
 
 @dataclass
@@ -58,7 +64,9 @@ class CWLContext:
     Attributes
     ----------
     rank : numpy.ndarray
-        float64[1, H], ranks 1..H.
+        float64[1, H], ranks 1..H of a grid; float64[T, H] when each topic has its own
+        ranks (the padding past a topic's horizon, or one rank per topic for
+        :meth:`CWLMetric.tail`).
     gain, cost : numpy.ndarray
         float64[T, H], gain and cost at each rank (padding past the run's end).
     cum_gain, cum_cost : numpy.ndarray
@@ -82,9 +90,10 @@ class CWLContext:
     compat: bool = False
 
     @property
-    def horizon(self) -> int:
-        """The last rank H of the grid (a block past the runs starts after rank 1)."""
-        return int(self.rank[0, -1])
+    def horizon(self) -> np.ndarray:
+        """The last rank H of the context, per topic: float64[T], or float64[1] when every
+        topic has the same ranks (a grid starting at rank 1)."""
+        return self.rank[:, -1]
 
 
 @dataclass
@@ -154,7 +163,9 @@ class CWLMetric(Measure):
 
         ``sum_{m>=0} prod_{j=H+1}^{H+m} C(j)`` when every rank past H has gain
         ``x.pad_gain`` and cost ``x.pad_cost`` (``inf`` if it diverges), or None when there
-        is no closed form (the engine then extends the grid).
+        is no closed form (the engine then extends the grid), or NaN for the topics without
+        one. ``x`` holds one rank per topic (float64[T, 1] arrays): H = ``x.horizon`` is each
+        topic's own last rank, and a topic's tail must depend on its own row alone.
         """
         return None
 
@@ -206,6 +217,18 @@ def _cwl_str(text: str) -> str:
 
 # --------------------------------------------------------------------------------------------
 # the engine
+#
+# A topic's five measurements depend on that topic alone, to the bit, whatever the other
+# topics of its batch (chunk, bucket, process): each topic is summed over its own ranks
+# 1 .. h (h = max(its depth, the metric's min_horizon(), 1); the whole grid in cwl_eval's
+# mode), V being exactly 0 past h, by sums grouped by rank alone (one einsum kernel over
+# fixed blocks of SUM_BLOCK ranks from rank 1, the blocks then in rank order: no reduction
+# whose grouping depends on the grid's width); its tail is taken at its own h; ranks past
+# h are padding computed from (h, CG(h), CC(h)) alone, in blocks of EXTEND_RANKS ranks
+# starting at h + 1, checked for a closed form at the end of each block and for convergence
+# at every rank.
+# The grid of a batch is as wide as its deepest ranking; the ranks a topic does not use are
+# computed and ignored.
 
 
 def _grid(
@@ -216,99 +239,240 @@ def _grid(
     pad_gain: float,
     pad_cost: float,
     compat: bool,
-) -> CWLContext:
+) -> tuple[CWLContext, np.ndarray, np.ndarray]:
+    """Ranks 1..H of every topic: the run's gains and costs, then padding; CG and CC summed
+    in rank order.
+
+    Returns the context and the stacks its arrays are views of, ``(1, g, c)`` float64[3, T, W]
+    and ``(CG, CC)`` float64[2, T, W], W = H rounded up to whole blocks of ``SUM_BLOCK`` (the
+    operands of :func:`_sums`; columns past H are padding).
+    """
     T, D = gain.shape
     if H > D and T * H > MAX_PADDED_CELLS:
         raise ParamError(
             f"a ranking of {H:,} ranks for {T:,} topics (a cut-off or depth past the run's "
             f"end) needs {T * H * 8 / 2**30:,.1f} GiB an array; use a smaller one"
         )
-    g = np.full((T, H), pad_gain)
-    c = np.full((T, H), pad_cost)
+    W = -(-H // SUM_BLOCK) * SUM_BLOCK
+    vops = np.empty((3, T, W))
+    vops[0] = 1.0
+    vops[1] = pad_gain
+    vops[2] = pad_cost
     w = min(D, H)
     inside = np.arange(w)[None, :] < depth[:, None]
-    g[:, :w] = np.where(inside, gain[:, :w], pad_gain)
-    c[:, :w] = np.where(inside, cost[:, :w], pad_cost)
-    return CWLContext(
+    vops[1, :, :w] = np.where(inside, gain[:, :w], pad_gain)
+    vops[2, :, :w] = np.where(inside, cost[:, :w], pad_cost)
+    lops = np.empty((2, T, W))
+    np.cumsum(vops[1], axis=1, out=lops[0])
+    np.cumsum(vops[2], axis=1, out=lops[1])
+    x = CWLContext(
         rank=np.arange(1, H + 1, dtype=np.float64)[None, :],
-        gain=g,
-        cost=c,
-        cum_gain=np.cumsum(g, axis=1),
-        cum_cost=np.cumsum(c, axis=1),
+        gain=vops[1, :, :H],
+        cost=vops[2, :, :H],
+        cum_gain=lops[0, :, :H],
+        cum_cost=lops[1, :, :H],
         depth=np.minimum(depth, H),
         pad_gain=pad_gain,
         pad_cost=pad_cost,
         compat=compat,
     )
+    return x, vops, lops
 
 
-def _padding_block(
-    cg: np.ndarray,
-    cc: np.ndarray,
-    depth: np.ndarray,
-    H: int,
-    width: int,
-    pad_gain: float,
-    pad_cost: float,
-) -> CWLContext:
-    """Ranks H+1 .. H+width of topics whose runs ended by rank H: all padding, with the
-    cumulative gain and cost carried over from rank H."""
-    n = cg.size
-    steps = np.arange(1, width + 1, dtype=np.float64)[None, :]
-    return CWLContext(
-        rank=np.arange(H + 1, H + width + 1, dtype=np.float64)[None, :],
-        gain=np.full((n, width), pad_gain),
-        cost=np.full((n, width), pad_cost),
-        cum_gain=cg[:, None] + pad_gain * steps,
-        cum_cost=cc[:, None] + pad_cost * steps,
-        depth=depth,
-        pad_gain=pad_gain,
-        pad_cost=pad_cost,
-    )
+@dataclass
+class _Frontier:
+    """Where the sums of the topics still open stand: their last summed rank and what the
+    ranks past it need.
 
-
-def _dot_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise dot products, sum_j a[t, j] b[t, j], without a temporary [T, H] product."""
-    return np.einsum("ij,ij->i", a, b)
-
-
-def _sums(C: np.ndarray, x: CWLContext, v0: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
-    """V = prod C and the engine's five sums over the grid, per topic.
-
-    Returns ``(sum V, sum V g, sum V c, sum L CG, sum L CC, V(H+1))``, V starting at ``v0``
-    (1 by default) on the grid's first rank. Columns past the point
-    where V is exactly 0 for every topic (every user has stopped: P@k, SDCG@k, RR..., or V has
-    underflowed: RBP with a small p) contribute exactly 0 and are skipped.
+    Attributes
+    ----------
+    rows : numpy.ndarray
+        int64[n], the topics' rows in the output.
+    sums : list of numpy.ndarray
+        float64[n] each: sum V, sum V g, sum V c, sum L CG, sum L CC over ranks 1 .. ``last``.
+    v_next : numpy.ndarray
+        float64[n], V(last + 1).
+    at : CWLContext
+        float64[n, 1] context of rank ``last`` (its rank, gain, cost, CG, CC), which the
+        metric's :meth:`~CWLMetric.tail` reads.
+    c_last : numpy.ndarray
+        float64[n], C(last).
+    origin : tuple of numpy.ndarray
+        (rank, CG, CC) of the topic's last grid rank: padding past it has
+        ``CG(r) = CG + pad_gain (r - rank)`` (and CC alike), whatever the blocks.
     """
-    n, H = C.shape
-    stop = ~C.any(axis=0)
-    m = int(np.argmax(stop)) + 1 if stop.any() else H  # V is 0 for every topic past column m
-    V = np.empty((n, m))
-    V[:, 0] = 1.0
-    if m > 1:
-        np.cumprod(C[:, : m - 1], axis=1, out=V[:, 1:])
-    if v0 is not None:
-        V *= v0[:, None]
-    if m > 1 and not V[:, -1].any():
-        m = int(np.flatnonzero(V.any(axis=0))[-1]) + 1
-        V = V[:, :m]
-    C = C[:, :m]
-    if m < H:
-        v_next = np.zeros(n)  # V(m+1) = V(m) C(m) is 0 for every topic, by the choice of m
+
+    rows: np.ndarray
+    sums: list[np.ndarray]
+    v_next: np.ndarray
+    at: CWLContext
+    c_last: np.ndarray
+    origin: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+    def take(self, keep: np.ndarray) -> _Frontier:
+        """The topics of ``keep`` (bool[n])."""
+        at = _subset(self.at, keep)
+        return _Frontier(
+            self.rows[keep],
+            [s[keep] for s in self.sums],
+            self.v_next[keep],
+            at,
+            self.c_last[keep],
+            (self.origin[0][keep], self.origin[1][keep], self.origin[2][keep]),
+        )
+
+
+def _walk(
+    C: np.ndarray,
+    v0: np.ndarray | None = None,
+    col: np.ndarray | None = None,
+    width: int | None = None,
+) -> np.ndarray:
+    """V over a block of ranks: V[:, 0] = ``v0`` (1 by default), V[:, j] = V[:, j-1] C[:, j-1],
+    multiplied in rank order (so a topic's V does not depend on where its blocks start).
+
+    With ``col`` (int64[n]), V is exactly 0 past column ``col[t]`` of row t (the user stops
+    there), as the sums of :func:`_sums` require; with ``width`` (at least C's), V has that
+    many columns, 0 past C's.
+    """
+    n, m = C.shape
+    V = np.empty((n, max(width or m, m)))
+    V[:, 0] = 1.0 if v0 is None else v0
+    V[:, 1:m] = C[:, :-1]
+    V[:, m:] = 0.0
+    if col is not None:
+        cut = col + 1 < m
+        V[np.flatnonzero(cut), col[cut] + 1] = 0.0
+    return np.cumprod(V, axis=1, out=V)
+
+
+def _block_sums(V: np.ndarray, L: np.ndarray, vops: np.ndarray, lops: np.ndarray) -> np.ndarray:
+    """float64[5, n]: the row sums of V 1, V g, V c (``vops``), L CG and L CC (``lops``),
+    grouped by rank alone.
+
+    ``V``, ``L``: float64[n, w]; ``vops``: float64[3, n, >= w], ``lops``: float64[2, n, >= w];
+    w a multiple of ``SUM_BLOCK``. Columns are summed in blocks of ``SUM_BLOCK`` from column 0
+    (one ``np.einsum`` kernel, the dot product over that fixed width, for all five), then the
+    block sums one after the other in rank order (``np.cumsum``). So a row's sums are the
+    same, to the bit, in wider arrays whose extra columns of V and L are 0, and whatever the
+    other rows: no reduction whose grouping depends on the batch (a sum over the batch's
+    depth would). sum V is the dot product with 1, so with unit costs sum V c is sum V to the
+    bit (EC = 1 exactly).
+    """
+    n, w = V.shape
+    nb = w // SUM_BLOCK
+    blocks = np.empty((5, n, nb))
+    spec = "ijk,sijk->sij"
+    np.einsum(spec, V.reshape(n, nb, SUM_BLOCK), _blocked(vops, w), out=blocks[:3])
+    np.einsum(spec, L.reshape(n, nb, SUM_BLOCK), _blocked(lops, w), out=blocks[3:])
+    if nb > 1:
+        np.cumsum(blocks, axis=2, out=blocks)
+    return blocks[:, :, -1]
+
+
+def _blocked(ops: np.ndarray, w: int) -> np.ndarray:
+    """The first ``w`` columns of a stack of operands [s, n, >= w], as [s, n, w / SUM_BLOCK,
+    SUM_BLOCK] (a view)."""
+    s, n, _ = ops.shape
+    return ops[:, :, :w].reshape(s, n, w // SUM_BLOCK, SUM_BLOCK)
+
+
+def _sums(
+    V: np.ndarray,
+    C: np.ndarray,
+    vops: np.ndarray,
+    lops: np.ndarray,
+    carry: list[np.ndarray] | None,
+) -> list[np.ndarray]:
+    """sum V, sum V g, sum V c, sum L CG, sum L CC over a block (L = V (1 - C)), plus ``carry``.
+
+    ``V`` is 0 past each topic's last rank (:func:`_walk` with ``col``), so every term there
+    is 0 and :func:`_block_sums` gives the topic's own sums, whatever the block's width or
+    its other rows. ``V`` may be wider than ``C`` (whole blocks of ``SUM_BLOCK``; 0 there).
+    ``carry`` (the sums before the block) is added last.
+    """
+    w = V.shape[1]
+    m = C.shape[1]
+    if m == w:
+        L = np.subtract(1.0, C)
+        L *= V
     else:
-        v_next = V[:, -1] * C[:, -1]
-    L = V * (1.0 - C)
-    return (
-        V.sum(axis=1),
-        _dot_rows(V, x.gain[:, :m]),
-        _dot_rows(V, x.cost[:, :m]),
-        _dot_rows(L, x.cum_gain[:, :m]),
-        _dot_rows(L, x.cum_cost[:, :m]),
-        v_next,
+        L = np.empty_like(V)
+        np.subtract(1.0, C, out=L[:, :m])
+        L[:, :m] *= V[:, :m]
+        L[:, m:] = 0.0
+    out = list(_block_sums(V, L, vops, lops))
+    if carry is not None:
+        out = [c + s for c, s in zip(carry, out, strict=True)]
+    return out
+
+
+def _live_width(C: np.ndarray, last: np.ndarray) -> int:
+    """Columns of the grid worth walking: up to the deepest ``last``, and not past the first
+    column where C is 0 for every topic (V is exactly 0 beyond it, so the rank-order sums
+    there only add zeros)."""
+    m = int(last.max(initial=1))
+    stop = ~C[:, :m].any(axis=0)
+    return int(np.argmax(stop)) + 1 if stop.any() else m
+
+
+def _at(x: CWLContext, col: np.ndarray, rank: np.ndarray) -> CWLContext:
+    """The context of one rank per topic (column ``col[t]`` of ``x``, rank ``rank[t]``), as
+    float64[n, 1] arrays."""
+    rows = np.arange(col.size)
+
+    def pick(a: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(a[rows, col][:, None])
+
+    return CWLContext(
+        rank=rank.astype(np.float64)[:, None],
+        gain=pick(x.gain),
+        cost=pick(x.cost),
+        cum_gain=pick(x.cum_gain),
+        cum_cost=pick(x.cum_cost),
+        depth=x.depth,
+        pad_gain=x.pad_gain,
+        pad_cost=x.pad_cost,
+        compat=x.compat,
     )
 
 
-def measure(
+def _grid_sums(
+    C: np.ndarray, vops: np.ndarray, lops: np.ndarray, last: np.ndarray
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """The five sums of every topic over ranks 1 .. ``last[t]`` of the grid (``last`` >= 1;
+    ``vops``, ``lops``: its stacks, see :func:`_grid`), and V(last + 1)."""
+    n = C.shape[0]
+    m = _live_width(C, last)
+    col = np.minimum(last, m) - 1
+    rows = np.arange(n)
+    width = -(-m // SUM_BLOCK) * SUM_BLOCK  # whole blocks: the sums copy nothing
+    # walk whole blocks where the grid has them (V is 0 past col anyway), else pad with 0
+    walked = min(width, C.shape[1])
+    V = _walk(C[:, :walked], col=col, width=width)
+    # V(last + 1) = V(last) C(last); 0 when last is past m (V is 0 there for every topic)
+    v_next = np.where(last <= m, V[rows, col] * C[rows, last - 1], 0.0)
+    if width > SUM_BLOCK and not V[:, -1].any():
+        # V has underflowed to 0 for every topic (RBP with a small p): the blocks past the
+        # last nonzero V would only add 0
+        used = np.flatnonzero(V.any(axis=0))
+        width = -(-(int(used[-1]) + 1 if used.size else 1) // SUM_BLOCK) * SUM_BLOCK
+        V = V[:, :width]
+        walked = min(walked, width)
+    return _sums(V, C[:, :walked], vops, lops, None), v_next
+
+
+def _closed(sums: list[np.ndarray]) -> CWLScores:
+    """The measurements when no user reads past the grid: what :func:`_store_finished`
+    writes for a topic without a tail (the same operations, so the same bits)."""
+    sv, svg, svc, etu, etc = sums
+    ED = sv + 0.0
+    return CWLScores(
+        EU=(svg + 0.0) / ED, ETU=etu + 0.0 + 0.0, EC=(svc + 0.0) / ED, ETC=etc + 0.0 + 0.0, ED=ED
+    )
+
+
+def score_metric(
     metric: CWLMetric,
     gain: np.ndarray,
     cost: np.ndarray,
@@ -320,6 +484,10 @@ def measure(
     cache: dict | None = None,
 ) -> CWLScores:
     """The five measurements of ``metric`` for every topic.
+
+    Each topic's values depend on its own row alone, to the bit: not on the other topics
+    scored with it, nor on the width of ``gain`` past the topic's depth (see the engine's
+    notes above :func:`_grid`).
 
     Parameters
     ----------
@@ -336,40 +504,183 @@ def measure(
         over them and ignore the tail.
     cache : dict, optional
         Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
-    """
 
+    Returns
+    -------
+    CWLScores
+        EU, ETU, EC, ETC and ED, float64[T] each.
+    """
     T = gain.shape[0]
     depth = np.asarray(depth, dtype=np.int64)
     pads = (pad_gain, pad_cost)
     if max_depth is not None:
-        x = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
-        ED, svg, svc, etu, etc, _ = _sums(np.clip(metric.continuation(x), 0.0, 1.0), x)
+        x, vops, lops = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
+        C = np.clip(metric.continuation(x), 0.0, 1.0)
+        sums, _ = _grid_sums(C, vops, lops, np.full(T, max_depth, dtype=np.int64))
+        ED, svg, svc, etu, etc = sums
         return CWLScores(EU=svg / ED, ETU=etu, EC=svc / ED, ETC=etc, ED=ED)
 
     out = {k: np.zeros(T) for k in CWLScores.COLUMNS}
-    todo = np.arange(T)
-    H = max(int(gain.shape[1]), int(metric.min_horizon()), 1)
-    x = _cached_grid(cache, gain, cost, depth, H, pads, False)
+    k = max(int(metric.min_horizon()), 1)
+    # whole blocks of SUM_BLOCK ranks (the extra ranks are padding no topic uses)
+    H = -(-max(int(gain.shape[1]), k) // SUM_BLOCK) * SUM_BLOCK
+    x, vops, lops = _cached_grid(cache, gain, cost, depth, H, pads, False)
     C = np.clip(metric.continuation(x), 0.0, 1.0)
-    *acc, V_next = _sums(C, x)
-    while True:
-        open_, rest, done = _tail_rest(metric, x, C, V_next, H)
-        _store_finished(out, todo, acc, V_next, open_, rest, done, x, pads)
-        if done.all():
-            break
-        # extend the open topics by a block of padding ranks, carrying V, CG and CC over
-        keep = ~done
-        todo = todo[keep]
-        acc = [s[keep] for s in acc]
-        V_next = V_next[keep]
-        cg_h, cc_h = x.cum_gain[:, -1], x.cum_cost[:, -1]
-        block = min(H, max(1024, BLOCK_CELLS // todo.size))
-        x = _padding_block(cg_h[keep], cc_h[keep], depth[todo], H, block, pad_gain, pad_cost)
-        C = np.clip(metric.continuation(x), 0.0, 1.0)
-        *b_acc, V_next = _sums(C, x, V_next)
-        acc = [s + b for s, b in zip(acc, b_acc, strict=True)]
-        H += block
+    # each topic's own horizon: its depth, or the metric's cut-off past a shorter run
+    last = np.maximum(x.depth, k)
+    sums, v_next = _grid_sums(C, vops, lops, last)
+    if not (v_next > 0).any():
+        return _closed(sums)  # every user stopped within the grid (P@k, SDCG@k, AP...)
+    rows = np.arange(T)
+    at = _at(x, last - 1, last)
+    origin = (last.astype(np.float64), at.cum_gain[:, 0], at.cum_cost[:, 0])
+    f = _Frontier(rows, sums, v_next, at, C[rows, last - 1], origin)
+    left = _finish(metric, f, out, pads, checkpoint=True)
+    step = max(1, BLOCK_CELLS // EXTEND_RANKS)  # topics per block of padding ranks
+    while left is not None:
+        n = left.rows.size
+        group = np.arange(n) // step
+        parts = [_extend(metric, left.take(group == i), out, pads) for i in range(-(-n // step))]
+        left = _concat([p for p in parts if p is not None])
     return CWLScores(**out)
+
+
+#: ranks of padding per block past a topic's horizon; a closed-form tail is looked for at
+#: the end of each (every topic at the same ranks past its own horizon, whatever its batch)
+EXTEND_RANKS = 1024
+
+
+def _padding_block(f: _Frontier, width: int) -> tuple[CWLContext, np.ndarray, np.ndarray]:
+    """The next ``width`` ranks past each open topic's last summed rank: all padding, CG and
+    CC continued from the topic's last grid rank (``f.origin``); with its stacks of
+    operands, as :func:`_grid`."""
+    pad_gain, pad_cost = f.at.pad_gain, f.at.pad_cost
+    rank = f.at.rank + np.arange(1, width + 1, dtype=np.float64)[None, :]
+    r0, cg0, cc0 = f.origin
+    steps = rank - r0[:, None]
+    n = rank.shape[0]
+    vops = np.empty((3, n, width))
+    vops[0] = 1.0
+    vops[1] = pad_gain
+    vops[2] = pad_cost
+    lops = np.empty((2, n, width))
+    np.add(cg0[:, None], pad_gain * steps, out=lops[0])
+    np.add(cc0[:, None], pad_cost * steps, out=lops[1])
+    x = CWLContext(
+        rank=rank,
+        gain=vops[1],
+        cost=vops[2],
+        cum_gain=lops[0],
+        cum_cost=lops[1],
+        depth=f.at.depth,
+        pad_gain=pad_gain,
+        pad_cost=pad_cost,
+    )
+    return x, vops, lops
+
+
+def _extend(
+    metric: CWLMetric, f: _Frontier, out: dict[str, np.ndarray], pads: tuple[float, float]
+) -> _Frontier | None:
+    """Sum ``EXTEND_RANKS`` more ranks of padding for the open topics ``f``; write those that
+    converge within them (at the first rank where the remaining mass is at most
+    ``TAIL_TOL``) or have a closed-form tail at the block's end; return the others."""
+    if float(f.at.rank.max()) >= MAX_HORIZON:
+        raise CwlkitError(
+            f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
+        )
+    n = f.rows.size
+    rows = np.arange(n)
+    x, vops, lops = _padding_block(f, EXTEND_RANKS)
+    C = np.clip(metric.continuation(x), 0.0, 1.0)
+    V = _walk(C, f.v_next)
+    v_after = V * C  # V(r + 1) for each rank r of the block
+    with np.errstate(divide="ignore", invalid="ignore"):
+        settled = ~(v_after > 0) | (v_after / (1.0 - C) <= TAIL_TOL)
+    found = settled.any(axis=1)
+    col = np.where(found, np.argmax(settled, axis=1), EXTEND_RANKS - 1)
+    v_next = v_after[rows, col]
+    c_last = C[rows, col]
+    V = np.where(np.arange(EXTEND_RANKS)[None, :] <= col[:, None], V, 0.0)
+    sums = _sums(V, C, vops, lops, f.sums)
+    nxt = _Frontier(f.rows, sums, v_next, _at(x, col, x.rank[rows, col]), c_last, f.origin)
+    return _finish(metric, nxt, out, pads, checkpoint=~found)
+
+
+def _concat(parts: list[_Frontier]) -> _Frontier | None:
+    """One frontier of several (row groups of the same batch; None if there are none)."""
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    a = [p.at for p in parts]
+    at = CWLContext(
+        rank=np.concatenate([p.rank for p in a]),
+        gain=np.concatenate([p.gain for p in a]),
+        cost=np.concatenate([p.cost for p in a]),
+        cum_gain=np.concatenate([p.cum_gain for p in a]),
+        cum_cost=np.concatenate([p.cum_cost for p in a]),
+        depth=np.concatenate([p.depth for p in a]),
+        pad_gain=a[0].pad_gain,
+        pad_cost=a[0].pad_cost,
+        compat=a[0].compat,
+    )
+    r0, cg0, cc0 = (np.concatenate([p.origin[i] for p in parts]) for i in range(3))
+    return _Frontier(
+        np.concatenate([p.rows for p in parts]),
+        [np.concatenate([p.sums[i] for p in parts]) for i in range(5)],
+        np.concatenate([p.v_next for p in parts]),
+        at,
+        np.concatenate([p.c_last for p in parts]),
+        (r0, cg0, cc0),
+    )
+
+
+def _finish(
+    metric: CWLMetric,
+    f: _Frontier,
+    out: dict[str, np.ndarray],
+    pads: tuple[float, float],
+    checkpoint: bool | np.ndarray,
+) -> _Frontier | None:
+    """Write the topics of ``f`` that are finished at their last summed rank; return the
+    others (None if none).
+
+    A topic is finished when no user reads on (V(last + 1) = 0), when the metric has a
+    closed-form tail for it there (looked for only where ``checkpoint``: a NaN from
+    :meth:`~CWLMetric.tail` means none for that topic), or when the remaining mass, estimated
+    as a geometric series at C(last), is at most ``TAIL_TOL``.
+    """
+    n = f.rows.size
+    open_ = f.v_next > 0
+    rest = np.full(n, np.nan)
+    ask = open_ & np.broadcast_to(checkpoint, (n,))
+    if ask.any():
+        r = metric.tail(f.at if ask.all() else _subset(f.at, ask))
+        if r is not None:
+            rest[ask] = np.asarray(r, dtype=np.float64) * np.ones(int(ask.sum()))
+    closed = open_ & ~np.isnan(rest)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        converged = f.v_next / (1.0 - f.c_last) <= TAIL_TOL
+    done = ~open_ | closed | converged
+    rest = np.where(closed, rest, 0.0)
+    _store_finished(out, f.rows, f.sums, f.v_next, open_, rest, done, f.at, pads)
+    return None if done.all() else f.take(~done)
+
+
+def _subset(a: CWLContext, keep: np.ndarray) -> CWLContext:
+    """The topics ``keep`` (bool[n]) of a one-rank context (:func:`_at`)."""
+    return CWLContext(
+        rank=a.rank[keep],
+        gain=a.gain[keep],
+        cost=a.cost[keep],
+        cum_gain=a.cum_gain[keep],
+        cum_cost=a.cum_cost[keep],
+        depth=a.depth[keep],
+        pad_gain=a.pad_gain,
+        pad_cost=a.pad_cost,
+        compat=a.compat,
+    )
 
 
 def _cached_grid(
@@ -380,48 +691,16 @@ def _cached_grid(
     H: int,
     pads: tuple[float, float],
     compat: bool,
-) -> CWLContext:
+) -> tuple[CWLContext, np.ndarray, np.ndarray]:
     """:func:`_grid` over ranks 1..H with padding ``pads = (pad_gain, pad_cost)``, reused
     from ``cache`` (keyed by the identity of ``gain`` and ``cost``) when one is given."""
     key = (id(gain), id(cost), H, *pads, compat)
     if cache is not None and key in cache:
         return cache[key]
-    x = _grid(gain, cost, depth, H, *pads, compat)
+    grid = _grid(gain, cost, depth, H, *pads, compat)
     if cache is not None:
-        cache[key] = x
-    return x
-
-
-def _tail_rest(
-    metric: CWLMetric, x: CWLContext, C: np.ndarray, V_next: np.ndarray, H: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """What lies past the grid ``x`` (last rank H) for each of its topics.
-
-    Returns ``(open_, rest, done)``: whether V(H+1) > 0; the remaining expected depth from
-    H+1 per unit of V(H+1) (the metric's closed form, 0 where none or not open); whether the
-    topic is finished (closed form, not open, or the remaining mass, estimated as a geometric
-    series at the last C, is at most ``TAIL_TOL``). Raises :class:`CwlkitError` when a
-    topic without closed form is still open at ``MAX_HORIZON``.
-    """
-    n = V_next.size
-    open_ = V_next > 0
-    rest = np.zeros(n)
-    done = np.ones(n, dtype=bool)
-    if open_.any():
-        r = metric.tail(x)
-        if r is None:
-            # no closed form: stop where the remaining mass is negligible, else extend
-            if H >= MAX_HORIZON:
-                raise CwlkitError(
-                    f"{metric.name}: the user model does not converge within {MAX_HORIZON} ranks"
-                )
-            # remaining mass, estimated as a geometric series at the last C
-            with np.errstate(divide="ignore"):
-                left = V_next / (1.0 - C[:, -1])
-            done = ~open_ | (left <= TAIL_TOL)
-        else:
-            rest = np.where(open_, np.asarray(r, dtype=np.float64) * np.ones(n), 0.0)
-    return open_, rest, done
+        cache[key] = grid
+    return grid
 
 
 def _store_finished(
@@ -485,14 +764,16 @@ def weights(
     g = np.asarray(gain, dtype=np.float64)[None, :]
     c = np.ones_like(g) if cost is None else np.asarray(cost, dtype=np.float64)[None, :]
     H = max(horizon or g.shape[1], metric.min_horizon(), g.shape[1])
-    x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)
+    x = _grid(g, c, np.array([g.shape[1]]), H, pad_gain, pad_cost, False)[0]
     C = np.clip(metric.continuation(x), 0.0, 1.0)[0]
     V = np.cumprod(np.concatenate([[1.0], C[:-1]]))
-    ED = measure(metric, g, c, np.array([g.shape[1]]), pad_gain=pad_gain, pad_cost=pad_cost).ED[0]
+    ED = score_metric(
+        metric, g, c, np.array([g.shape[1]]), pad_gain=pad_gain, pad_cost=pad_cost
+    ).ED[0]
     return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
 
 
-def trigamma(x: np.ndarray) -> np.ndarray:
+def trigamma(x: npt.ArrayLike) -> np.ndarray:
     """psi_1(x) = sum_{m>=0} 1/(x+m)^2 for x > 0 (recurrence to x >= 16, then the asymptotic
     series; relative error below 1e-15)."""
     x = np.array(x, dtype=np.float64, copy=True)
@@ -515,7 +796,7 @@ def trigamma(x: np.ndarray) -> np.ndarray:
     return acc + series
 
 
-def trigamma_tail(a: np.ndarray) -> np.ndarray:
+def trigamma_tail(a: npt.ArrayLike) -> np.ndarray:
     """``a^2 * sum_{m>=0} 1/(a+m)^2 = a^2 psi_1(a)``: the tail of C(j) = ((j+b-1)/(j+b))^2."""
     a = np.asarray(a, dtype=np.float64)
     return a * a * trigamma(a)
@@ -533,8 +814,3 @@ def logistic(z: np.ndarray) -> np.ndarray:
     z = np.asarray(z, dtype=np.float64)
     e = np.exp(-np.abs(z))
     return np.where(z >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-
-def cwl_fields(cls: type[CWLMetric]) -> list[dataclasses.Field]:
-    """The dataclass fields of a metric."""
-    return list(dataclasses.fields(cls))

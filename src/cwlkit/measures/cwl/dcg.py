@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from ..base import measure, param
@@ -21,7 +23,7 @@ class SDCG(CWLMetric):
 
     family = "SDCG"
     cwl_class = "NDCGCWLMetric"
-    cwl_params = (("k", "k", "10"),)
+    cwl_params: ClassVar[tuple[tuple[str, str, str], ...]] = (("k", "k", "10"),)
     cwl_format = "NDCG-k@{k}"
     k: int = param(10, ge=1, integer=True, doc="cutoff")
 

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from ...errors import CwlkitError, ParamError
-from .base import CWLMetric, measure, trigamma, weights
+from .base import CWLMetric, score_metric, trigamma, weights
 
 #: the largest depth :func:`evaluation_depth` searches
 MAX_SEARCH = 1 << 24
@@ -114,7 +114,7 @@ def rbp_evaluation_depth(p: float, delta: float) -> int:
 def tail_masses(metric: CWLMetric, horizon: int) -> np.ndarray:
     """float64[horizon + 1]: the weight past depth n = 0 .. horizon of ``metric`` on a ranking
     with no gain and unit costs (the exact expected depth, tail included, normalises it)."""
-    ed = measure(metric, np.zeros((1, 1)), np.ones((1, 1)), np.array([0])).ED[0]
+    ed = score_metric(metric, np.zeros((1, 1)), np.ones((1, 1)), np.array([0])).ED[0]
     if not np.isfinite(ed):
         raise ParamError(
             f"{metric.name} never stops on a ranking without gain: no depth bounds its residual"

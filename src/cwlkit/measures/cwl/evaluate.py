@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -10,7 +11,7 @@ from ...core.batch import RankingBatch
 from ...core.gains import GainMap
 from ...errors import CwlkitError, ParamError
 from ...io.costs import Costs, DocCosts
-from .base import CWLMetric, CWLScores, measure
+from .base import CWLMetric, CWLScores, score_metric
 
 
 @dataclass
@@ -149,10 +150,24 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
     return out.reshape(T, D)
 
 
+def _doc_cells(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray, Any]:
+    """(rows, columns, document ids) of the batch's ranked documents: its source, or the
+    document matrix once built (a selected batch keeps only that)."""
+    from ...io._text import from_strings
+
+    if batch._doc_source is not None:
+        rows, cols, docs = batch._doc_source
+        return rows, cols, docs
+    if batch._docs is None:
+        raise CwlkitError("document costs need the run's document ids; this batch has none")
+    rows, cols = np.nonzero(batch.valid)
+    return rows, cols, from_strings(batch._docs[rows, cols].tolist())
+
+
 def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.ndarray:
     from ...io.text import encode, from_strings, to_numpy
 
-    rows, cols, docs = batch._doc_source
+    rows, cols, docs = _doc_cells(batch)
     topics_of_rows = np.asarray(batch.topics, dtype=object)[rows]
     (rt, ct), _ = encode(from_strings(topics_of_rows.tolist()), dc.table.column("topic"))
     (rd, cd), _ = encode(docs, dc.table.column("doc"))
@@ -209,7 +224,7 @@ def score(
     clamped).
     """
     check_domain(metric, inp, residuals)
-    lo = measure(
+    lo = score_metric(
         metric,
         inp.gain_lo,
         inp.cost_lo,
@@ -224,7 +239,7 @@ def score(
     if not residuals:
         return lo, None
     pad = inp.max_gain if (metric.upper_tail or max_depth is not None) else 0.0
-    hi = measure(
+    hi = score_metric(
         metric,
         inp.gain_hi,
         inp.cost_hi,
@@ -251,8 +266,7 @@ def score(
         res.EU = np.maximum(res.EU, 0.0)
     if pad == 0.0:
         # (AP: its weights come from the gains alone) a topic with the same gains in both
-        # bounds has the same EU in both; the two sums may still differ in the last bit,
-        # as each batch's sums stop at a rank every topic of the batch has passed
+        # bounds has the same EU in both, to the bit (its sums are its own, in rank order)
         res.EU = np.where(np.all(inp.gain_lo == inp.gain_hi, axis=1), 0.0, res.EU)
     return lo, res
 
@@ -286,9 +300,11 @@ def _normalise(
         ideal = np.where(
             src < 0, inp.max_gain, np.take_along_axis(padded, np.maximum(src, 0), axis=1)
         )
-    ideal = measure(metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1]))
+    best = score_metric(
+        metric, ideal, np.ones_like(ideal), np.full(ideal.shape[0], ideal.shape[1])
+    ).EU
     with np.errstate(invalid="ignore", divide="ignore"):
-        eu = np.where(ideal.EU > 0, s.EU / np.where(ideal.EU > 0, ideal.EU, 1.0), 0.0)
+        eu = np.where(best > 0, s.EU / np.where(best > 0, best, 1.0), 0.0)
     return CWLScores(eu, eu * s.ED, s.EC, s.ETC, s.ED)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from ..base import measure, param
@@ -31,7 +33,7 @@ class INST(CWLMetric):
     cwl_class = "INSTCWLMetric"
     cwl_params = (("T", "T", "1.0"),)
     cwl_format = "INST-T={T}"
-    gain_domain = (0.0, 1.0)
+    gain_domain: ClassVar[tuple[float, float] | None] = (0.0, 1.0)
     T: float = param(1.0, gt=0.0, doc="total gain the user wants")
 
     def continuation(self, x: CWLContext) -> np.ndarray:
@@ -66,8 +68,12 @@ def _continue(a: np.ndarray) -> np.ndarray:
         return np.where(a > 1.0, ((a - 1.0) / a) ** 2, 0.0)
 
 
-def _power_tail(H: int, c0: np.ndarray, a: float) -> np.ndarray | None:
+def _power_tail(H: np.ndarray, c0: np.ndarray, a: float) -> np.ndarray:
     """INST's remaining expected depth when every rank past H has gain a, 0 < a < 1.
+
+    ``H`` and ``c0`` are per topic (float64[T]); the result is NaN for a topic where C past
+    H is not of the form below (A <= 0: some i + 2T - CG(i) < 1 past H, T < 1/2), which the
+    engine then extends rank by rank.
 
     Past H, i + 2T - CG(i) = (1 - a) i + c with c = 2T - CG(H) + H a, so
     C(j) = ((j + u)/(j + w))^2 with u = (c - 1)/(1 - a), w = c/(1 - a), and with A = H + 1 + u,
@@ -86,8 +92,8 @@ def _power_tail(H: int, c0: np.ndarray, a: float) -> np.ndarray | None:
     delta = 1.0 / (1.0 - a)
     c = np.asarray(c0, dtype=np.float64) + H * a
     A = H + 1.0 + (c - 1.0) * delta
-    if np.any(A <= 0.0):
-        return None  # some i + 2T - CG(i) < 1 past H (T < 1/2): C is not of this form; extend
+    bad = A <= 0.0  # some i + 2T - CG(i) < 1 past H (T < 1/2): C is not of this form; extend
+    A = np.where(bad, 1.0, A)
     B = A + delta
     M = 64 + 32 * int(np.ceil(delta))
     i = np.arange(M, dtype=np.float64)[None, :]
@@ -99,7 +105,8 @@ def _power_tail(H: int, c0: np.ndarray, a: float) -> np.ndarray | None:
     c4 = (b**5 - 2.5 * b**4 + 5.0 / 3.0 * b**3 - b / 6.0) / 5.0 + c2 * c2 / 2.0
     s = 2.0 * delta
     K = R[:, -1] ** 2 * z**s / (1.0 + c2 / z**2 + c4 / z**4)
-    return direct + K * (zeta(s, z) + c2 * zeta(s + 2.0, z) + c4 * zeta(s + 4.0, z))
+    tail = direct + K * (zeta(s, z) + c2 * zeta(s + 2.0, z) + c4 * zeta(s + 4.0, z))
+    return np.where(bad, np.nan, tail)
 
 
 @register_cwl
