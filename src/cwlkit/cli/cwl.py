@@ -165,8 +165,7 @@ def main(argv: list[str]) -> int:
     if args.example:
         if args.qrels or args.run:  # (the example's costs and metrics with other files)
             raise CwlkitError(
-                "cwlkit cwl: --example evaluates the bundled files; give QRELS and RUN "
-                "without it"
+                "cwlkit cwl: --example evaluates the bundled files; give QRELS and RUN without it"
             )
         base = resources.files("cwlkit") / "data"
         args.qrels = str(base / "example.qrels")

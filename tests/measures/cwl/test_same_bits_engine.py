@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from cwlkit.measures.cwl import score_metric
-from cwlkit.measures.cwl.base import SUM_BLOCK, CWLMetric, _block_sums
+from cwlkit.measures.cwl.base import CWLMetric
+from cwlkit.measures.cwl.engine import SUM_BLOCK, _block_sums
 from cwlkit.measures.registry import entries
 
 

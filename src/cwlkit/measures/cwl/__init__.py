@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import ap, bpm, dcg, ift, inst, nerr, precision, rbp, rr, set, tbg  # noqa: F401  (registration)
-from .base import CWLContext, CWLMetric, CWLScores, score_metric, weights
+from .base import CWLMetric
+from .engine import CWLContext, CWLScores, score_metric, weights
 
 __all__ = ["CWLContext", "CWLMetric", "CWLScores", "score_metric", "weights"]

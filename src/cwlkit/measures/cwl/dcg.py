@@ -7,7 +7,8 @@ from typing import ClassVar
 import numpy as np
 
 from ..base import measure, param
-from .base import CWLContext, CWLMetric, register_cwl
+from .base import CWLMetric, register_cwl
+from .engine import CWLContext
 
 
 @register_cwl

@@ -29,7 +29,8 @@ import math
 import numpy as np
 
 from ...errors import CwlkitError, ParamError
-from .base import CWLMetric, score_metric, trigamma, weights
+from .base import CWLMetric
+from .engine import score_metric, trigamma, weights
 
 #: the largest depth :func:`evaluation_depth` searches
 MAX_SEARCH = 1 << 24

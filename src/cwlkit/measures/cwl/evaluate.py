@@ -11,7 +11,7 @@ from ...core.batch import RankingBatch
 from ...core.gains import GainMap
 from ...errors import CwlkitError, ParamError
 from ...io.costs import Costs, DocCosts
-from .base import CWLMetric, CWLScores, score_metric
+from .engine import CWLScores, Metric, score_metric
 
 
 @dataclass
@@ -153,7 +153,7 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
 def _doc_cells(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray, Any]:
     """(rows, columns, document ids) of the batch's ranked documents: its source, or the
     document matrix once built (a selected batch keeps only that)."""
-    from ...io._text import from_strings
+    from ...io.text import from_strings
 
     if batch._doc_source is not None:
         rows, cols, docs = batch._doc_source
@@ -185,7 +185,7 @@ def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.nda
     return out
 
 
-def check_domain(metric: CWLMetric, inp: CWLInput, residuals: bool) -> None:
+def check_domain(metric: Metric, inp: CWLInput, residuals: bool) -> None:
     """Gains outside the metric's domain get a message naming the metric and ``--gain``."""
     if metric.gain_domain is None:
         return
@@ -205,7 +205,7 @@ def check_domain(metric: CWLMetric, inp: CWLInput, residuals: bool) -> None:
 
 
 def score(
-    metric: CWLMetric,
+    metric: Metric,
     inp: CWLInput,
     *,
     residuals: bool = False,
@@ -272,7 +272,7 @@ def score(
 
 
 def _normalise(
-    metric: CWLMetric, s: CWLScores, inp: CWLInput, upper_pad: float | None = None
+    metric: Metric, s: CWLScores, inp: CWLInput, upper_pad: float | None = None
 ) -> CWLScores:
     """EU divided by the EU of the ideal ranking; ETU = EU * ED.
 
@@ -308,7 +308,7 @@ def _normalise(
     return CWLScores(eu, eu * s.ED, s.EC, s.ETC, s.ED)
 
 
-def cwl_scores(metric: CWLMetric, batch: RankingBatch, **options) -> CWLScores:
+def cwl_scores(metric: Metric, batch: RankingBatch, **options) -> CWLScores:
     """Lower-bound measurements of ``metric`` on ``batch`` (identity gains and unit costs by
     default)."""
     residuals = options.pop("residuals", False)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import measure, param
-from .base import CWLContext, CWLMetric, geometric_tail, logistic, register_cwl
+from .base import CWLMetric, register_cwl
+from .engine import CWLContext, geometric_tail, logistic
 
 
 def _c1(x: CWLContext, T: float, b1: float, R1: float) -> np.ndarray:

@@ -7,7 +7,8 @@ from typing import ClassVar
 import numpy as np
 
 from ..base import measure, param
-from .base import CWLContext, CWLMetric, geometric_tail, register_cwl, trigamma_tail
+from .base import CWLMetric, register_cwl
+from .engine import CWLContext, geometric_tail, trigamma_tail
 
 
 @register_cwl

@@ -30,7 +30,7 @@ from ...core.gains import GainMap
 from ...errors import ParamError
 from ..base import measure
 from ..parse import MAX_INT
-from .base import CWLScores
+from .engine import CWLScores
 from .evaluate import CWLInput, score
 from .inst import INST
 

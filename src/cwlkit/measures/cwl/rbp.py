@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import measure, param
-from .base import CWLContext, CWLMetric, geometric_tail, register_cwl
+from .base import CWLMetric, register_cwl
+from .engine import CWLContext, geometric_tail
 
 
 @register_cwl

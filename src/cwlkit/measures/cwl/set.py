@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import measure, param
-from .base import CWLContext, CWLMetric, register_cwl
+from .base import CWLMetric, register_cwl
+from .engine import CWLContext
 
 
 @register_cwl

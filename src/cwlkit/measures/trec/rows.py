@@ -8,13 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...errors import ParamError
 from ..base import param
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ._classes import TrecBase
 
 
 @dataclass(frozen=True)
@@ -46,9 +43,15 @@ class Param:
 
     def field(self) -> Any:
         """A new dataclass field declaring this parameter."""
-        bounds = {"gt": self.gt, "ge": self.ge, "lt": self.lt, "le": self.le}
         return param(
-            self.default, **bounds, integer=self.integer, choices=self.choices, doc=self.doc
+            self.default,
+            gt=self.gt,
+            ge=self.ge,
+            lt=self.lt,
+            le=self.le,
+            integer=self.integer,
+            choices=self.choices,
+            doc=self.doc,
         )
 
 
@@ -88,7 +91,7 @@ class Canonical:
     doc: str
     params: tuple[Param, ...] = (REL,)
     aliases: tuple[str, ...] = ()
-    base: type[TrecBase] | None = None
+    base: type | None = None  # (a subclass of _classes.TrecBase)
     cls_name: str = ""
 
 
