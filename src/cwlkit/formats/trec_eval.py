@@ -411,15 +411,12 @@ class TrecEval:
         zscores: dict[tuple[str, str], tuple[float, float]] | None = None,
     ) -> str:
         """What trec_eval prints for the run's Results ``res`` (``-q``, ``-n``, ``-Z``)."""
-        shown, totals = self.view(res, zscores)
-        return format_trec_eval(
-            shown,
-            self.names,
-            per_topic=per_topic,
-            summary=summary,
-            zscore=zscores is not None,
-            totals=totals,
+        out: list[str] = []
+        block = max(1, len(res.topics))  # (one piece: the text of format_trec_eval)
+        self.write(
+            res, out.append, per_topic=per_topic, summary=summary, zscores=zscores, block=block
         )
+        return "".join(out)
 
     def write(
         self,

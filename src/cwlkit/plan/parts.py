@@ -13,7 +13,34 @@ import numpy as np
 from ..results import Results
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..core.batch import RankingBatch
     from ..io.trec import Run
+    from ..measures.base import Measure
+
+
+def batch_results(
+    batch: RankingBatch,
+    measures: list[Measure],
+    values: np.ndarray,
+    columns: dict[str, np.ndarray],
+    *,
+    run: str,
+    text: dict[str, list[str]],
+) -> Results:
+    """The Results of ``measures`` on ``batch``: topics in the batch's order, those the run
+    lacks (``batch._cache["absent"]``, kept by the ``qrels`` and ``either`` rules) marked."""
+    topics = [str(t) for t in batch.topics]
+    absent = batch._cache.get("absent")
+    return Results(
+        values,
+        [m.name for m in measures],
+        topics,
+        columns,
+        run=run,
+        aggregates=[m.aggregate for m in measures],
+        text=text,
+        absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
+    )
 
 
 def join_parts(parts: list[Results]) -> Results:

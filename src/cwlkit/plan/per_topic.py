@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import ParamError
 from ..results import Results
+from .parts import batch_results
 
 
 class Scorer(Protocol):
@@ -97,14 +98,5 @@ def score(plan: Scorer, batch, params: dict[str, dict[str, float]], run: str) ->
             cols.setdefault(c, np.full((len(ms), T), np.nan))[:, mask] = a
         for name, strings in r.text.items():
             text.setdefault(name, np.full(T, "", dtype=object))[mask] = strings
-    absent = batch._cache.get("absent")
-    return Results(
-        values,
-        [m.name for m in ms],
-        topics,
-        cols,
-        run=run,
-        aggregates=[m.aggregate for m in ms],
-        text={name: v.tolist() for name, v in text.items()},
-        absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
-    )
+    as_lists = {name: v.tolist() for name, v in text.items()}
+    return batch_results(batch, ms, values, cols, run=run, text=as_lists)

@@ -16,6 +16,7 @@ import numpy as np
 from ..measures.base import Measure
 from ..results import Results
 from .options import CWL_COLUMNS, Options
+from .parts import batch_results
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.batch import RankingBatch
@@ -184,18 +185,7 @@ class Plan:
                 self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
             elif o.residuals and hasattr(m, "residual"):
                 cols["ResEU"][i] = m.residual(batch)
-        topics = [str(t) for t in batch.topics]
-        absent = batch._cache.get("absent")
-        return Results(
-            values,
-            [m.name for m in ms],
-            topics,
-            cols,
-            run=run,
-            aggregates=[m.aggregate for m in ms],
-            text=text,
-            absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
-        )
+        return batch_results(batch, ms, values, cols, run=run, text=text)
 
     def cwl_input(self, batch: RankingBatch, gain: Any = None) -> Any:
         """The C/W/L engine's input (gains and costs) of ``batch`` under these options."""

@@ -541,18 +541,7 @@ _OFFICIAL = (
     "P",
 )
 _ALL_TREC = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
+    *_OFFICIAL,
     "relstring",
     "recall",
     "infAP",
@@ -577,11 +566,7 @@ _ALL_TREC = (
     "num_nonrel_judged_ret",
 )
 _SET = (
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
+    *_OFFICIAL[:5],  # runid, num_q, num_ret, num_rel, num_rel_ret
     "utility",
     "set_P",
     "set_recall",
