@@ -169,9 +169,9 @@ def test_every_lookup_path_gives_the_same_batch(files, monkeypatch, with_qrels, 
     qrels = read_qrels(q)
     run = read_run(r, qrels=qrels if with_qrels else None)
     assert (run.qrels_rows(qrels) is not None) == with_qrels
-    assert "codes" not in qrels._cache  # the qrels' documents were never encoded whole
+    assert "codes" not in qrels.memo  # the qrels' documents were never encoded whole
     got = build_batch(qrels, run, topics=topics)
-    assert ("codes" in qrels._cache) == (not with_qrels)
+    assert ("codes" in qrels.memo) == (not with_qrels)
     assert list(got.topics) == list(expected.topics)
     np.testing.assert_array_equal(got.labels, expected.labels)
     np.testing.assert_array_equal(got.judged, expected.judged)

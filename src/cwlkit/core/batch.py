@@ -76,7 +76,7 @@ class RankingBatch:
     qrels_label_values: np.ndarray | None = None
     _doc_source: tuple | None = field(default=None, repr=False)
     _docs: np.ndarray | None = field(default=None, repr=False)
-    _cache: dict = field(default_factory=dict, repr=False)
+    memo: dict = field(default_factory=dict, repr=False)
 
     @property
     def n_topics(self) -> int:
@@ -98,6 +98,18 @@ class RankingBatch:
                 out[rows, cols] = np.asarray(docs.to_pylist(), dtype=object)
             self._docs = out
         return self._docs
+
+    def doc_cells(self) -> tuple[np.ndarray, np.ndarray, Any] | None:
+        """(rows, columns, document ids) of the ranked documents: the ids as read (a pyarrow
+        array), or those of the document matrix of a batch made by :meth:`select`; None for
+        a batch built without them (``light``)."""
+        if self._doc_source is not None:
+            rows, cols, docs = self._doc_source
+            return rows, cols, docs
+        if self._docs is None:
+            return None
+        rows, cols = np.nonzero(self.valid)
+        return rows, cols, from_strings(self._docs[rows, cols].tolist())
 
     def num_rel(self, rel: float = 1.0) -> np.ndarray:
         """int64[T], qrels entries with label >= ``rel`` (R)."""
@@ -310,7 +322,7 @@ def _sorted_qrels_keys(qrels: Qrels) -> tuple[np.ndarray, np.ndarray, int]:
     """(order, sorted keys, width) of the qrels rows' ``topic * width + doc`` keys in the
     qrels' own codes. Kept with qrels of up to ``CACHED_QRELS_ROWS`` rows, which every run
     evaluated against them then reuses; larger qrels do not hold 16 more bytes a row."""
-    got = qrels._cache.get("sorted_keys")
+    got = qrels.memo.get("sorted_keys")
     if got is None:
         qt_codes, _, qd_codes, qd_dict = qrels.codes()
         width = len(qd_dict) + 1
@@ -318,7 +330,7 @@ def _sorted_qrels_keys(qrels: Qrels) -> tuple[np.ndarray, np.ndarray, int]:
         qorder = np.argsort(qkeys, kind="stable")
         got = (qorder, qkeys[qorder], width)
         if qkeys.size <= CACHED_QRELS_ROWS:
-            qrels._cache["sorted_keys"] = got
+            qrels.memo["sorted_keys"] = got
     return got
 
 
@@ -498,14 +510,14 @@ def _qrels_matrix(
     next run that keeps the same topics)."""
     qrow = row_of_code[qrel_topic]
     key = (T, qrow.tobytes())  # (T too: topics without qrels rows add rows of their own)
-    got = qrels._cache.get("qrels_matrix")
+    got = qrels.memo.get("qrels_matrix")
     if got is not None and got[0] == key:
         return got[1]
     out = _qrels_rows(qrels.labels, qrow, T)
     for a in out:
         a.setflags(write=False)
     if qrow.size <= CACHED_QRELS_ROWS:
-        qrels._cache["qrels_matrix"] = (key, out)
+        qrels.memo["qrels_matrix"] = (key, out)
     return out
 
 
@@ -526,11 +538,11 @@ def _qrels_rows(qlabels: np.ndarray, qrow: np.ndarray, T: int) -> tuple[np.ndarr
 
 def qrels_label_values(qrels: Qrels) -> np.ndarray:
     """float64, the distinct finite labels of the whole qrels, ascending (cached on ``qrels``)."""
-    got = qrels._cache.get("label_values")
+    got = qrels.memo.get("label_values")
     if got is None:
         got = to_numpy(pc.unique(qrels.table.column("label"))).astype(np.float64)
         got = np.sort(got[np.isfinite(got)])
-        qrels._cache["label_values"] = got
+        qrels.memo["label_values"] = got
     return got
 
 

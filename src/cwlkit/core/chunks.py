@@ -97,7 +97,7 @@ def widen(batch: RankingBatch, depth: int, judged: int) -> RankingBatch:
         scores=pad(batch.scores, depth, np.nan, D),
         q0=pad(batch.q0, depth, -1, D),
         qrel_labels=pad(batch.qrel_labels, judged, np.nan, Q),
-        _cache=dict(batch._cache),
+        memo=dict(batch.memo),
     )
     return out
 
@@ -154,7 +154,7 @@ class Chunks:
         chunk_of = {t: i // chunk_topics for i, t in enumerate(kept)}
         self._q = (qrels, *_rows_by_chunk(qrels.table, chunk_of, n))
         self._r = (run, *_rows_by_chunk(run.table, chunk_of, n))
-        label_values = qrels._cache.get("label_values")
+        label_values = qrels.memo.get("label_values")
         if label_values is None:
             from .batch import qrels_label_values
 
@@ -167,6 +167,6 @@ class Chunks:
         run, ro, rb = self._r
         qi, ri = qo[qb[k] : qb[k + 1]], ro[rb[k] : rb[k + 1]]
         q = Qrels(pc.take(qrels.table, from_numpy(qi)), RowLines(qrels.lines, qi), qrels.path)
-        q._cache["label_values"] = self.label_values
+        q.memo["label_values"] = self.label_values
         r = Run(pc.take(run.table, from_numpy(ri)), RowLines(run.lines, ri), run.path)
         return q, r

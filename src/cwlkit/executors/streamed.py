@@ -200,7 +200,7 @@ def _pair(plan: Plan, qp, rp, k: int, label_values: np.ndarray):
         r = _empty_run(rp.path, plan.light)
     if topics == "both" and not to_numpy(pc.is_in(r.codes()[1], value_set=q.codes()[1])).any():
         return None
-    q._cache["label_values"] = label_values
+    q.memo["label_values"] = label_values
     return q, r
 
 

@@ -121,7 +121,7 @@ class DiversityQrels(Qrels):
     subtopics: pa.Table | None = None
     subtopic_lines: Any = None
     #: :class:`cwlkit.Evaluator` keeps the document ids in the batches of qrels that set this
-    #: and hands the qrels to the measures (``batch._cache["diversity_qrels"]``), which look
+    #: and hands the qrels to the measures (``batch.memo["diversity_qrels"]``), which look
     #: the subtopics of every ranked document up
     is_diversity: ClassVar[bool] = True
 
@@ -132,9 +132,9 @@ class DiversityQrels(Qrels):
 
     def judgement_rows(self) -> np.ndarray:
         """int64: the row of :attr:`table` (the (topic, document)) of every judgement."""
-        got = self._cache.get("judgement_rows")
+        got = self.memo.get("judgement_rows")
         if got is None:
-            got = self._cache["judgement_rows"] = _collapse(self.subtopics)[1]
+            got = self.memo["judgement_rows"] = _collapse(self.subtopics)[1]
         return got
 
 
@@ -207,7 +207,7 @@ def _make(full: pa.Table, lines: LineNumbers, path: str) -> DiversityQrels:
         subtopics=full,
         subtopic_lines=lines,
     )
-    q._cache["judgement_rows"] = group
+    q.memo["judgement_rows"] = group
     return q
 
 

@@ -42,7 +42,7 @@ class _Coded:
     """Integer codes of the topic and document columns, computed once and cached."""
 
     table: pa.Table
-    _cache: dict
+    memo: dict
 
     #: encode documents topic block by topic block (the dictionary may then repeat a string
     #: that occurs in several topics; within a topic, equal strings share a code)
@@ -50,16 +50,16 @@ class _Coded:
 
     def topic_codes(self) -> tuple[np.ndarray, pa.Array]:
         """(topic codes, topic dictionary); codes are int64."""
-        got = self._cache.get("topics")
+        got = self.memo.get("topics")
         if got is None:
             from .text import encode_runs
 
-            got = self._cache["topics"] = encode_runs(self.table.column("topic"))
+            got = self.memo["topics"] = encode_runs(self.table.column("topic"))
         return got
 
     def codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
         """(topic codes, topic dictionary, doc codes, doc dictionary); codes are int64."""
-        got = self._cache.get("codes")
+        got = self.memo.get("codes")
         if got is None:
             from .text import encode, encode_blocks
 
@@ -69,14 +69,14 @@ class _Coded:
             else:
                 (d,), dd = encode(self.table.column("doc"))
             got = (t, td, d, dd)
-            self._cache["codes"] = got
+            self.memo["codes"] = got
         return got
 
     def check_codes(self) -> tuple[np.ndarray, pa.Array, np.ndarray, pa.Array]:
         """Codes for finding a document twice in a topic: :meth:`codes` when computed or
         encoded topic block by topic block, otherwise (not kept) document codes of each block
         of whole topics (equal strings of one topic share a code)."""
-        if "codes" in self._cache or self._per_topic_docs:
+        if "codes" in self.memo or self._per_topic_docs:
             return self.codes()
         from .text import encode_blocks
 
@@ -86,7 +86,7 @@ class _Coded:
     def release_codes(self) -> None:
         """Forget the cached codes (they are recomputed if asked for again): lets a one-shot
         caller free their memory once the batch is built."""
-        self._cache.clear()
+        self.memo.clear()
 
 
 RUN_COLUMNS = ("topic", "q0", "doc", "rank", "score_text", "tag")
@@ -109,7 +109,7 @@ class Qrels(_Coded):
     table: pa.Table
     lines: LineNumbers
     path: str = "<qrels>"
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __len__(self) -> int:
         return self.table.num_rows
@@ -121,13 +121,13 @@ class Qrels(_Coded):
 
     def by_topic(self) -> JudgedByTopic:
         """The rows grouped by topic, for encoding runs with them (cached)."""
-        got = self._cache.get("by_topic")
+        got = self.memo.get("by_topic")
         if got is None:
             from .joint import JudgedByTopic
 
             t, td = self.topic_codes()
             got = JudgedByTopic.of(t, td, self.table.column("doc").combine_chunks())
-            self._cache["by_topic"] = got
+            self.memo["by_topic"] = got
         return got
 
     @classmethod
@@ -165,7 +165,7 @@ class Run(_Coded):
     table: pa.Table
     lines: LineNumbers
     path: str = "<run>"
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
     _per_topic_docs = True
 
     def __len__(self) -> int:
@@ -182,20 +182,20 @@ class Run(_Coded):
         :func:`cwlkit.core.batch.build_batch`, which then looks no string up again). Kept
         as they are when the codes are already computed, when a topic's rows are not
         contiguous, or when the qrels of the run's topics are several times the run."""
-        if "codes" in self._cache:
+        if "codes" in self.memo:
             return
         from .joint import joint_encode
 
         t, td = self.topic_codes()
         got = joint_encode(t, td, self.table.column("doc").combine_chunks(), qrels.by_topic())
         if got is not None:
-            self._cache["codes"] = (t, td, got[0], got[1])
-            self._cache["qrels_rows"] = (qrels.table, got[2])
+            self.memo["codes"] = (t, td, got[0], got[1])
+            self.memo["qrels_rows"] = (qrels.table, got[2])
 
     def qrels_rows(self, qrels: Qrels) -> np.ndarray | None:
         """int64, the row of ``qrels`` judging each row's (topic, document), -1 where none
         does; None unless the run was encoded with these qrels (:meth:`encode_with`)."""
-        got = self._cache.get("qrels_rows")
+        got = self.memo.get("qrels_rows")
         return got[1] if got is not None and got[0] is qrels.table else None
 
     @classmethod

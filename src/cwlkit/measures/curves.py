@@ -40,11 +40,11 @@ def relevant(batch: RankingBatch, rel: float = 1.0) -> np.ndarray:
     Unjudged documents and padding past the run's end are False.
     """
     key = ("classic.relevant", float(rel))
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is None:
         with np.errstate(invalid="ignore"):
             got = (batch.labels >= rel) & batch.valid
-        batch._cache[key] = got
+        batch.memo[key] = got
     return got
 
 
@@ -55,7 +55,7 @@ def _relevant_positions(batch: RankingBatch, rel: float) -> np.ndarray:
     the run depth, so everything computed at recall levels works on ``[T, K]``.
     """
     key = ("classic.relpos", float(rel))
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is None:
         isrel = relevant(batch, rel)
         rel_ret = isrel.sum(axis=1)
@@ -64,7 +64,7 @@ def _relevant_positions(batch: RankingBatch, rel: float) -> np.ndarray:
         rows, cols = np.nonzero(isrel)  # row-major: ranks ascending within each topic
         starts = np.concatenate(([0], np.cumsum(rel_ret)[:-1]))
         got[rows, np.arange(rows.size) - starts[rows]] = cols
-        batch._cache[key] = got
+        batch.memo[key] = got
     return got
 
 

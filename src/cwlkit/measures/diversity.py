@@ -97,7 +97,7 @@ class _QrelsSubtopics:
 
 def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     key = ("diversity", float(rel))
-    got = qrels._cache.get(key)
+    got = qrels.memo.get(key)
     if got is not None:
         return got
     from ..io.diversity import subtopic_order
@@ -140,7 +140,7 @@ def _qrels_subtopics(qrels: DiversityQrels, rel: float) -> _QrelsSubtopics:
     cand = np.full((Tq + 1, max(int(counts.max(initial=0)), 1)), -1, dtype=np.int64)
     cand[qt[rows], np.arange(rows.size) - cstart[qt[rows]]] = rows
     got = _QrelsSubtopics(n_sub, width, row_bits, row_any, n_rel, cand)
-    qrels._cache[key] = got
+    qrels.memo[key] = got
     return got
 
 
@@ -159,7 +159,7 @@ def topic_subtopics(
 
 
 def _qrels_of(batch: RankingBatch) -> DiversityQrels:
-    q = batch._cache.get("diversity_qrels")
+    q = batch.memo.get("diversity_qrels")
     if q is None:
         raise CwlkitError(
             "diversity measures need diversity qrels (topic subtopic document judgement): read "
@@ -172,17 +172,14 @@ def _qrels_of(batch: RankingBatch) -> DiversityQrels:
 def _ranked_rows(batch: RankingBatch, qrels: DiversityQrels) -> np.ndarray:
     """int64[T, D]: the qrels row of the document at each rank (-1: unjudged or past the end);
     one join of the batch's document ids with the qrels, memoised on the batch."""
-    got = batch._cache.get("diversity_rows")
+    got = batch.memo.get("diversity_rows")
     if got is not None:
         return got
     T, D = batch.labels.shape
     out = np.full((T, D), -1, dtype=np.int64)
-    src = batch._doc_source
-    if src is not None:
-        row, col, docs = src
-    elif batch._docs is not None:  # (a batch made by select())
-        row, col = np.nonzero(batch.valid)
-        docs = from_strings(batch.docs[row, col].tolist())
+    cells = batch.doc_cells()
+    if cells is not None:
+        row, col, docs = cells
     else:
         raise CwlkitError(
             "the batch has no document ids (built with light=True): diversity measures look "
@@ -203,7 +200,7 @@ def _ranked_rows(batch: RankingBatch, qrels: DiversityQrels) -> np.ndarray:
         pos = np.minimum(np.searchsorted(sk, keys), sk.size - 1)
         hit = (sk[pos] == keys) & (keys >= 0)
         out[row[hit], col[hit]] = qorder[pos[hit]]
-    batch._cache["diversity_rows"] = out
+    batch.memo["diversity_rows"] = out
     return out
 
 
@@ -267,7 +264,7 @@ class DiversityView:
 def view(batch: RankingBatch, rel: float) -> DiversityView:
     """The :class:`DiversityView` of ``batch`` at threshold ``rel`` (memoised on the batch)."""
     key = ("diversity_view", float(rel))
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is not None:
         return got
     qrels = _qrels_of(batch)
@@ -296,7 +293,7 @@ def view(batch: RankingBatch, rel: float) -> DiversityView:
     cand_bits = sub.row_bits[cand]  # (-1: the padding row, relevant to nothing)
     n_rel = sub.n_rel[tqs]
     got = DiversityView(n_sub, in_q, rank, bits, n_rel, cand_bits, cand_ok, batch.depth)
-    batch._cache[key] = got
+    batch.memo[key] = got
     return got
 
 

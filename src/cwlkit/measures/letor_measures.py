@@ -122,7 +122,7 @@ def _check_labels(batch, version: LetorVersion, name: str) -> None:
 def _prepared(batch, version: LetorVersion, name: str) -> tuple:
     """Ranked gains and relevance, candidate gains and relevant counts (cached on the batch)."""
     key = ("letor_input", version)
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is None:
         _check_labels(batch, version, name)
         inside = batch.valid
@@ -135,7 +135,7 @@ def _prepared(batch, version: LetorVersion, name: str) -> tuple:
         qgain, qrel = letor_gain_rel(np.where(judged, ql, 0.0).astype(np.int64), version)
         ideal = np.where(judged, qgain, 0.0)
         n_relevant = np.where(judged, qrel, 0.0).sum(axis=1)
-        got = batch._cache[key] = (
+        got = batch.memo[key] = (
             gain,
             rel,
             np.asarray(batch.depth, dtype=np.int64),
@@ -149,10 +149,10 @@ def _scores(batch, version: LetorVersion, k: int, name: str) -> tuple:
     """:func:`letor_measures` on the batch, for positions 1..max(k, depth, printed)."""
     K = max(int(k), batch.max_depth, version.positions)
     key = ("letor_scores", version, K)
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is None:
         gain, rel, depth, ideal, n_relevant = _prepared(batch, version, name)
-        got = batch._cache[key] = letor_measures(
+        got = batch.memo[key] = letor_measures(
             gain, rel, depth, version, positions=K, ideal=ideal, n_relevant=n_relevant
         )
     return got

@@ -159,10 +159,10 @@ class RBP_eval(Measure):  # noqa: N801 (the registry's family name)
     def base_and_residual(self, batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
         """(RBP, residual) of every topic, float64[T] each (cached on the batch)."""
         key = ("RBP_eval", self)
-        got = batch._cache.get(key)
+        got = batch.memo.get(key)
         if got is None:
             got = _rbp(self, batch)
-            batch._cache[key] = got
+            batch.memo[key] = got
         return got
 
 

@@ -28,9 +28,9 @@ def batch_results(
     text: dict[str, list[str]],
 ) -> Results:
     """The Results of ``measures`` on ``batch``: topics in the batch's order, those the run
-    lacks (``batch._cache["absent"]``, kept by the ``qrels`` and ``either`` rules) marked."""
+    lacks (``batch.memo["absent"]``, kept by the ``qrels`` and ``either`` rules) marked."""
     topics = [str(t) for t in batch.topics]
-    absent = batch._cache.get("absent")
+    absent = batch.memo.get("absent")
     return Results(
         values,
         [m.name for m in measures],

@@ -80,17 +80,17 @@ def score(plan: Scorer, batch, params: dict[str, dict[str, float]], run: str) ->
     values = np.full((len(ms), T), np.nan)
     cols: dict[str, np.ndarray] = {}
     text: dict[str, np.ndarray] = {}
-    version = batch._cache.get("trec_version")
+    version = batch.memo.get("trec_version")
     for key, idx in groups.items():
         mask = np.zeros(T, dtype=bool)
         mask[idx] = True
         sub = batch if mask.all() else batch.select(mask)
         if version is not None:
-            sub._cache["trec_version"] = version
+            sub.memo["trec_version"] = version
         for entry in ("judged_only", "absent"):  # (what the trec_eval measures read)
-            if entry in batch._cache:
-                got = batch._cache[entry]
-                sub._cache[entry] = got[mask] if isinstance(got, np.ndarray) else got
+            if entry in batch.memo:
+                got = batch.memo[entry]
+                sub.memo[entry] = got[mask] if isinstance(got, np.ndarray) else got
         given = {p: v for p, v in zip(names, key, strict=True) if v is not None}
         r = plan.score(sub, run=run, measures=[_with(m, given) for m in ms])
         values[:, mask] = r.values

@@ -135,12 +135,12 @@ class Plan:
             drop_unjudged=o.judged_only,
             light=self.light,
         )
-        batch._cache["trec_version"] = o.trec_version
-        batch._cache["judged_only"] = o.judged_only
+        batch.memo["trec_version"] = o.trec_version
+        batch.memo["judged_only"] = o.judged_only
         if self.diversity:  # the intent-aware measures read the subtopics from here
-            batch._cache["diversity_qrels"] = self.qrels
+            batch.memo["diversity_qrels"] = self.qrels
         if o.topics in ("qrels", "either"):  # (the others keep run topics only)
-            batch._cache["absent"] = _absent(batch, run)
+            batch.memo["absent"] = _absent(batch, run)
         return batch
 
     def score(

@@ -151,17 +151,11 @@ def _tie_average(g: np.ndarray, batch: RankingBatch) -> np.ndarray:
 
 
 def _doc_cells(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray, Any]:
-    """(rows, columns, document ids) of the batch's ranked documents: its source, or the
-    document matrix once built (a selected batch keeps only that)."""
-    from ...io.text import from_strings
-
-    if batch._doc_source is not None:
-        rows, cols, docs = batch._doc_source
-        return rows, cols, docs
-    if batch._docs is None:
+    """(rows, columns, document ids) of the batch's ranked documents."""
+    got = batch.doc_cells()
+    if got is None:
         raise CwlkitError("document costs need the run's document ids; this batch has none")
-    rows, cols = np.nonzero(batch.valid)
-    return rows, cols, from_strings(batch._docs[rows, cols].tolist())
+    return got
 
 
 def _apply_doc_costs(c: np.ndarray, batch: RankingBatch, dc: DocCosts) -> np.ndarray:

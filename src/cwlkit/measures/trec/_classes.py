@@ -26,24 +26,24 @@ CUT_KINDS = ("long_cut", "double_cut")
 
 
 def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
-    """The trec_eval view of a batch (memoised on the batch; ``batch._cache["trec_version"]``
+    """The trec_eval view of a batch (memoised on the batch; ``batch.memo["trec_version"]``
     selects trec_eval 10.0's rules where they differ).
 
-    trec_eval 10.0 scores a topic the run lacks (``batch._cache["absent"]``: kept by the
+    trec_eval 10.0 scores a topic the run lacks (``batch.memo["absent"]``: kept by the
     ``topics="qrels"`` rule) as a stand-in ranking of one document not in the qrels (none
     with ``judged_only``, which drops it); 9.0.8 does not score it (here: an empty ranking).
     """
-    version = int(batch._cache.get("trec_version", 9))
+    version = int(batch.memo.get("trec_version", 9))
     key = ("trec_ctx", float(rel), version)
-    got = batch._cache.get(key)
+    got = batch.memo.get(key)
     if got is None:
         codes, depth = codes_of(batch)
-        absent = batch._cache.get("absent")
-        if version >= 10 and absent is not None and not batch._cache.get("judged_only"):
+        absent = batch.memo.get("absent")
+        if version >= 10 and absent is not None and not batch.memo.get("judged_only"):
             codes, depth = stand_ins(codes, depth, absent)
         with np.errstate(invalid="ignore"):
             qlev = np.trunc(batch.qrel_labels)
-        got = batch._cache[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
+        got = batch.memo[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
     return got
 
 
@@ -55,8 +55,8 @@ CLEARED = ("num_ret", "utility", "relstring", "rbp_resid")
 def _stand_in_topics(batch: RankingBatch) -> np.ndarray | None:
     """bool[T]: the topics the run lacks that trec_eval 10.0 scores as a stand-in ranking
     (emptied by ``judged_only``, but reset all the same), or None."""
-    absent = batch._cache.get("absent")
-    if absent is None or int(batch._cache.get("trec_version", 9)) < 10 or not absent.any():
+    absent = batch.memo.get("absent")
+    if absent is None or int(batch.memo.get("trec_version", 9)) < 10 or not absent.any():
         return None
     return absent
 
