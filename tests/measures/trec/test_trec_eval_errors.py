@@ -165,3 +165,18 @@ def test_no_common_topic_with_c_in_10_scores_stand_ins(cli, tmp_path, chunk):
     )
     assert cli("trec_eval", "--trec-version", "10", *args) == (0, want, "")
     _fails(cli, *args, match="share no topic")
+
+
+@pytest.mark.parametrize("label", ["10000000000000000000", "1e300", "-1e300"])
+def test_labels_beyond_2_to_the_53_are_refused(tmp_path, label):
+    """trec_eval reads labels as integers and cannot compute its measures past a long's range
+    ("Can't calculate measure"); cwlkit gave nDCG@10 0.4612 for 1e19 and 0 for 1e300."""
+    import cwlkit
+    from cwlkit.errors import ParamError
+
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text(f"1 0 d1 {label}\n1 0 d2 1\n1 0 d3 0\n1 0 d4 1\n")
+    r.write_text("1 Q0 d1 1 4 t\n1 Q0 d3 2 3 t\n1 Q0 d2 3 2 t\n1 Q0 d9 4 1 t\n")
+    with pytest.raises(ParamError, match="beyond 2\\^53"):
+        cwlkit.evaluate(q, r, ["nDCG@10"])
+    assert cwlkit.evaluate(q, r, ["RBP(p=0.8)"], gain="linear").mean()  # (C/W/L: gains)

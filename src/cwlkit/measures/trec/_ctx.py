@@ -79,12 +79,34 @@ def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
     zero (as trec_eval's ``atol`` reads it), :data:`NONPOOL` for a document not in the
     qrels, :data:`UNJUDGED` for a label below 0 once truncated (``-0.5`` is 0: judged
     non-relevant), :data:`PAD` past the ranking's end."""
+    _check_levels(batch)
     with np.errstate(invalid="ignore"):
         # NaN (unjudged) casts to garbage that the judged mask replaces
         lvl = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
         codes = np.where(batch.judged, np.where(lvl < 0, UNJUDGED, lvl), NONPOOL)
     codes[~batch.valid] = PAD
     return codes, batch.depth.astype(np.int64)
+
+
+#: the largest label trec_eval's measures read exactly (an integer, as ``atol`` reads it;
+#: beyond 2^53 a float64 label is no longer every integer, and trec_eval's C program
+#: refuses such qrels: "Can't calculate measure")
+MAX_LEVEL = 2.0**53
+
+
+def _check_levels(batch: RankingBatch) -> None:
+    """Refuse a qrels label beyond +-:data:`MAX_LEVEL` (nDCG silently gave 0.46 for 1e19)."""
+    from ...errors import ParamError
+
+    values = batch.qrels_label_values
+    if values is None or not values.size:
+        return
+    top = float(np.nanmax(np.abs(values)))
+    if top > MAX_LEVEL:
+        raise ParamError(
+            f"a qrels label of magnitude {top:.6g} is beyond 2^53: trec_eval's measures read "
+            "labels as integers (trec_eval cannot compute them either); rescale the labels"
+        )
 
 
 def stand_ins(
