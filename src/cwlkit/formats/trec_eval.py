@@ -327,7 +327,7 @@ class TrecEval:
             measures,
             topics="qrels" if all_topics or version >= 10 else "both",
             trec_version=version,
-            depth=max_depth or None,
+            depth=max_depth,
             judged_only=judged_only,
             extra_fields=True,
             chunk_topics="auto" if stream_qrels else None,

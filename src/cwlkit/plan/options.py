@@ -66,10 +66,15 @@ class Options:
             raise ParamError(f"compat must be None or 'inst_eval'; got {self.compat!r}")
         for name in ("depth", "compat_depth"):
             v = getattr(self, name)
-            # inst_eval.py's -n may be 0 (every rank then counts as past the depth)
-            least = 0 if (name == "compat_depth" and self.compat == "inst_eval") else 1
-            if v is not None and (not isinstance(v, (int, np.integer)) or v < least):
-                raise ParamError(f"{name} must be a positive integer; got {v!r}")
+            # depth 0 keeps no document (trec_eval's -M 0); inst_eval.py's -n may be 0 (every
+            # rank then counts as past the depth)
+            zero = name == "depth" or self.compat == "inst_eval"
+            least = 0 if zero else 1
+            if v is not None and (
+                isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least
+            ):
+                what = "a non-negative" if zero else "a positive"
+                raise ParamError(f"{name} must be {what} integer; got {v!r}")
         self._check_types()
         for name in ("max_cost", "min_cost"):  # (an infinite cost makes EC inf * 0 = nan)
             v = getattr(self, name)

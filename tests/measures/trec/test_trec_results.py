@@ -162,3 +162,16 @@ def test_complete_rel_info_num_rel_ignores_the_level(cli, tmp_path, version):
     assert "num_rel               \t1\t1\n" in out and "num_rel               \t2\t1\n" in out
     rc, out, _ = cli(*args[:5], "-m", "num_rel", q, r)  # (level 1: the same count)
     assert "num_rel               \tall\t6\n" in out
+
+
+def test_max_depth_zero_keeps_no_document(cli, tmp_path):
+    """``-M 0`` keeps no document, as trec_eval's C program does (num_ret 0, map 0); the API's
+    ``depth=0`` likewise."""
+    import cwlkit
+
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 2\n2 0 d 1\n")
+    r.write_text("1 Q0 a 1 3 t\n1 Q0 c 2 2 t\n2 Q0 d 1 5 t\n")
+    rc, out, _ = cli("trec_eval", "-M", "0", "-m", "map", "-m", "num_ret", q, r)
+    assert (rc, out) == (0, "num_ret               \tall\t0\nmap                   \tall\t0.0000\n")
+    assert cwlkit.evaluate(q, r, ["NumRet"], depth=0).mean() == {"NumRet": 0.0}
