@@ -222,38 +222,19 @@ def main(argv: list[str]) -> int:
 
 def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
     """trec_eval's output for the preference / judgment-group evaluation of one run (``-R``)."""
-    from ..formats.trec_eval import format_trec_eval, prefs_results
-    from ..io.trec import read_run
-    from ..measures.trec.prefs import evaluate_prefs, prefs_names
+    from ..formats.trec_eval import TrecEval
 
-    run = read_run(run_path, comments=comments, extra=True)
-    nick = None
-    names: list[str] | None = []
-    for s in args.m:
-        n = s.partition(".")[0]
-        if n in ("all_prefs", "prefs", "qrels_jg", "official", "all_trec", "set"):
-            nick = n
-        else:
-            names.append(s)  # type: ignore[union-attr]
-    if not args.m:
-        names = None
-    elif not names:
-        names = None
     kind = args.R if args.R != "qrels" else "qrels_prefs"
-    res = evaluate_prefs(
+    te = TrecEval.create_prefs(
         kind,
         qrels_path,
-        run,
-        names,
+        args.m or None,
         version=version,
-        nickname=nick,
-        max_depth=max_depth,
         all_topics=args.c,
         rel_level=level,
+        max_depth=max_depth,
     )
-    printed = prefs_names(kind, names, nick)
-    values, totals = prefs_results(res)
-    return format_trec_eval(values, printed, per_topic=args.q, summary=not args.n, totals=totals)
+    return te.text(te.evaluate(run_path), per_topic=args.q, summary=not args.n)
 
 
 def _print_runs(

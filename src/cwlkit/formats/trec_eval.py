@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ParamError
 from ..results import MIN_GEO_MEAN, Results
 
 #: a printed line's kind: the run's tag, text, an integer (%ld) or a real (%6.4f) measure
@@ -336,6 +337,40 @@ class TrecEval:
             raise AssertionError(f"measures {ev.measures} do not match the names {names}")
         return cls(ev, names, version, all_topics)
 
+    @classmethod
+    def create_prefs(
+        cls,
+        kind: str,
+        judgments_path: str,
+        specs: list[str] | None = None,
+        *,
+        version: int = 9,
+        all_topics: bool = False,
+        rel_level: float = 1,
+        max_depth: int | None = None,
+    ) -> TrecEval:
+        """trec_eval's evaluation with ``-R kind`` (``prefs``, ``qrels_prefs``, ``qrels_jg``):
+        the preference or judgment-group measures of ``-m specs`` (default: the kind's
+        nickname), the judgments read now; runs are scored whole."""
+        from ..api import Evaluator
+        from ..io.prefs import read_judgments
+        from ..measures.trec.prefs import PrefsSpec, prefs_names
+
+        if version not in (9, 10):
+            raise ParamError(f"trec_eval version must be 9 or 10; got {version!r}")
+        names, nick = _prefs_request(specs)
+        spec = PrefsSpec.of(kind, names, nick, rel_level)
+        judgments = read_judgments(kind, judgments_path, comments=version >= 10)
+        ev = Evaluator(
+            judgments,
+            spec.measures(),
+            topics="qrels" if all_topics else "both",
+            trec_version=version,
+            depth=max_depth,
+            extra_fields=True,
+        )
+        return cls(ev, prefs_names(kind, names, nick), version, all_topics)
+
     def evaluate(
         self,
         run: Any,
@@ -442,6 +477,20 @@ class TrecEval:
         )
 
 
+def _prefs_request(specs: list[str] | None) -> tuple[list[str] | None, str | None]:
+    """``-m`` arguments as the preference measures take them: the names given (None: the
+    nickname's, or every one of the kind) and the nickname given last, if any."""
+    nick = None
+    names: list[str] = []
+    for s in specs or []:
+        n = s.partition(".")[0]
+        if n in ("all_prefs", "prefs", "qrels_jg", "official", "all_trec", "set"):
+            nick = n
+        else:
+            names.append(s)
+    return (names or None), nick
+
+
 def _topics(res: Results, keep: list[bool]) -> Results:
     """``res`` restricted to the topics ``keep`` marks."""
     idx = [i for i, k in enumerate(keep) if k]
@@ -507,25 +556,6 @@ def evaluate_trec(
     :meth:`TrecEval.create`'s): the Results of :meth:`TrecEval.evaluate`, measures under
     their canonical names in trec_eval's order."""
     return TrecEval.create(qrels, specs, **options).evaluate(run)
-
-
-def prefs_results(pv: Any) -> tuple[Results, Totals]:
-    """The Results of trec_eval's preference or judgment-group measures
-    (:class:`cwlkit.measures.trec.prefs.PrefsValues`; measures under their printed names,
-    ``num_q`` as ``NumQ``) and how their ``all`` lines add up (over ``num_q`` topics)."""
-    rows = pv.rows
-    values = np.ones((len(rows), len(pv.topics)))
-    for i, n in enumerate(rows):
-        if n != "num_q":
-            values[i] = pv.values[n]
-    res = Results(
-        values,
-        ["NumQ" if n == "num_q" else n for n in rows],
-        list(pv.topics),
-        run=pv.runid,
-        aggregates=["sum" if pv.summed(n) else "mean" for n in rows],
-    )
-    return res, Totals(pv.num_q)
 
 
 def trec_summary(results: Results, totals: Totals | None = None) -> dict[str, float]:

@@ -52,7 +52,7 @@ class Plan:
             self.topic_params = resolve(options.topic_params)
             check_measures(self.topic_params, measures)
         self.qrels_source = qrels
-        self._qrels: Qrels | None = None if stream_qrels else self._read_qrels()
+        self._qrels: Any = None if stream_qrels else self._read_qrels()
         self.costs = _read_costs(options)
 
     def __getstate__(self) -> dict:
@@ -69,13 +69,16 @@ class Plan:
             self._qrels = self._read_qrels()
         return self._qrels
 
-    def _read_qrels(self) -> Qrels:
+    def _read_qrels(self) -> Any:  # (Qrels, or Judgments for trec_eval -R)
         """The qrels from their source: a TREC file is read with the options' reading rules
         (``#`` comments in trec_eval 10.0), any other form by :func:`cwlkit.io.inputs.as_qrels`."""
         from ..io.inputs import as_qrels
+        from ..io.prefs import Judgments
         from ..io.trec import read_qrels
 
         source = self.qrels_source
+        if isinstance(source, Judgments):  # (trec_eval's -R: preferences, judgment groups)
+            return source
         if self.options.comments and _trec_file(source) and os.path.isfile(source):
             with open(source, "rb") as f:
                 parquet = f.read(4) == b"PAR1"
@@ -87,6 +90,15 @@ class Plan:
     def qrels_read(self) -> Qrels | None:
         """The judgements if already read, else None (a qrels file to stream)."""
         return self._qrels
+
+    @property
+    def prefs(self) -> bool:
+        """Whether the judgments are preferences or judgment groups (trec_eval's ``-R``):
+        a run is then scored whole, joined with them (a
+        :class:`~cwlkit.measures.trec.prefs.PrefsBatch`)."""
+        from ..io.prefs import Judgments
+
+        return isinstance(self._qrels, Judgments)
 
     @property
     def diversity(self) -> bool:
@@ -109,7 +121,8 @@ class Plan:
         from ..io.trec import read_run
 
         if _trec_file(run):
-            qrels = self.qrels if join_qrels and not self.diversity else None
+            joined = join_qrels and not self.diversity and not self.prefs
+            qrels = self.qrels if joined else None
             o = self.options
             return read_run(
                 run, comments=o.comments, extra=o.extra_fields, light=self.light, qrels=qrels
@@ -121,10 +134,16 @@ class Plan:
         return self.build(self.qrels, self.load_run(run, None))
 
     def build(self, qrels: Qrels, run: Run) -> RankingBatch:
-        """The ranking batch of a loaded ``run`` against ``qrels`` under these options."""
+        """The ranking batch of a loaded ``run`` against ``qrels`` under these options (for
+        preference judgments, a :class:`~cwlkit.measures.trec.prefs.PrefsBatch`)."""
         from ..core.batch import build_batch
 
         o = self.options
+        if self.prefs:
+            from ..measures.trec.prefs import prefs_batch
+
+            got: Any = prefs_batch(self._qrels, run, **_prefs_options(o))
+            return got  # (not a RankingBatch: the prefs measures read it)
         batch = build_batch(
             qrels,
             run,
@@ -151,7 +170,7 @@ class Plan:
         from ..errors import ParamError
         from ..measures.base import is_cwl
 
-        if not isinstance(batch, RankingBatch):
+        if not isinstance(batch, RankingBatch) and not self.prefs:
             raise ParamError(
                 f"score takes a ranking batch (Evaluator.batch(run)); got {type(batch).__name__}"
             )
@@ -229,6 +248,11 @@ class Plan:
         if res is not None:
             for j, c in enumerate(("EU", *CWL_COLUMNS)):
                 cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _prefs_options(o: Options) -> dict[str, Any]:
+    """What joining a run with preference judgments reads of the options."""
+    return {"version": o.trec_version, "max_depth": o.depth, "all_topics": o.topics == "qrels"}
 
 
 def _trec_file(obj: Any) -> bool:

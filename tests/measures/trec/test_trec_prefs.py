@@ -15,10 +15,10 @@ import pytest
 from conftest import DATA as _DATA
 
 from cwlkit.errors import CwlkitError, FormatError, ParamError
-from cwlkit.formats.trec_eval import prefs_results, trec_summary
+from cwlkit.formats.trec_eval import TrecEval, trec_summary
 from cwlkit.io.prefs import read_prefs, read_qrels_jg, read_qrels_prefs
 from cwlkit.io.trec import Run, read_run
-from cwlkit.measures.trec.prefs import evaluate_prefs, prefs_names
+from cwlkit.measures.trec.prefs import prefs_names
 from cwlkit.measures.trec.prefs_counts import PREFS_MEASURES
 
 DATA = _DATA / "trec_eval_test"
@@ -47,20 +47,21 @@ def _evaluate(
     all_topics=False,
     rel_level=1.0,
 ):
+    """The Results of ``cwlkit trec_eval -R kind`` (through the Evaluator), restricted to what
+    trec_eval prints, with ``summary`` (its 'all' values) and ``totals`` attached."""
     if not isinstance(run, Run):
         run = read_run(run, comments=version >= 10)
-    values = evaluate_prefs(
+    specs = [*(names or []), *([nickname] if nickname else [])] or None
+    te = TrecEval.create_prefs(
         kind,
         str(qrels),
-        run,
-        names,
+        specs,
         version=version,
-        nickname=nickname,
-        max_depth=max_depth,
         all_topics=all_topics,
         rel_level=rel_level,
+        max_depth=max_depth,
     )
-    res, totals = prefs_results(values)
+    res, totals = te.view(te.evaluate(run))
     res.totals = totals  # (for the printer)
     res.summary = trec_summary(res, totals)  # what trec_eval prints on the 'all' lines
     return res

@@ -1,8 +1,10 @@
 """trec_eval's preference (``-R prefs``, ``-R qrels_prefs``) and judgment-group
-(``-R qrels_jg``) measures, per topic (:class:`PrefsValues`; printed by
-:func:`cwlkit.formats.trec_eval.prefs_results` and its formatter).
+(``-R qrels_jg``) measures, evaluated through :class:`cwlkit.Evaluator` as any measure is: the
+Evaluator's judgments are :class:`~cwlkit.io.prefs.Judgments`, its plan joins each run with
+them into a :class:`PrefsBatch`, and the measures (:meth:`PrefsSpec.measures`) compute from
+it (``cwlkit trec_eval -R``: :meth:`cwlkit.formats.trec_eval.TrecEval.create_prefs`).
 
-The entry point is :func:`evaluate_prefs`; the counting lives in
+The counting lives in
 :mod:`~cwlkit.measures.trec.prefs_counts` and :mod:`~cwlkit.measures.trec.jg_measures`.
 
 Conventions (trec_eval 9.0.8 and 10.0, from their sources and test files):
@@ -27,15 +29,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ...errors import CwlkitError, ParamError
-from ...io.prefs import Judgments, read_judgments
+from ...errors import ParamError
+from ...io.prefs import Judgments
 from ...io.text import encode, from_numpy, sort_rank, to_numpy
 from ...io.trec import Run
+from ..base import Measure, measure
 from .jg_measures import JG_MEASURES, P_CUTOFFS, RPREC_MULTS, jg_values
 from .prefs_counts import PREFS_COUNTS, PREFS_MEASURES, prefs_values
 from .spec import PREFS_NICKNAMES as NICKNAMES
@@ -44,125 +48,9 @@ _TABLE_ORDER = ("runid", "num_q", *PREFS_MEASURES, *JG_MEASURES)
 KINDS = ("prefs", "qrels_prefs", "qrels_jg")
 
 
-@dataclass(frozen=True)
-class PrefsValues:
-    """The preference or judgment-group measures of one run.
-
-    Attributes
-    ----------
-    topics : list of str
-        The topics evaluated, in print order.
-    rows : list of str
-        The printed names (``runid`` excepted), in trec_eval's table order.
-    values : dict of str to numpy.ndarray
-        Each row's float64 per-topic values (``num_q``: none).
-    num_q : int
-        The topics averaged over (with ``-c``: every judgments topic).
-    runid : str
-        The run's tag.
-    """
-
-    topics: list[str]
-    rows: list[str]
-    values: dict[str, np.ndarray]
-    num_q: int
-    runid: str
-
-    def summed(self, name: str) -> bool:
-        """Whether row ``name`` is summed over topics (the ``prefs_num_prefs_*`` counts and
-        ``num_q``), not averaged."""
-        return name in PREFS_COUNTS or name == "num_q"
-
-
-def evaluate_prefs(
-    kind: str,
-    judgments_path: str,
-    run: Run,
-    names: list[str] | None,
-    *,
-    version: int,
-    nickname: str | None,
-    max_depth: int | None,
-    all_topics: bool,
-    rel_level: float,
-) -> PrefsValues:
-    """Compute trec_eval's preference or judgment-group measures for ``run``.
-
-    Parameters
-    ----------
-    kind : {"prefs", "qrels_prefs", "qrels_jg"}
-        trec_eval's ``-R`` format of ``judgments_path``.
-    judgments_path : str
-        The judgments file (trec_eval's QRELS argument).
-    run : Run
-        The results, read with ``cwlkit.io.trec.read_run(path, comments=version >= 10)``.
-    names : list of str or None
-        Measures as given to ``-m`` (``prefs_simp``, ``P_avgjg.5,10``, ``Rprec_mult_avgjg.0.5``,
-        ``runid``, ``num_q`` or a nickname); None = the nickname's measures, or the kind's
-        full set (``all_prefs`` / ``qrels_jg``) when ``nickname`` is None too.
-    version : {9, 10}
-        trec_eval 9.0.8 or 10.0 behaviour (see the module docstring).
-    nickname : str or None
-        ``all_prefs``, ``prefs`` or ``qrels_jg`` when ``-m`` gave one (its measures are added).
-    max_depth : int or None
-        ``-M``: keep only the first ``max_depth`` documents of each ranking.
-    all_topics : bool
-        ``-c``: average over every topic of the judgments.
-    rel_level : float
-        ``-l``: minimum label counted relevant by the judgment-group measures.
-
-    Returns
-    -------
-    PrefsValues
-        Topics in print order; measures in trec_eval's table order under the names trec_eval
-        prints (they have no other anchor; ``P_avgjg_5``); :func:`prefs_names` gives the
-        printed names.
-
-    Raises
-    ------
-    ParamError
-        Unknown kind, version or measure, a measure of the other family, bad parameters.
-    FormatError
-        A malformed line in the judgments file.
-    CwlkitError
-        No topic to evaluate, a judgments topic without results (10.0 without ``-c``),
-        inconsistent preferences inside a judgment group.
-    """
-    if kind not in KINDS:
-        raise ParamError(f"unknown judgments format {kind!r}; expected one of {', '.join(KINDS)}")
-    if version not in (9, 10):
-        raise ParamError(f"trec_eval version must be 9 or 10; got {version!r}")
-    if max_depth is not None and max_depth < 0:
-        raise ParamError(f"-M must be >= 0; got {max_depth}")
-    wanted, params = _resolve(kind, names, nickname)
-    judg = read_judgments(kind, judgments_path, comments=version >= 10)
-    j = _join(judg, run, version=version, max_depth=max_depth, tie_ascending=kind != "qrels_jg")
-    topics_all = j["topics"]
-    present = j["present"]
-    if version >= 10 and not all_topics and not present.all():
-        missing = topics_all[int(np.flatnonzero(~present)[0])]
-        raise CwlkitError(
-            f"topic {missing!r} of {judgments_path} has no results in {run.path} "
-            "(trec_eval 10.0 stops there; give -c to score it as an empty ranking)"
-        )
-    evaluated = present if version < 10 else np.ones(present.size, dtype=bool)
-    if not evaluated.any():
-        raise CwlkitError(f"no topics to evaluate: {run.path} and {judgments_path} share no topic")
-    num_q = int(present.size) if all_topics else int(evaluated.sum())
-
-    if kind == "qrels_jg":
-        values = _jg(j, evaluated, rel_level, wanted, params)
-    else:
-        values = prefs_values(**_prefs_inputs(j, evaluated), what=str(judgments_path))
-    topics = [t for t, e in zip(topics_all, evaluated, strict=True) if e]
-    rows = [n for n in _print_names(wanted, params) if n != "runid"]
-    got = {n: np.asarray(values[n], dtype=np.float64) for n in rows if n != "num_q"}
-    return PrefsValues(topics, rows, got, num_q, run.runid)
-
-
 def prefs_names(kind: str, names: list[str] | None, nickname: str | None) -> list[str]:
     """What trec_eval prints for these measures, in print order: ``runid`` for the run's tag
-    line, then one name per measure of :func:`evaluate_prefs`'s Results, in its order (the
+    line, then one name per measure of :meth:`PrefsSpec.measures`, in its order (the
     ``names`` of :func:`cwlkit.formats.trec_eval.format_trec_eval`)."""
     return _print_names(*_resolve(kind, names, nickname))
 
@@ -422,3 +310,137 @@ def _jg(j: dict, evaluated: np.ndarray, rel_level: float, wanted: list[str], par
         if "Rprec_mult_avgjg" in wanted
         else (),
     )
+
+
+# ------------------------------------------------------------ through cwlkit.Evaluator
+
+
+@dataclass(eq=False)
+class PrefsBatch:
+    """A run joined with preference or judgment-group judgments: what the measures of this
+    module read (a :class:`~cwlkit.plan.Plan` builds it in place of a ranking batch when its
+    judgments are :class:`~cwlkit.io.prefs.Judgments`).
+
+    Attributes
+    ----------
+    join : dict
+        The run in trec_eval's order, in the judgments' topic and document codes.
+    evaluated : numpy.ndarray
+        bool, per judgments topic (strcmp order): the topics scored (those with results; every
+        one in 10.0 or with ``-c``, a topic without results as an empty ranking).
+    path : str
+        The judgments' file (for messages).
+    memo : dict
+        Values computed from the batch, memoised (``"absent"``: bool per topic scored, the
+        run has no line for it).
+    """
+
+    join: dict
+    evaluated: np.ndarray
+    path: str
+    memo: dict
+
+    @property
+    def topics(self) -> np.ndarray:
+        """The topics scored, in print order."""
+        return np.asarray(self.join["topics"], dtype=object)[self.evaluated]
+
+    @property
+    def n_topics(self) -> int:
+        return int(self.evaluated.sum())
+
+
+def prefs_batch(
+    judgments: Judgments, run: Run, *, version: int, max_depth: int | None, all_topics: bool
+) -> PrefsBatch:
+    """``run`` joined with ``judgments`` as trec_eval joins them (ties by docno ascending for
+    the preference measures, descending for the judgment-group ones; ``-M`` cuts)."""
+    tie_ascending = judgments.kind != "qrels_jg"
+    j = _join(judgments, run, version=version, max_depth=max_depth, tie_ascending=tie_ascending)
+    present = j["present"]
+    every = version >= 10 or all_topics
+    evaluated = np.ones(present.size, dtype=bool) if every else present
+    return PrefsBatch(j, evaluated, str(judgments.path), {"absent": ~present[evaluated]})
+
+
+@dataclass(frozen=True)
+class PrefsSpec:
+    """What ``-m`` asks of one kind of judgments: the measures (base names, table order),
+    their parameters (``P_avgjg.5,10``), and ``-l``."""
+
+    kind: str
+    wanted: tuple[str, ...]
+    params: tuple[tuple[str, tuple], ...]
+    rel_level: float = 1.0
+
+    @classmethod
+    def of(
+        cls, kind: str, names: list[str] | None, nickname: str | None, rel_level: float = 1.0
+    ) -> PrefsSpec:
+        """The spec of ``-m`` arguments: the names given (None: the nickname's, or every
+        measure of the kind), the nickname given, ``-l``."""
+        if kind not in KINDS:
+            raise ParamError(
+                f"unknown judgments format {kind!r}; expected one of {', '.join(KINDS)}"
+            )
+        wanted, params = _resolve(kind, names, nickname)
+        return cls(kind, tuple(wanted), tuple(sorted(params.items())), float(rel_level))
+
+    def measures(self) -> list[Measure]:
+        """One measure per printed name (``runid`` excepted), in print order."""
+        out: list[Measure] = []
+        for n in _print_names(list(self.wanted), dict(self.params)):
+            if n != "runid":
+                summed = n in PREFS_COUNTS or n == "num_q"
+                out.append((PrefsCount if summed else PrefsMean)(n, self))
+        return out
+
+    def values(self, batch: PrefsBatch) -> dict[str, np.ndarray]:
+        """Every printed name's per-topic values on ``batch`` (computed once, memoised)."""
+        got = batch.memo.get(("prefs", self))
+        if got is None:
+            j, ev = batch.join, batch.evaluated
+            if self.kind == "qrels_jg":
+                got = _jg(j, ev, self.rel_level, list(self.wanted), dict(self.params))
+            else:
+                got = prefs_values(**_prefs_inputs(j, ev), what=batch.path)
+            batch.memo[("prefs", self)] = got
+        return got
+
+
+@measure
+class PrefsMean(Measure):
+    """One of trec_eval's preference or judgment-group measures (``-R prefs``, ``qrels_prefs``,
+    ``qrels_jg``), named as trec_eval prints it; averaged over topics."""
+
+    family: ClassVar[str] = "trec_prefs"
+    printed: str = ""
+    spec: PrefsSpec | None = None
+
+    @property
+    def name(self) -> str:
+        return "NumQ" if self.printed == "num_q" else self.printed
+
+    def compute(self, batch: Any) -> np.ndarray:
+        return self.compute_group(batch, [self])[0]
+
+    def group_key(self) -> tuple | None:
+        return ("trec_eval prefs", self.spec)
+
+    @classmethod
+    def compute_group(cls, batch: Any, measures: list[Measure]) -> list[np.ndarray]:
+        out = []
+        for m in measures:
+            assert isinstance(m, PrefsMean) and m.spec is not None
+            if m.printed == "num_q":
+                out.append(np.ones(batch.n_topics))
+            else:
+                out.append(np.asarray(m.spec.values(batch)[m.printed], dtype=np.float64))
+        return out
+
+
+@measure
+class PrefsCount(PrefsMean):
+    """A preference count (``prefs_num_prefs_*``) or ``num_q``: summed over topics."""
+
+    aggregate: ClassVar[str] = "sum"
