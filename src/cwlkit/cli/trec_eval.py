@@ -160,7 +160,6 @@ def main(argv: list[str]) -> int:
     level = float(_int_opt("-l", args.l))
     max_depth = _int_opt("-M", args.M) if args.M is not None else None
     num_docs = _int_opt("-N", args.N)
-    comments = version >= 10
 
     from ..measures.trec.spec import PREFS_JG_MEASURES
 
@@ -179,9 +178,7 @@ def main(argv: list[str]) -> int:
                 f"cwlkit trec_eval: -R {args.R} / preference measures "
                 "are not available in this build"
             ) from None
-        outs = [
-            _prefs_text(args, qrels_path, p, version, level, max_depth, comments) for p in run_paths
-        ]
+        outs = _prefs_texts(args, qrels_path, run_paths, version, level, max_depth)
     else:
         chunk = _chunk_opt(args.chunk_topics)
         from ..executors.choose import trec_stream_sizes
@@ -220,8 +217,16 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments) -> str:
-    """trec_eval's output for the preference / judgment-group evaluation of one run (``-R``)."""
+def _prefs_texts(
+    args: argparse.Namespace,
+    qrels_path: str,
+    run_paths: list[str],
+    version: int,
+    level: float,
+    max_depth: int | None,
+) -> list[str]:
+    """trec_eval's output for the preference / judgment-group evaluation (``-R``) of each
+    run, the judgments read once."""
     from ..formats.trec_eval import TrecEval
 
     kind = args.R if args.R != "qrels" else "qrels_prefs"
@@ -234,7 +239,8 @@ def _prefs_text(args, qrels_path, run_path, version, level, max_depth, comments)
         rel_level=level,
         max_depth=max_depth,
     )
-    return te.text(te.evaluate(run_path), per_topic=args.q, summary=not args.n)
+    show = dict(per_topic=args.q, summary=not args.n)
+    return [te.text(te.evaluate(path), **show) for path in run_paths]
 
 
 def _print_runs(
