@@ -105,3 +105,21 @@ def test_example_with_files_is_refused(cli):
     q, r = EXAMPLE / "example.qrels", EXAMPLE / "example.run"
     rc, out, err = cli("cwl", "--example", q, r)
     assert (rc, out) == (2, "") and "give QRELS and RUN without it" in err
+
+
+def test_default_invocation_on_graded_trec_data(cli):
+    """The main job on the project's own TREC data (labels -2..4) with its defaults: it failed
+    ("label 4 is outside [0, 1], which INST(T=1) requires"); the gains are now label / 4,
+    said on one line of stderr, the same whether the files are read whole or streamed."""
+    from conftest import DATA
+
+    web = DATA / "web2012"
+    files = (web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run")
+    rc, out, err = cli("cwl", *files)
+    assert rc == 0 and out.startswith("151\tP@1\t")
+    assert err == (
+        "cwlkit cwl: graded labels (up to 4): gains are label / 4 "
+        "(--gain auto; give --gain to choose another mapping)\n"
+    )
+    assert cli("cwl", "--gain", "linear", *files)[1] == out
+    assert cli("cwl", "--chunk-topics", "5", *files) == (rc, out, err)

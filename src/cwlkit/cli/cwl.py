@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 DESCRIPTION = """\
 C/W/L evaluation: for each topic and metric print EU, ETU, EC, ETC and ED (and with -r
@@ -123,10 +124,11 @@ def build_parser():
     )
     p.add_argument(
         "--gain",
-        default="identity",
+        default=None,
         help=(
-            "label -> gain: identity (default), linear, exp, err, or a table '0:0,1:0.5,2:1'; "
-            "negative labels give 0"
+            "label -> gain: auto (default: linear, label / largest label, when the qrels hold "
+            "a label above 1, else identity), identity, linear, exp, err, or a table "
+            "'0:0,1:0.5,2:1'; negative labels give 0"
         ),
     )
     p.add_argument(
@@ -200,7 +202,7 @@ def main(argv: list[str]) -> int:
         topics="run",
         trec_version=10,  # rank by the double-precision score
         order=args.order,
-        gain=args.gain,
+        gain=args.gain or "auto",
         costs=args.cost_file,
         doc_costs=args.doc_costs,
         residuals=args.residuals,
@@ -214,6 +216,8 @@ def main(argv: list[str]) -> int:
         chunk_topics=_chunk_option(args.chunk_topics),
     )
     res = ev.evaluate(args.run)
+    if args.gain is None:
+        _say_gains(ev)
     del ev
     text = format_cwl(
         res, names, residuals=args.residuals, header=args.colnames, mean=args.mean, fmt=args.format
@@ -262,3 +266,17 @@ def _unique(specs: list) -> tuple[list, list[str]]:
         metrics.append(m)
         names.append(name)
     return metrics, names
+
+
+def _say_gains(ev: Any) -> None:
+    """One line on stderr when the default gains (``auto``) are not the labels: graded
+    qrels, whose labels are divided by the largest."""
+    if getattr(ev.plan.qrels_read, "is_diversity", False):
+        return
+    values = ev.plan.label_values()
+    top = float(values[-1]) if values is not None and values.size else 0.0
+    if top > 1:
+        sys.stderr.write(
+            f"cwlkit cwl: graded labels (up to {top:g}): gains are label / {top:g} "
+            "(--gain auto; give --gain to choose another mapping)\n"
+        )

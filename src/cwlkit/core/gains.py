@@ -4,6 +4,9 @@
 * ``linear``: g = label / max_label.
 * ``exp``: g = (2^label - 1) / (2^max_label - 1).
 * ``err``: g = (2^label - 1) / 2^max_label (the ERR paper's Equation 2; never reaches 1).
+* ``auto``: ``linear`` when the qrels hold a label above 1 (graded labels: 0..4 gives
+  0, 0.25, ... 1), else ``identity`` (binary labels, and gains already in [0, 1]): the
+  default of ``cwlkit cwl``, whose metrics want gains in [0, 1].
 * ``binary`` or ``binary:R``: g = 1 if the label truncated to an integer is >= R (default 1),
   else 0: trec_eval's binary relevance (it reads labels with ``atol``), the gains of the
   C/W/L form of a binary measure (``P@k`` is ``P_cwl@k`` on these gains).
@@ -22,7 +25,7 @@ import numpy as np
 
 from ..errors import ParamError
 
-_NAMED = ("identity", "linear", "exp", "err")
+_NAMED = ("identity", "linear", "exp", "err", "auto")
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class GainMap:
             m = re.match(r"^\s*([-+]?[\d.eE+-]+)\s*:\s*([-+]?[\d.eE+-]+)\s*$", part)
             if not m:
                 raise ParamError(
-                    "--gain must be identity, linear, exp, err, binary[:R] or a table like "
+                    "--gain must be identity, linear, exp, err, auto, binary[:R] or a table like "
                     f"'0:0,1:0.5,2:1'; got {self.spec!r}"
                 )
             try:
@@ -78,6 +81,8 @@ class GainMap:
         top = self.max_label if self.max_label is not None else data_max
         with np.errstate(invalid="ignore"):
             pos = np.where(lab < 0, 0.0, lab)
+            if self.spec == "auto":  # (graded labels above 1: linear, else the labels)
+                return pos / top if top is not None and np.isfinite(top) and top > 1 else pos
             if self.spec == "identity":
                 return pos
             if self.threshold is not None:

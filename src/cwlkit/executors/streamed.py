@@ -100,6 +100,7 @@ def evaluate_streamed(
         with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
             qp, rp = _partitions(plan, qrels, run_path, buckets, Path(tmp))
             label_values = np.asarray(sorted(qp.labels), dtype=np.float64)
+            plan.streamed_label_values = label_values  # (the whole qrels', for messages)
             kept = len(_kept(o.topics, qp.counts, rp.counts))
             widths = _widths(plan, qp, rp, buckets.n, label_values)
             out = _Collected(kept, o.order == "file")

@@ -54,6 +54,9 @@ class Plan:
         self.qrels_source = qrels
         self._qrels: Any = None if stream_qrels else self._read_qrels()
         self.costs = _read_costs(options)
+        #: the label values of a qrels file streamed (not read whole), once a run has been
+        #: streamed against it (see :meth:`label_values`)
+        self.streamed_label_values: np.ndarray | None = None
 
     def __getstate__(self) -> dict:
         # qrels already read are sent without the object they were read from
@@ -90,6 +93,16 @@ class Plan:
     def qrels_read(self) -> Qrels | None:
         """The judgements if already read, else None (a qrels file to stream)."""
         return self._qrels
+
+    def label_values(self) -> np.ndarray | None:
+        """The sorted distinct labels of the whole qrels (what ``gain="linear"`` and
+        ``"auto"`` divide by), once known: qrels read whole, or streamed with a run."""
+        from ..core.batch import qrels_label_values
+        from ..io.trec import Qrels
+
+        if isinstance(self._qrels, Qrels):
+            return qrels_label_values(self._qrels)
+        return self.streamed_label_values
 
     @property
     def prefs(self) -> bool:

@@ -249,9 +249,16 @@ def test_gain_mappings(cli, tmp_path):
     q.write_text("1 0 a 3\n1 0 b -2\n")
     r = tmp_path / "r"
     r.write_text("1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n")
-    rc, out, err = cli("cwl", q, r, "-M", "INST(T=1)")
+    rc, out, err = cli("cwl", q, r, "-M", "INST(T=1)", "--gain", "identity")
     assert rc == 2 and out == ""
     assert "label 3" in err and "INST" in err and "--gain" in err
+    # the default (auto) divides graded labels by the largest, saying so on one line
+    rc, out, err = cli("cwl", q, r, "-M", "P_cwl@2")
+    assert rc == 0 and out.split("\t")[2] == "0.5000"  # 3/3 = 1 and the spam label -> 0
+    assert err.startswith("cwlkit cwl: graded labels (up to 3): gains are label / 3 (--gain ")
+    assert err.count("\n") == 1 and "give --gain to choose another mapping" in err
+    rc, out, err = cli("cwl", q, r, "-M", "INST(T=1)")  # (it needs gains in [0, 1])
+    assert rc == 0 and err.count("\n") == 1
     rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2", "--gain", "exp")
     assert out.split("\t")[2] == "0.5000"  # (2^3-1)/(2^3-1) = 1 and the spam label -> 0
     rc, out, _ = cli("cwl", q, r, "-M", "P_cwl@2", "--gain", "err")
