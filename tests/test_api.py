@@ -308,3 +308,26 @@ def test_options_refused_even_when_unused(call, match):
 def test_a_batch_needs_no_measure():
     batch = cwlkit.Evaluator(cwlkit.example("qrels"), []).batch(cwlkit.example("run"))
     assert batch.n_topics == 2
+
+
+def test_one_default_gain_everywhere(cli):
+    """``gain="auto"`` is the default of the API and of every subcommand, so a C/W/L measure
+    gives the same number whatever the path: graded qrels (Web 2012, -2..4) are divided by
+    their largest label, gains in [0, 1] (the bundled example) are kept."""
+    web = DATA / "web2012"
+    q, r = web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run"
+    api = cwlkit.evaluate(q, r, ["RBP(p=0.8)"], topics="run", trec_version=10)
+    linear = cwlkit.evaluate(q, r, ["RBP(p=0.8)"], topics="run", trec_version=10, gain="linear")
+    assert api.values.tobytes() == linear.values.tobytes()
+    rc, out, _ = cli("cwl", q, r, "-M", "RBP(p=0.8)")
+    first = out.splitlines()[0].split("\t")
+    assert rc == 0 and first[0] == api.topics[0] and first[2] == f"{api.values[0, 0]:.4f}"
+    rc, out, _ = cli("evaluate", q, r, "-m", "RBP(p=0.8)", "-o", "json")
+    assert json.loads(out)[0]["RBP(p=0.8)"] == pytest.approx(
+        cwlkit.evaluate(q, r, ["RBP(p=0.8)"]).mean()["RBP(p=0.8)"], abs=0
+    )
+    ex = cwlkit.evaluate(cwlkit.example("qrels"), cwlkit.example("run"), ["RBP(p=0.8)"])
+    kept = cwlkit.evaluate(
+        cwlkit.example("qrels"), cwlkit.example("run"), ["RBP(p=0.8)"], gain="identity"
+    )
+    assert ex.values.tobytes() == kept.values.tobytes()

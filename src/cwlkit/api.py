@@ -77,9 +77,11 @@ class Evaluator:
         Drop the unjudged documents (and those with a negative label) of each ranking once
         it is ranked and cut to ``depth``: trec_eval's ``-J`` after ``-M``. Measure cutoffs
         (``P@10``) then count judged documents only, as ir_measures' ``judged_only``.
-    gain : str, default "identity"
-        Label -> gain for C/W/L metrics: ``identity``, ``linear`` (label / largest label of
-        the qrels), ``exp``, ``err``, or a table ``"0:0,1:0.5,2:1"``.
+    gain : str, default "auto"
+        Label -> gain for C/W/L metrics: ``auto`` (``linear`` when the qrels hold a label
+        above 1, graded qrels; else ``identity``: binary labels and gains in [0, 1] as they
+        are), ``identity``, ``linear`` (label / largest label of the qrels), ``exp``,
+        ``err``, or a table ``"0:0,1:0.5,2:1"``. The same default in every subcommand.
     costs, doc_costs : path or Costs, optional
         Element-type costs and per-document costs for the C/W/L cost measurements.
     residuals : bool, default False

@@ -316,7 +316,7 @@ def test_fit_plot(cli, tmp_path):
     [
         (["--metric", "RBP(p=0.8)"], "exactly one range"),
         (["--metric", "RBP(q=0.1:0.2:0.1)"], "has no parameter 'q'"),
-        (["--metric", "C_E10(phi=0.5:0.6:0.1)"], "outside [0, 1]"),  # identity gains > 1
+        (["--metric", "C_E10(phi=0.5:0.6:0.1)", "--gain", "identity"], "outside [0, 1]"),
     ],
 )
 def test_fit_errors(cli, extra, msg):

@@ -35,8 +35,9 @@ def add_ranking_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--gain",
-        default="identity",
-        help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, "
+        default="auto",
+        help="label -> gain for C/W/L metrics: auto (default: label / largest label when a "
+        "label is above 1), identity, linear, exp, err, "
         "or a table '0:0,1:0.5,2:1'",
     )
 

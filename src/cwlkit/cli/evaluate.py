@@ -46,7 +46,12 @@ def build_parser():
     p.add_argument(
         "--order", choices=("score", "rank", "file"), default="score", help="ranking order"
     )
-    p.add_argument("--gain", default="identity", help="label -> gain for C/W/L metrics")
+    p.add_argument(
+        "--gain",
+        default="auto",
+        help="label -> gain for C/W/L metrics: auto (default: label / largest label when the "
+        "qrels hold a label above 1, else the label), identity, linear, exp, err, or a table",
+    )
     p.add_argument(
         "--depth", type=int, help="keep the top N documents of each ranking (trec_eval -M)"
     )

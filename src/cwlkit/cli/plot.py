@@ -41,8 +41,9 @@ def _common(p: argparse.ArgumentParser, *, gain: bool = True) -> None:
     if gain:
         p.add_argument(
             "--gain",
-            default="identity",
-            help="label -> gain for C/W/L metrics: identity (default), linear, exp, err, "
+            default="auto",
+            help="label -> gain for C/W/L metrics: auto (default: label / largest label when a "
+            "label is above 1), identity, linear, exp, err, "
             "or a table '0:0,1:0.5,2:1'",
         )
 

@@ -6,7 +6,7 @@
 * ``err``: g = (2^label - 1) / 2^max_label (the ERR paper's Equation 2; never reaches 1).
 * ``auto``: ``linear`` when the qrels hold a label above 1 (graded labels: 0..4 gives
   0, 0.25, ... 1), else ``identity`` (binary labels, and gains already in [0, 1]): the
-  default of ``cwlkit cwl``, whose metrics want gains in [0, 1].
+  default everywhere (the API and every subcommand): C/W/L metrics want gains in [0, 1].
 * ``binary`` or ``binary:R``: g = 1 if the label truncated to an integer is >= R (default 1),
   else 0: trec_eval's binary relevance (it reads labels with ``atol``), the gains of the
   C/W/L form of a binary measure (``P@k`` is ``P_cwl@k`` on these gains).

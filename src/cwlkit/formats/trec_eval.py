@@ -523,9 +523,9 @@ def _rows(res: Results, n: int) -> Results:
 
 
 def _with_values(res: Results, values: np.ndarray) -> Results:
-    return Results(
-        values, res.measures, res.topics, res.columns, res.run, res.aggregates, res.text, res.absent
-    )
+    from dataclasses import replace
+
+    return replace(res, values=values)
 
 
 def _to_z(zs: dict, topics: list[str], name: str, v: np.ndarray) -> np.ndarray:

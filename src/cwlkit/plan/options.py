@@ -35,7 +35,7 @@ class Options:
     order: str = "score"
     depth: int | None = None
     judged_only: bool = False
-    gain: str = "identity"
+    gain: str = "auto"
     costs: Any = None
     doc_costs: Any = None
     residuals: bool = False

@@ -218,7 +218,7 @@ def fit_runs(
     metric: str,
     *,
     max_residual: float | None = None,
-    gain: str = "identity",
+    gain: str = "auto",
     order: str = "score",
     topics: str = "both",
 ) -> FitResult:

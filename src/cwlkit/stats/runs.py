@@ -17,7 +17,7 @@ def evaluate_runs(
     *,
     order: str = "score",
     topics: str = "both",
-    gain: str = "identity",
+    gain: str = "auto",
 ) -> dict[str, Results]:
     """``{run label: Results}`` for every run, in the order given (labels: file names), with
     :class:`cwlkit.Evaluator` (``gain`` maps labels to gains for the C/W/L metrics)."""

@@ -175,3 +175,18 @@ def test_max_depth_zero_keeps_no_document(cli, tmp_path):
     rc, out, _ = cli("trec_eval", "-M", "0", "-m", "map", "-m", "num_ret", q, r)
     assert (rc, out) == (0, "num_ret               \tall\t0\nmap                   \tall\t0.0000\n")
     assert cwlkit.evaluate(q, r, ["NumRet"], depth=0).mean() == {"NumRet": 0.0}
+
+
+def test_utility_takes_the_collection_size(cli, tmp_path):
+    """``-N`` reaches Utility's ``N`` (by hand: R = 2, 3 retrieved of which 1 relevant, N =
+    10: 1*1 - 1*2 + 0*1 + 1*(10 + 1 - 3 - 2) = 5; without -N the last term is -4)."""
+    import cwlkit
+
+    q, r = tmp_path / "q.txt", tmp_path / "r.txt"
+    q.write_text("1 0 a 1\n1 0 b 1\n1 0 c 0\n")
+    r.write_text("1 Q0 a 1 3 t\n1 Q0 c 2 2 t\n1 Q0 x 3 1 t\n")
+    args = ["trec_eval", "-m", "utility.1,-1,0,1", q, r]
+    assert cli(*args)[1] == "utility_1,-1,0,1      \tall\t-5.0000\n"
+    assert cli(*args[:1], "-N", "10", *args[1:])[1] == "utility_1,-1,0,1      \tall\t5.0000\n"
+    got = cwlkit.evaluate(q, r, ["Utility(a=1,b=-1,c=0,d=1,N=10)"]).mean()
+    assert got == {"Utility(d=1,N=10)": 5.0}  # (defaults omitted from the name)
