@@ -335,7 +335,9 @@ def as_diversity_qrels(obj: Any, *, name: str | None = None) -> DiversityQrels:
     raise InputError(f"expected diversity qrels as {_FORMS}; got {type(obj).__name__}")
 
 
-def implied_diversity_qrels(source: Any, *, comments: bool = False) -> DiversityQrels:
+def implied_diversity_qrels(
+    source: Any, *, comments: bool = False, name: str | None = None
+) -> DiversityQrels:
     """The qrels of an evaluation that asks for an intent-aware measure, as diversity qrels.
 
     ``cwlkit.evaluate(qrels, run, ["alpha_nDCG@20"])`` reads ``qrels`` here, as ir_measures
@@ -349,6 +351,8 @@ def implied_diversity_qrels(source: Any, *, comments: bool = False) -> Diversity
         The qrels as given to :class:`cwlkit.Evaluator`.
     comments : bool
         Skip ``#`` lines of a text file (the evaluation's reading rules).
+    name : str, optional
+        Name used in messages (as :func:`as_diversity_qrels`'s).
 
     Returns
     -------
@@ -381,8 +385,9 @@ def implied_diversity_qrels(source: Any, *, comments: bool = False) -> Diversity
             if comments and not _is_parquet(path)
             else as_diversity_qrels(path)
         )
+        got = got if name is None else _rename(got, name)
     else:
-        got = as_diversity_qrels(source)
+        got = as_diversity_qrels(source, name=name)
     _warn_single_subtopic(got)
     return got
 
@@ -405,8 +410,21 @@ def _warn_single_subtopic(q: DiversityQrels) -> None:
         "measures score one intent per topic; are these diversity qrels (topic subtopic "
         "document judgement)?",
         UserWarning,
-        stacklevel=4,
+        stacklevel=_outside_cwlkit(),
     )
+
+
+def _outside_cwlkit() -> int:
+    """The ``stacklevel`` of the first caller outside the cwlkit package (the user's code)."""
+    import sys
+    from types import FrameType
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    level = 2
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _pick(names: list, required: tuple[str, ...], path: str, what: str) -> dict[str, int]:
