@@ -39,6 +39,16 @@ def to_ir_measures(measure: Any, **options: Any) -> Any:
     and reports every qrels topic the measure gives no value for (a topic the run lacks,
     under cwlkit's default ``topics="both"``) as 0.
 
+    An intent-aware measure (``alpha_nDCG@20``, ``ERR_IA@20``, ``NRBP``...: see
+    docs/diversity.md) reads the qrels' ``iteration`` as the subtopic, as ir_measures' own
+    pyndeval provider does (``ir_measures.read_trec_qrels`` puts a diversity qrels file's
+    second column there); with no topic of two subtopics it warns, as that provider does.
+    Its values are those of ir_measures' ``alpha_nDCG@20``... (the same doubles when the
+    qrels list the subtopics in numeric order; otherwise pyndeval adds the subtopics' terms
+    in order of first appearance, and the last bit can differ), except that the run is
+    ranked by cwlkit's rules (ties by document id descending; pyndeval's ascending) and a
+    topic without relevant subtopics scores 0 on ``nNRBP`` (pyndeval: NaN).
+
     Examples
     --------
     >>> import ir_measures, cwlkit
@@ -81,7 +91,7 @@ def _evaluate_frames(m: Measure, options: dict, qrels: Any, run: Any) -> list[tu
         return []
     ids = {str(q): q for q in qrels["query_id"].unique()}
     ids.update({str(q): q for q in run["query_id"].unique()})
-    q, r = _qrels_from_frame(qrels), _run_from_frame(run)
+    q, r = _qrels_from_frame(qrels, m), _run_from_frame(run)
     try:
         res = Evaluator(q, [m], **options).evaluate(r)
     except CwlkitError:
@@ -91,11 +101,21 @@ def _evaluate_frames(m: Measure, options: dict, qrels: Any, run: Any) -> list[tu
     return [(ids.get(t, t), float(v)) for t, v in zip(res.topics, res.values[0], strict=True)]
 
 
-def _qrels_from_frame(df: Any):
-    """cwlkit Qrels from ir_measures' qrels DataFrame (``query_id``, ``doc_id``, ``relevance``)."""
+def _qrels_from_frame(df: Any, m: Measure):
+    """cwlkit Qrels from ir_measures' qrels DataFrame (``query_id``, ``doc_id``, ``relevance``;
+    for an intent-aware measure, diversity qrels whose subtopic is ``iteration``, as
+    ir_measures' pyndeval provider reads it)."""
+    name = "<ir_measures qrels>"
+    if getattr(m, "needs_subtopics", False):
+        from .io.diversity import implied_diversity_qrels
+
+        cols = ["query_id", "iteration", "doc_id", "relevance"]
+        if "iteration" not in df.columns:  # (ir_measures adds it; '0' as its default)
+            df = df.assign(iteration="0")
+        return implied_diversity_qrels(df[cols], name=name)
     from .io.inputs import as_qrels
 
-    return as_qrels(df[["query_id", "doc_id", "relevance"]], name="<ir_measures qrels>")
+    return as_qrels(df[["query_id", "doc_id", "relevance"]], name=name)
 
 
 def _run_from_frame(df: Any):

@@ -459,11 +459,21 @@ def test_ordinary_measures_see_the_best_label():
     np.testing.assert_array_equal(got.values[:3], ref.values)
 
 
-def test_ordinary_qrels_raise():
-    q = Qrels.from_records([("1", "a", 1)])
-    r = Run.from_records([("1", "a", 1.0)])
+def test_ordinary_qrels_one_subtopic_with_a_warning():
+    """Ordinary qrels given to an intent-aware measure are read as diversity qrels, their
+    iteration the subtopic (ir_measures' convention): one subtopic per topic, with a warning
+    (ir_measures' pyndeval provider warns too). A batch of a plan without intent-aware
+    measures has no subtopics: scoring one on it raises."""
+    q = Qrels.from_records([("1", "a", 1), ("1", "b", 0)])
+    r = Run.from_records([("1", "b", 2.0), ("1", "a", 1.0)])
+    with pytest.warns(UserWarning, match="every topic has a single subtopic") as got:
+        res = cwlkit.evaluate(q, r, ["alpha_nDCG@20", "P_IA@2"])
+    assert got[0].filename == __file__  # pointed at the caller
+    # by hand: one subtopic, a at rank 2; ideal a at rank 1
+    assert res.mean() == {"alpha_nDCG@20": math.log(2) / math.log(3), "P_IA@2": 0.5}
+    ev = cwlkit.Evaluator(q, ["P@1"])
     with pytest.raises(CwlkitError, match="need diversity qrels.*read_diversity_qrels"):
-        cwlkit.evaluate(q, r, ["alpha_nDCG@20"])
+        ev.score(ev.batch(r), measures=[parse_measure("alpha_nDCG@20")])
 
 
 def test_reader_errors(tmp_path):

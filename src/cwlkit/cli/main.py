@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
+from collections.abc import Iterator
 from typing import NoReturn
 
 from ..errors import CwlkitError
@@ -82,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         mod = importlib.import_module(SUBCOMMANDS[name][0])
-        return int(mod.main(argv[1:]) or 0)
+        with _one_line_warnings():
+            return int(mod.main(argv[1:]) or 0)
     except CwlkitError as exc:
         return _error(str(exc))
     except BrokenPipeError:
@@ -95,6 +98,27 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"{exc.filename}: {what}" if exc.filename else what)
     except KeyboardInterrupt:
         return 130
+
+
+@contextlib.contextmanager
+def _one_line_warnings() -> Iterator[None]:
+    """Show the library's warnings (``UserWarning``: intent-aware measures on qrels with one
+    subtopic per topic...) as one line each, ``cwlkit: warning: MESSAGE``, rather than
+    Python's file, line and source; other categories as Python shows them."""
+    import warnings
+
+    with warnings.catch_warnings():
+        default = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None) -> None:
+            if category is not UserWarning:
+                default(message, category, filename, lineno, file, line)
+                return
+            text = str(message).replace("\r", "\\r").replace("\n", "\\n")
+            sys.stderr.write(f"cwlkit: warning: {text}\n")
+
+        warnings.showwarning = show
+        yield
 
 
 def _error(text: str) -> int:

@@ -42,7 +42,12 @@ from .text import (
 )
 from .trec import Qrels
 
-__all__ = ["DiversityQrels", "as_diversity_qrels", "read_diversity_qrels"]
+__all__ = [
+    "DiversityQrels",
+    "as_diversity_qrels",
+    "implied_diversity_qrels",
+    "read_diversity_qrels",
+]
 
 DIVERSITY_COLUMNS = ("topic", "subtopic", "doc", "label_text")
 _LINE = "topic subtopic document judgement"
@@ -328,6 +333,98 @@ def as_diversity_qrels(obj: Any, *, name: str | None = None) -> DiversityQrels:
     if isinstance(obj, Iterable) and not isinstance(obj, (bytes, bytearray)):
         return _from_records(obj, name or "<records>")
     raise InputError(f"expected diversity qrels as {_FORMS}; got {type(obj).__name__}")
+
+
+def implied_diversity_qrels(
+    source: Any, *, comments: bool = False, name: str | None = None
+) -> DiversityQrels:
+    """The qrels of an evaluation that asks for an intent-aware measure, as diversity qrels.
+
+    ``cwlkit.evaluate(qrels, run, ["alpha_nDCG@20"])`` reads ``qrels`` here, as ir_measures
+    does: the second column of a qrels file, and the ``iteration`` (or ``subtopic_id``...)
+    column or field of in-memory qrels, is the subtopic (any form
+    :func:`as_diversity_qrels` accepts).
+
+    Parameters
+    ----------
+    source : object
+        The qrels as given to :class:`cwlkit.Evaluator`.
+    comments : bool
+        Skip ``#`` lines of a text file (the evaluation's reading rules).
+    name : str, optional
+        Name used in messages (as :func:`as_diversity_qrels`'s).
+
+    Returns
+    -------
+    DiversityQrels
+        ``source`` itself when it already is one.
+
+    Raises
+    ------
+    InputError
+        A form without subtopics (a dict ``{query_id: {doc_id: relevance}}``, a frame without
+        a subtopic column, ``(query_id, doc_id, relevance)`` records): an intent-aware
+        measure cannot be computed on it.
+    FormatError
+        As :func:`read_diversity_qrels`.
+
+    Warns
+    -----
+    UserWarning
+        When no topic has more than one subtopic (ir_measures warns too): an ordinary qrels
+        file (its second column trec_eval's ignored ``0``) scores one intent per topic.
+    """
+    if isinstance(source, DiversityQrels):
+        return source
+    if isinstance(source, (str, os.PathLike)) and not str(source).startswith("irds:"):
+        from .inputs import _is_parquet
+
+        path = os.fsdecode(os.fspath(source))
+        got = (
+            read_diversity_qrels(path, comments=comments)
+            if comments and not _is_parquet(path)
+            else as_diversity_qrels(path)
+        )
+        got = got if name is None else _rename(got, name)
+    else:
+        got = as_diversity_qrels(source, name=name)
+    _warn_single_subtopic(got)
+    return got
+
+
+def _warn_single_subtopic(q: DiversityQrels) -> None:
+    """Warn (once per call) when no topic of ``q`` has two subtopics."""
+    full = q.subtopics
+    if full is None or full.num_rows == 0:
+        return
+    t, _ = encode_runs(full.column("topic"))
+    enc = pc.dictionary_encode(full.column("subtopic").combine_chunks())
+    width = max(len(enc.dictionary), 1)
+    pairs = np.unique(t * width + to_numpy(enc.indices).astype(np.int64))
+    if np.bincount(pairs // width).max() > 1:  # a topic with two subtopics
+        return
+    import warnings
+
+    warnings.warn(
+        f"{q.path}: every topic has a single subtopic (second column), so intent-aware "
+        "measures score one intent per topic; are these diversity qrels (topic subtopic "
+        "document judgement)?",
+        UserWarning,
+        stacklevel=_outside_cwlkit(),
+    )
+
+
+def _outside_cwlkit() -> int:
+    """The ``stacklevel`` of the first caller outside the cwlkit package (the user's code)."""
+    import sys
+    from types import FrameType
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    level = 2
+    frame: FrameType | None = sys._getframe(2)
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(root):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _pick(names: list, required: tuple[str, ...], path: str, what: str) -> dict[str, int]:

@@ -356,11 +356,20 @@ def check_duplicates(
     first, second = (int(rows[i]) for i in dup)
     topic = table.column("topic")[second].as_py()
     doc = table.column("doc")[second].as_py()
+    hint = ""
+    if what == "qrels" and "iter" in table.column_names:
+        it = table.column("iter")
+        if it[first].as_py() != it[second].as_py():  # judged once per subtopic?
+            hint = (
+                "; if the second column is a subtopic (diversity qrels), evaluate an "
+                "intent-aware measure (alpha_nDCG@20, ERR_IA@20...), which reads them so, or "
+                "read them with cwlkit.read_diversity_qrels"
+            )
     raise FormatError(
         path,
         int(lines[second]),
         f"document {doc!r} appears twice for topic {topic!r} in the {what} "
-        f"(first at line {int(lines[first])})",
+        f"(first at line {int(lines[first])}){hint}",
     )
 
 

@@ -30,13 +30,16 @@ class Plan:
     ----------
     qrels : any form :func:`cwlkit.io.inputs.as_qrels` accepts
         Read here, unless ``stream_qrels`` (a text file streamed with each run: read on
-        first use of :attr:`qrels`).
+        first use of :attr:`qrels`). When a measure is intent-aware (``alpha_nDCG@20``...:
+        :attr:`wants_subtopics`), any form :func:`cwlkit.io.diversity.as_diversity_qrels`
+        accepts, read as diversity qrels (a file's second column, a frame's ``iteration`` or
+        ``subtopic_id`` column, is the subtopic, as in ir_measures) and never streamed.
     measures : list of Measure
         Parsed (see :func:`cwlkit.measures.parse.parse_list`).
     options : Options
         Checked.
     stream_qrels : bool
-        Keep a qrels text file unread (see above).
+        Keep a qrels text file unread (see above; ignored with intent-aware measures).
     """
 
     def __init__(
@@ -51,8 +54,11 @@ class Plan:
 
             self.topic_params = resolve(options.topic_params)
             check_measures(self.topic_params, measures)
+        #: whether a measure is intent-aware: the qrels are then read as diversity qrels
+        self.wants_subtopics = any(getattr(m, "needs_subtopics", False) for m in measures)
         self.qrels_source = qrels
-        self._qrels: Any = None if stream_qrels else self._read_qrels()
+        streamed = stream_qrels and not self.wants_subtopics
+        self._qrels: Any = None if streamed else self._read_qrels()
         self.costs = _read_costs(options)
         #: the label values of a qrels file streamed (not read whole), once a run has been
         #: streamed against it (see :meth:`label_values`)
@@ -74,7 +80,8 @@ class Plan:
 
     def _read_qrels(self) -> Any:  # (Qrels, or Judgments for trec_eval -R)
         """The qrels from their source: a TREC file is read with the options' reading rules
-        (``#`` comments in trec_eval 10.0), any other form by :func:`cwlkit.io.inputs.as_qrels`."""
+        (``#`` comments in trec_eval 10.0), any other form by :func:`cwlkit.io.inputs.as_qrels`
+        (with intent-aware measures: as diversity qrels, see :class:`Plan`)."""
         from ..io.inputs import as_qrels
         from ..io.prefs import Judgments
         from ..io.trec import read_qrels
@@ -82,6 +89,10 @@ class Plan:
         source = self.qrels_source
         if isinstance(source, Judgments):  # (trec_eval's -R: preferences, judgment groups)
             return source
+        if self.wants_subtopics:
+            from ..io.diversity import implied_diversity_qrels
+
+            return implied_diversity_qrels(source, comments=self.options.comments)
         if self.options.comments and _trec_file(source) and os.path.isfile(source):
             with open(source, "rb") as f:
                 parquet = f.read(4) == b"PAR1"
