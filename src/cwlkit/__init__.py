@@ -42,6 +42,9 @@ _LAZY = {
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
     "report": "cwlkit.comparison.build",
+    "rbo": "cwlkit.stats.agreement",
+    "RBO": "cwlkit.stats.agreement",
+    "tau_ap": "cwlkit.stats.agreement",
 }
 
 __all__ = [
@@ -69,8 +72,11 @@ __all__ = [
     "read_costs",
     "read_qrels",
     "read_run",
+    "RBO",
+    "rbo",
     "report",
     "roc_curve",
+    "tau_ap",
     "to_ir_measures",
 ]
 
@@ -87,6 +93,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure
     from .results import Results
+    from .stats.agreement import RBO, rbo, tau_ap
 
 
 def __getattr__(name: str) -> Any:
