@@ -11,7 +11,8 @@ from conftest import run_refs
 
 import cwlkit
 from cwlkit.errors import ParamError
-from cwlkit.stats.agreement import rbo, tau_ap
+from cwlkit.stats.agreement import rbo
+from cwlkit.stats.ap_correlation import tau_ap
 
 
 def _truncated(a, b, p, depth=800):

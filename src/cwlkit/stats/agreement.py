@@ -1,8 +1,6 @@
-"""Rank agreement: tau_AP between two score vectors, and rank-biased overlap between two
-rankings with its bounds.
+"""Rank-biased overlap between two rankings, with its bounds.
 
-:func:`tau_ap` is Yilmaz, Aslam and Robertson's (SIGIR 2008) AP rank correlation, the first
-argument's order taken as the truth. :func:`rbo` is Webber, Moffat and Zobel's (TOIS 2010)
+:func:`rbo` is Webber, Moffat and Zobel's (TOIS 2010)
 rank-biased overlap of two prefixes of indefinite rankings, with the lower bound
 ``RBO_min``, the residual ``RBO_res`` and the point estimate ``RBO_ext``, for rankings of
 uneven lengths and with ties.
@@ -11,58 +9,13 @@ uneven lengths and with ties.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import ParamError
-
-
-def tau_ap(truth_scores: Any, estimate_scores: Any, *, ties: str = "a") -> float:
-    """AP rank correlation tau_AP (Yilmaz, Aslam and Robertson, SIGIR 2008).
-
-    The systems are ordered by decreasing score. ``truth_scores`` gives the true order and
-    ``estimate_scores`` the estimated one. With the systems listed in the estimate's order and
-    ``C(i)`` the number of systems above position ``i`` that the truth also ranks above the
-    system at ``i``::
-
-        tau_AP = 2 / (n - 1) * sum_{i=2..n} C(i) / (i - 1) - 1
-
-    It is 1 for the same order and -1 for the reverse, and, unlike Kendall's tau, weighs a
-    swap near the top more than one near the bottom; it is not symmetric.
-
-    Parameters
-    ----------
-    truth_scores, estimate_scores : sequence of float or mapping
-        One score per system, in the same order; or two mappings from system to score (the
-        systems of both, which must be the same).
-    ties : {"a", "b"}
-        Urbano and Marrero's (ICTIR 2017) treatment of tied scores: ``"a"`` (the truth has no
-        ties; the mean of tau_AP over the orders of the estimate's tied systems) or ``"b"``
-        (ties in both; symmetric). Without ties ``"a"`` is the paper's tau_AP.
-
-    Returns
-    -------
-    float
-    """
-    from .correlate import tau_ap as _coefficient
-
-    x, y = _aligned(truth_scores, estimate_scores)
-    return _coefficient(x, y, ties=ties).value
-
-
-def _aligned(x: Any, y: Any) -> tuple[Any, Any]:
-    if isinstance(x, Mapping) or isinstance(y, Mapping):
-        if not (isinstance(x, Mapping) and isinstance(y, Mapping)):
-            raise ParamError("give both scores as mappings (system -> score), or neither")
-        if set(x) != set(y):
-            only = sorted(map(str, set(x) ^ set(y)))
-            raise ParamError(f"the two mappings have different systems: {', '.join(only[:5])}")
-        keys = list(x)
-        return [x[k] for k in keys], [y[k] for k in keys]
-    return x, y
 
 
 @dataclass(frozen=True)
