@@ -75,6 +75,7 @@ def simulate_judging(
     budgets: Sequence[int] = (1, 2, 5, 10, 20, 50, 100),
     *,
     alpha: float = 0.05,
+    pool_measure: Any = None,
     **params: Any,
 ) -> Simulation:
     """Judge in ``strategy``'s order with ``qrels`` as the oracle; for each budget, how the
@@ -96,6 +97,8 @@ def simulate_judging(
         Documents judged a topic.
     alpha : float
         The significance level of the paired t-tests against the best run.
+    pool_measure : str, optional
+        ``residual``: the C/W/L metric whose residual guides the pool (default ``measure``).
 
     Returns
     -------
@@ -124,6 +127,8 @@ def simulate_judging(
     per_full = np.vstack([full[n].values[0] for n in names])
     best = int(np.argmax(truth))
     kw = {k: v for k, v in params.items() if k not in ("depth", "budget")}
+    if strategy == "residual":
+        kw["measure"] = pool_measure if pool_measure is not None else measure
     if strategy == "depth":
         kw["depth"] = 10**9  # every document, by best rank
         whole = pool(items, "depth", **kw)
