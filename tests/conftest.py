@@ -53,3 +53,55 @@ def text_reader(request, monkeypatch):
 
         monkeypatch.setattr(io_text, "MAP_BYTES", 1)
     return request.param
+
+
+#: reference tools whose pins conflict with ours (numpy<2): a virtualenv of their own
+REFS = {"rbo": "rbo==0.1.3", "trectools": "trectools==0.0.50"}
+
+
+@pytest.fixture(scope="session")
+def refs_python() -> Path:
+    """The Python of a virtualenv holding the ``rbo`` package and trectools, whose pins
+    (numpy<2) conflict with ours: ``$CWLKIT_REFS_VENV``, else a cache folder
+    (``$XDG_CACHE_HOME/cwlkit-tests/refs-venv``), built there on first use with
+    ``python -m venv`` and pip; the tests that use it are skipped, saying why, when it cannot
+    be built (no network)."""
+    import os
+    import subprocess
+    import sys
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    venv = Path(os.environ.get("CWLKIT_REFS_VENV") or cache / "cwlkit-tests" / "refs-venv")
+    py = venv / "bin" / "python"
+    probe = [str(py), "-c", "import rbo, trectools"]
+    if py.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
+        return py
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", *REFS.values()],
+            check=True,
+            capture_output=True,
+            timeout=900,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        pytest.skip(f"cannot build the reference virtualenv at {venv} (rbo, trectools): {exc}")
+    return py
+
+
+def run_refs(python: Path, code: str, payload: object) -> object:
+    """Run ``code`` in the reference virtualenv with ``payload`` as JSON on its standard
+    input (``data``); it prints its answer as JSON."""
+    import json
+    import subprocess
+
+    prog = "import json, sys\ndata = json.load(sys.stdin)\n" + code
+    out = subprocess.run(
+        [str(python), "-c", prog],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return json.loads(out.stdout)

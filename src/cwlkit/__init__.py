@@ -42,6 +42,14 @@ _LAZY = {
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
     "report": "cwlkit.comparison.build",
+    "rbo": "cwlkit.stats.agreement",
+    "RBO": "cwlkit.stats.agreement",
+    "tau_ap": "cwlkit.stats.ap_correlation",
+    "pool": "cwlkit.judging",
+    "Pool": "cwlkit.judging",
+    "simulate_judging": "cwlkit.judging",
+    "Simulation": "cwlkit.judging",
+    "compare_runs": "cwlkit.judging",
 }
 
 __all__ = [
@@ -65,12 +73,20 @@ __all__ = [
     "read_diversity_qrels",
     "list_measures",
     "parse_measure",
+    "Pool",
+    "pool",
     "pr_curve",
     "read_costs",
     "read_qrels",
     "read_run",
+    "RBO",
+    "rbo",
     "report",
     "roc_curve",
+    "Simulation",
+    "simulate_judging",
+    "compare_runs",
+    "tau_ap",
     "to_ir_measures",
 ]
 
@@ -83,10 +99,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
     from .ir_measures_provider import to_ir_measures
+    from .judging import Pool, Simulation, compare_runs, pool, simulate_judging
     from .measures.catalogue import list_measures
     from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure
     from .results import Results
+    from .stats.agreement import RBO, rbo
+    from .stats.ap_correlation import tau_ap
 
 
 def __getattr__(name: str) -> Any:

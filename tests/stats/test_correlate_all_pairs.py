@@ -212,3 +212,25 @@ def test_cli_text_tsv_markdown(cli, runs):
 def test_cli_errors(cli, extra, msg):
     rc, out, err = cli("correlate", QRELS, *RUNS[:3], *extra)
     assert rc == 2 and out == "" and msg in err and err.count("\n") == 1, err
+
+
+def test_tau_ap_matrix_rows_are_the_truth():
+    """tau_AP in matrix form: entry (i, j) is tau_ap(measure i's system means, measure j's),
+    as cwlkit.tau_ap computes it pair by pair; not symmetric."""
+    import cwlkit
+    from cwlkit.stats.matrix import correlation_matrix
+
+    W = DATA / "web2012"
+    runs = cwlkit.evaluate(
+        W / "qrels.web.151-200.txt",
+        sorted(str(p) for p in (W / "runs").glob("*.run")),
+        ["ERR@20", "P@10", "AP"],
+    )
+    cm = correlation_matrix(runs, levels=["systems"], coefficients=["tau_ap", "kendall_tau_b"])
+    v = cm.values["systems"]["tau_ap"]
+    means = {m: [runs[r].mean()[m] for r in runs] for m in ("ERR@20", "P@10", "AP")}
+    for i, a in enumerate(means):
+        for j, b in enumerate(means):
+            want = 1.0 if i == j else cwlkit.tau_ap(means[a], means[b])
+            assert v[i, j] == pytest.approx(want, abs=1e-12)
+    assert v[0, 2] != pytest.approx(v[2, 0])

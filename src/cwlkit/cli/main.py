@@ -39,6 +39,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "cwlkit.cli.fit",
         "fit a metric's parameter to a target measure (the ERR paper's method)",
     ),
+    "pool": ("cwlkit.cli.pool", "pool runs for judging; 'pool simulate': judging budgets vs tau"),
+    "compare-runs": ("cwlkit.cli.compare_runs", "per-topic RBO between two runs' rankings"),
     "plot": (
         "cwlkit.cli.plot",
         "figures: C/W/L vectors and parameter sweeps, PR, ROC, scatter, correlation matrix",

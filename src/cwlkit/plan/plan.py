@@ -63,6 +63,9 @@ class Plan:
         #: the label values of a qrels file streamed (not read whole), once a run has been
         #: streamed against it (see :meth:`label_values`)
         self.streamed_label_values: np.ndarray | None = None
+        #: keep each ranked document's id in the batches (``RankingBatch.doc_cells``), which
+        #: the plan otherwise drops when no measure reads them (pooling reads them)
+        self.keep_docs = False
 
     def __getstate__(self) -> dict:
         # qrels already read are sent without the object they were read from
@@ -136,7 +139,7 @@ class Plan:
         # diversity qrels: the batch keeps the document ids, to look their subtopics up; a
         # measure that reads the scores (RBP_eval's tie groups) keeps them
         needs_scores = any(getattr(m, "needs_scores", False) for m in self.measures)
-        return self.options.light and not self.diversity and not needs_scores
+        return self.options.light and not self.diversity and not needs_scores and not self.keep_docs
 
     def load_run(self, run: Any, name: str | None, *, join_qrels: bool = False) -> Run:
         """A Run from any input; a TREC file is read without the columns :attr:`light` drops

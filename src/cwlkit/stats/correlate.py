@@ -200,43 +200,12 @@ def weighted_tau(x: Any, y: Any, *, rank: str = "both") -> Correlation:
 
 
 def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:
-    """Extrapolated rank-biased overlap ``RBO_ext`` (Webber, Moffat and Zobel, TOIS 2010, Eq. 32).
+    """Extrapolated rank-biased overlap ``RBO_ext`` (Webber, Moffat and Zobel, TOIS 2010,
+    Eq. 32) of two rankings: :func:`cwlkit.stats.agreement.rbo`'s ``.ext``, which states the
+    formula, with its bounds."""
+    from .agreement import rbo as _rbo
 
-    ``a`` and ``b`` are rankings (best first) of distinct items, possibly of different
-    lengths and contents. With ``S`` the shorter ranking (length ``s``), ``L`` the longer
-    (length ``l``) and ``X_d`` the number of items shared by ``S[:d]`` (all of ``S`` when
-    ``d > s``) and ``L[:d]``::
-
-        RBO_ext = (1 - p) / p * ( sum_{d=1..l} X_d / d * p^d
-                                  + sum_{d=s+1..l} X_s * (d - s) / (s * d) * p^d )
-                  + ((X_l - X_s) / l + X_s / s) * p^l
-
-    For two orderings of the same ``k`` items this is
-    ``(1 - p) / p * sum_{d=1..k} X_d / d * p^d + p^k``: 1 for identical orderings. ``p`` in
-    (0, 1) is the persistence: the expected depth the comparison looks at is ``1 / (1 - p)``.
-    """
-    if not 0.0 < float(p) < 1.0:
-        raise ParamError(f"RBO's p must be in (0, 1); got {p!r}")
-    la, lb = list(a), list(b)
-    for lst in (la, lb):
-        if len(set(lst)) != len(lst):
-            raise ParamError("RBO needs rankings without repeated items")
-    S, L = (la, lb) if len(la) <= len(lb) else (lb, la)
-    s, l_ = len(S), len(L)
-    if s == 0:
-        return 0.0 if l_ else math.nan
-    pos_s = {item: i for i, item in enumerate(S)}
-    depth = [max(pos_s[item], j) + 1 for j, item in enumerate(L) if item in pos_s]
-    X = np.cumsum(np.bincount(np.asarray(depth, dtype=np.int64), minlength=l_ + 1))[1:].astype(
-        np.float64
-    )
-    d = np.arange(1, l_ + 1, dtype=np.float64)
-    pd = float(p) ** d
-    Xs, Xl = X[s - 1], X[l_ - 1]
-    term1 = (X / d * pd).sum()
-    tail = d > s
-    term2 = (Xs * (d[tail] - s) / (s * d[tail]) * pd[tail]).sum()
-    return float((1 - p) / p * (term1 + term2) + ((Xl - Xs) / l_ + Xs / s) * float(p) ** l_)
+    return _rbo(a, b, p).ext
 
 
 def ranking(scores: Any, labels: Sequence[Hashable] | None = None) -> list:

@@ -40,7 +40,11 @@ LABELS = {
     "spearman": "Spearman's rho",
     "kendall_tau_b": "Kendall's tau-b",
     "weighted_tau": "weighted tau (1/(r+1))",
+    "tau_ap": "tau_AP (row: truth)",
 }
+#: every coefficient :func:`correlation_matrix` computes (tau_AP on request: its matrix is not
+#: symmetric, row ``i`` column ``j`` taking measure ``i``'s ordering as the truth)
+ALL_COEFFICIENTS = (*COEFFICIENTS, "tau_ap")
 
 
 @dataclass
@@ -224,7 +228,11 @@ def correlation_matrix(
     levels : sequence of {"systems", "scores"}
         Per-system means, per-(run, topic) values, or both (default).
     coefficients : sequence of str
-        Any of ``pearson``, ``spearman``, ``kendall_tau_b``, ``weighted_tau``.
+        Any of ``pearson``, ``spearman``, ``kendall_tau_b``, ``weighted_tau`` (the default:
+        all four) and ``tau_ap`` (Yilmaz et al.'s, :func:`cwlkit.tau_ap`; not symmetric:
+        ``values[level]["tau_ap"][i, j]`` takes measure ``i``'s system ordering as the truth
+        and ``j``'s as the estimate; ties as :func:`~cwlkit.stats.correlate.correlate_systems`
+        treats them, ``"a"`` unless the truth has ties).
     max_residual, reference : optional
         Keep only the (run, topic) pairs whose ``reference`` measure (default the first) has a
         residual ``ResEU <= max_residual``.
@@ -239,20 +247,24 @@ def correlation_matrix(
     >>> cm = correlation_matrix(runs)                                   # doctest: +SKIP
     >>> cm.get("systems", "kendall_tau_b", "ERR@20", "AP")              # doctest: +SKIP
     """
-    from .correlate import kendall_tau_b, pearson, spearman, weighted_tau
+    from .correlate import kendall_tau_b, pearson, spearman, tau_ap, weighted_tau
+
+    def _tau_ap(x: np.ndarray, y: np.ndarray) -> Any:
+        return tau_ap(x, y, ties="a" if np.unique(x).size == x.size else "b")
 
     fns = {
         "pearson": pearson,
         "spearman": spearman,
         "kendall_tau_b": kendall_tau_b,
         "weighted_tau": weighted_tau,
+        "tau_ap": _tau_ap,
     }
     for lv in levels:
         if lv not in LEVELS:
             raise ParamError(f"levels are {', '.join(LEVELS)}; got {lv!r}")
     for c in coefficients:
         if c not in fns:
-            raise ParamError(f"coefficients are {', '.join(COEFFICIENTS)}; got {c!r}")
+            raise ParamError(f"coefficients are {', '.join(ALL_COEFFICIENTS)}; got {c!r}")
     names = list(runs)
     if measures is None:
         measures = list(runs[names[0]].measures) if names else []
@@ -273,8 +285,16 @@ def correlation_matrix(
         values[lv], p_values[lv] = {}, {}
         for c in coefficients:
             v, p = np.eye(M), np.zeros((M, M))
-            if c == "weighted_tau":
+            if c in ("weighted_tau", "tau_ap"):
                 np.fill_diagonal(p, np.nan)
+            if c == "tau_ap":
+                for i in range(M):
+                    for j in range(M):
+                        if i != j:
+                            r = fns[c](d.values[i], d.values[j])
+                            v[i, j], p[i, j] = r.value, r.p_value
+                values[lv][c], p_values[lv][c] = v, p
+                continue
             for i in range(M):
                 for j in range(i + 1, M):
                     r = fns[c](d.values[i], d.values[j])

@@ -658,6 +658,38 @@ def weights(
     return {"C": C, "V": V, "W": V / ED, "L": V * (1.0 - C), "ED": np.array(ED)}
 
 
+def weights_matrix(
+    metric: Metric,
+    gain: np.ndarray,
+    cost: np.ndarray,
+    depth: np.ndarray,
+    *,
+    pad_gain: float = 0.0,
+    pad_cost: float = 1.0,
+) -> np.ndarray:
+    """W(i) of every rank of every topic's ranking: float64[T, D], 0 past each depth.
+
+    ``W(i) = V(i) / ED`` with ``V(i) = prod_{j<i} C(j)`` and the exact (infinite-tail)
+    expected depth ``ED`` of the topic, as :func:`weights` gives for one ranking; the tail
+    past the ranking carries the rest, ``1 - sum_i W(i)``. Gains and costs as
+    :func:`score_metric` takes them.
+    """
+    g = np.asarray(gain, dtype=np.float64)
+    c = np.asarray(cost, dtype=np.float64)
+    dep = np.asarray(depth, dtype=np.int64)
+    T, D = g.shape
+    if T == 0 or D == 0:
+        return np.zeros((T, D))
+    H = max(D, metric.min_horizon())
+    x = _grid(g, c, dep, H, pad_gain, pad_cost, False)[0]
+    C = np.clip(metric.continuation(x), 0.0, 1.0)
+    V = np.cumprod(np.concatenate([np.ones((T, 1)), C[:, : D - 1]], axis=1), axis=1)
+    ED = score_metric(metric, g, c, dep, pad_gain=pad_gain, pad_cost=pad_cost).ED
+    with np.errstate(invalid="ignore", divide="ignore"):
+        W = V / np.asarray(ED, dtype=np.float64)[:, None]
+    return np.where(np.arange(D)[None, :] < dep[:, None], W, 0.0)
+
+
 def trigamma(x: npt.ArrayLike) -> np.ndarray:
     """psi_1(x) = sum_{m>=0} 1/(x+m)^2 for x > 0 (recurrence to x >= 16, then the asymptotic
     series; relative error below 1e-15)."""

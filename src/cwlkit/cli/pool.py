@@ -1,0 +1,192 @@
+"""``cwlkit pool RUN... --strategy S -o FILE``: what to judge; ``cwlkit pool simulate QRELS
+RUN...``: simulated judging budgets against complete qrels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import ParamError
+
+DESCRIPTION = """\
+Pool runs for judging: every (topic, document) some run retrieved gets a priority and each
+topic's documents are judged by decreasing priority (ties by document id):
+
+  depth     every document some run ranks in its top --depth (trectools' topX)
+  rbp       RBP's weight (1-p) p^(rank-1), summed (--aggregate sum) or the largest (max)
+  rrf       reciprocal rank fusion, 1 / (k + rank) summed
+  residual  the residual weight W(i) of --measure (any C/W/L metric) summed over the runs;
+            with --qrels, judged documents are skipped and W follows their gains
+
+Writes TREC qrels-shaped lines (topic 0 document 0), in judging order. --depth is the
+documents a topic (the rank cut for depth; default 10), --budgets FILE a number per topic
+(lines: topic n), --budget N (residual) N documents in all.
+
+'cwlkit pool simulate QRELS RUN...' judges in each strategy's order with QRELS as the
+oracle and prints, per budget (documents a topic), the judgements used, Kendall's tau and
+tau_AP of the system ranking against the complete qrels', the largest and mean residual,
+and the runs whose significance against the best changes. See docs/judgements.md.
+"""
+
+
+def _budgets_file(path: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    with open(path, encoding="utf-8") as fh:
+        for i, line in enumerate(fh, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 2 or not parts[1].isdigit():
+                raise ParamError(f"{path}:{i}: expected 'topic n', got {line.strip()!r}")
+            out[parts[0]] = int(parts[1])
+    return out
+
+
+def _params(args) -> dict:
+    kw: dict = {"order": args.order}
+    if args.strategy == "rbp":
+        kw.update(p=args.p, aggregate=args.aggregate)
+    elif args.strategy == "rrf":
+        kw.update(k=args.k)
+    elif args.strategy == "residual":
+        kw.update(measure=args.measure)
+        if getattr(args, "gain", None):
+            kw.update(gain=args.gain)
+    return kw
+
+
+def _common(p) -> None:
+    p.add_argument("-p", type=float, default=0.8, help="rbp: persistence (default 0.8)")
+    p.add_argument("--aggregate", choices=("sum", "max"), default="sum", help="rbp: sum|max")
+    p.add_argument("-k", type=float, default=60.0, help="rrf: the constant k (default 60)")
+    p.add_argument(
+        "-m", "--measure", default="RBP(p=0.8)", help="residual: a C/W/L metric (RBP(p=0.8))"
+    )
+    p.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        default="score",
+        help="how runs are ranked: score (trec_eval's), rank (the rank column), file",
+    )
+
+
+def build_parser():
+    from .main import ArgumentParser
+
+    p = ArgumentParser(
+        prog="cwlkit pool",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
+    p.add_argument("--strategy", "-s", default="depth", choices=("depth", "rbp", "rrf", "residual"))
+    p.add_argument("--depth", "-d", type=int, help="documents a topic (depth: the rank cut)")
+    p.add_argument("--budgets", metavar="FILE", help="documents per topic: lines 'topic n'")
+    p.add_argument("--budget", type=int, help="residual: documents to judge in all")
+    p.add_argument("--qrels", help="residual: judgements already made")
+    p.add_argument("--gain", help="residual: how --qrels labels map to gains (default auto)")
+    p.add_argument("--label", default="0", help="the label column written (default 0)")
+    p.add_argument("-o", "--output", help="write here (default standard output)")
+    _common(p)
+    return p
+
+
+def build_simulate_parser():
+    from .main import ArgumentParser
+
+    p = ArgumentParser(
+        prog="cwlkit pool simulate",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("qrels", help="the complete qrels (the oracle)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
+    p.add_argument(
+        "--strategy",
+        "-s",
+        action="append",
+        help="a pooling strategy, repeatable (default: depth, rbp and residual)",
+    )
+    p.add_argument(
+        "--ranking-measure", "-M", default="RBP(p=0.8)", help="the measure ranking the systems"
+    )
+    p.add_argument(
+        "--budgets", "-b", default="1,2,5,10,20,50,100", help="documents a topic, comma-separated"
+    )
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--plot", metavar="FILE", help="tau against judgements, per strategy (PNG)")
+    _common(p)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    if argv and argv[0] == "simulate":
+        return simulate(argv[1:])
+    args = build_parser().parse_args(argv)
+    from ..judging import pool
+
+    depth: int | dict[str, int] | None = args.depth
+    if args.budgets:
+        if args.depth is not None:
+            raise ParamError("give --depth or --budgets, not both")
+        depth = _budgets_file(args.budgets)
+    kw = _params(args)
+    if args.strategy == "residual" and args.qrels:
+        kw["qrels"] = args.qrels
+    pl = pool(args.runs, args.strategy, depth=depth, budget=args.budget, **kw)
+    text = pl.to_qrels_text(args.label)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def simulate(argv: list[str]) -> int:
+    args = build_simulate_parser().parse_args(argv)
+    from ..judging import simulate_judging
+
+    try:
+        budgets = [int(x) for x in args.budgets.split(",") if x.strip()]
+    except ValueError:
+        raise ParamError(
+            f"--budgets: expected numbers separated by commas; got {args.budgets!r}"
+        ) from None
+    sims = []
+    for s in args.strategy or ["depth", "rbp", "residual"]:
+        args.strategy = s
+        kw = _params(args)
+        if "measure" in kw:
+            kw["pool_measure"] = kw.pop("measure")
+        sims.append(simulate_judging(args.qrels, args.runs, s, args.ranking_measure, budgets, **kw))
+    if args.format == "json":
+        out = [
+            {"strategy": s.strategy, "measure": s.measure, "records": s.to_records()} for s in sims
+        ]
+        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+    else:
+        lines = ["strategy\tbudget\tjudged\ttau\ttau_ap\tmax_residual\tmean_residual\tchanged"]
+        for s in sims:
+            for r in s.records:
+                lines.append(
+                    f"{s.strategy}\t{r['budget']}\t{r['judged']}\t{r['tau']:.4f}\t"
+                    f"{r['tau_ap']:.4f}\t{r['max_residual']:.4f}\t{r['mean_residual']:.4f}\t"
+                    f"{','.join(r['changed']) or '-'}"
+                )
+        sys.stdout.write("\n".join(lines) + "\n")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(5, 3.5))
+        for s in sims:
+            s.plot(ax=ax)
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(args.plot, dpi=120)
+        plt.close(fig)
+    return 0

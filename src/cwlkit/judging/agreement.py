@@ -1,0 +1,58 @@
+"""How different two runs' result lists are, apart from their scores: per-topic RBO."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def compare_runs(
+    a: Any, b: Any, *, p: float = 0.9, depth: int | None = None, order: str = "score"
+) -> list[dict[str, Any]]:
+    """Rank-biased overlap (:func:`cwlkit.rbo`) of two runs' rankings, topic by topic.
+
+    Each run is ranked as the Evaluator ranks it (``order``; trec_eval's by default), cut at
+    ``depth`` if given. Topics of one run only compare a ranking with an empty one.
+
+    Returns
+    -------
+    list of dict
+        One row per topic (in string order): ``topic``, ``depth_a``, ``depth_b``, ``min``,
+        ``max``, ``res``, ``ext``.
+    """
+    from ..stats.agreement import rbo
+    from .pool import ranked_rows
+
+    ra, rb = ranked_rows([a], order=order), ranked_rows([b], order=order)
+
+    def lists(r: Any) -> dict[str, list[str]]:
+        idx = np.lexsort((r.rank, r.topic.astype(str)))
+        t, d, k = r.topic[idx], r.doc[idx], r.rank[idx]
+        if depth is not None:
+            keep = k <= depth
+            t, d = t[keep], d[keep]
+        out: dict[str, list[str]] = {}
+        if t.size:
+            starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
+            for s, e in zip(starts.tolist(), np.r_[starts[1:], t.size].tolist(), strict=True):
+                out[str(t[s])] = d[s:e].tolist()
+        return out
+
+    la, lb = lists(ra), lists(rb)
+    rows = []
+    for topic in sorted(set(la) | set(lb)):
+        x, y = la.get(topic, []), lb.get(topic, [])
+        r = rbo(x, y, p)
+        rows.append(
+            {
+                "topic": topic,
+                "depth_a": len(x),
+                "depth_b": len(y),
+                "min": r.min,
+                "max": r.max,
+                "res": r.res,
+                "ext": r.ext,
+            }
+        )
+    return rows

@@ -1,0 +1,354 @@
+"""Pools: which documents to judge, in which order.
+
+Every strategy scores each (topic, document) that some run retrieved with a *priority*, sums
+or takes the largest over the runs, and judges each topic's documents by decreasing priority
+(ties by document id, ascending), the first ``depth`` of them:
+
+``depth`` (``depth=k``)
+    The depth-k pool: every document some run ranks in its top ``k``; priority ``-best rank``
+    (a document's best rank over the runs), so the judging order is by best rank. Equal to
+    trectools' ``topX``. Unlike the others, ``depth`` here is a rank, not a count.
+``rbp`` (``p=0.8, aggregate="sum"|"max", depth=n``)
+    RBP's weight ``(1 - p) p^(rank - 1)`` summed (or the largest) over the runs; the top ``n``
+    a topic. Equal to trectools' ``rbp``.
+``rrf`` (``k=60, depth=n``)
+    Reciprocal rank fusion's ``1 / (k + rank)`` summed over the runs; the top ``n`` a topic.
+    Equal to trectools' ``rrf``.
+``residual`` (``measure="RBP(p=0.8)", depth=n`` or ``budget=N``, ``qrels=None``)
+    Moffat, Webber and Zobel's (SIGIR 2007) "judge next the document carrying the most
+    residual", for any C/W/L metric: a document's priority is the sum over the runs of the
+    weight ``W(i)`` the metric's user model gives the rank ``i`` it holds (cwlkit's C/W/L
+    engine, exact tails). With ``qrels``, already-judged documents are skipped and W follows
+    the known gains (so an adaptive metric such as INST weighs the ranks as its user would,
+    with unjudged documents at gain 0). ``budget`` judges the ``N`` documents of largest
+    priority over every topic at once instead of ``n`` a topic.
+
+The ranks are the runs' rankings as cwlkit evaluates them: by decreasing score, ties by
+document id descending (trec_eval's order; ``order="rank"`` takes the rank column, as
+trectools does for ``rbp`` and ``rrf``; trectools' ``topX`` sorts by score, ties by document
+id *ascending*). Documents tied in priority at a topic's cut are kept by ascending id.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ..errors import ParamError
+
+STRATEGIES = ("depth", "rbp", "rrf", "residual")
+
+
+@dataclass
+class Pool:
+    """Documents to judge, per topic, in judging order.
+
+    Attributes
+    ----------
+    topics, docs : numpy.ndarray
+        object[N]: the (topic, document) pairs, grouped by topic (topics in string order),
+        each topic's in judging order.
+    priority : numpy.ndarray
+        float64[N]: each pair's priority under the strategy (larger is judged first).
+    strategy : str
+    params : dict
+        The strategy's parameters as used.
+    """
+
+    topics: np.ndarray
+    docs: np.ndarray
+    priority: np.ndarray
+    strategy: str
+    params: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.docs.size)
+
+    def to_dict(self) -> dict[str, list[str]]:
+        """``{topic: [document ids in judging order]}``."""
+        out: dict[str, list[str]] = {}
+        if not self.docs.size:
+            return out
+        starts = np.flatnonzero(np.r_[True, self.topics[1:] != self.topics[:-1]])
+        ends = np.r_[starts[1:], self.topics.size]
+        for a, b in zip(starts.tolist(), ends.tolist(), strict=True):
+            out[str(self.topics[a])] = self.docs[a:b].tolist()
+        return out
+
+    def sizes(self) -> dict[str, int]:
+        """``{topic: number of documents to judge}``."""
+        return {t: len(d) for t, d in self.to_dict().items()}
+
+    def to_qrels_text(self, label: str = "0") -> str:
+        """TREC qrels-shaped lines, ``topic 0 document label``, in judging order, for
+        assessors' tools (``label`` is a placeholder until judged)."""
+        if not self.docs.size:
+            return ""
+        t = self.topics.astype(str)
+        d = self.docs.astype(str)
+        return "".join(f"{a} 0 {b} {label}\n" for a, b in zip(t.tolist(), d.tolist(), strict=True))
+
+    def head(self, n: int | Mapping[str, int]) -> Pool:
+        """The first ``n`` documents of each topic (a number, or one per topic: a topic
+        missing from the mapping keeps none)."""
+        keep = _head_mask(self.topics, n)
+        return Pool(
+            self.topics[keep], self.docs[keep], self.priority[keep], self.strategy, self.params
+        )
+
+
+@dataclass
+class Ranked:
+    """Every ranked row of every run: topic, document, 1-based rank, the run's index, whether
+    the qrels judge it, and the metric's weight W of its rank (residual pooling)."""
+
+    topic: np.ndarray
+    doc: np.ndarray
+    rank: np.ndarray
+    run: np.ndarray
+    judged: np.ndarray
+    weight: np.ndarray | None
+
+
+def ranked_rows(
+    runs: Any,
+    *,
+    qrels: Any = None,
+    measure: Any = None,
+    order: str = "score",
+    gain: Any = None,
+) -> Ranked:
+    """The rows of ``runs`` as the Evaluator ranks them (``order``), with the C/W/L weights
+    of ``measure`` over each ranking when one is given (unjudged documents at gain 0)."""
+    from ..api import Evaluator
+    from ..io.trec import Qrels
+    from ..measures.cwl import CWLMetric
+    from ..measures.cwl.engine import weights_matrix
+
+    items = run_items(runs)
+    if order == "rank" and measure is None and qrels is None:
+        return _rank_column_rows(items)
+    q = Qrels.from_records([]) if qrels is None else qrels
+    opts: dict[str, Any] = {"topics": "run", "order": order}
+    if gain is not None:
+        opts["gain"] = gain
+    ev = Evaluator(q, [measure if measure is not None else "P@10"], **opts)
+    ev.plan.keep_docs = True
+    metric = ev.measures[0] if measure is not None else None
+    if metric is not None and not isinstance(metric, CWLMetric):
+        raise ParamError(f"residual pooling needs a C/W/L metric; {metric.name} is not one")
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("t", "d", "r", "i", "j", "w")}
+    for i, run in enumerate(items):
+        batch = ev.batch(run)
+        cells = batch.doc_cells()
+        if cells is None:  # pragma: no cover - keep_docs asks for them
+            raise ParamError("the run's document ids were not kept")
+        rows, cols, docs = cells
+        parts["t"].append(np.asarray(batch.topics, dtype=object)[rows])
+        parts["d"].append(np.asarray(pa.chunked_array(docs).to_numpy(), dtype=object))
+        parts["r"].append(cols.astype(np.int64) + 1)
+        parts["i"].append(np.full(rows.size, i, dtype=np.int64))
+        parts["j"].append(np.asarray(batch.judged)[rows, cols])
+        if metric is not None:
+            inp = ev.plan.cwl_input(batch)
+            W = weights_matrix(metric, inp.gain_lo, inp.cost_lo, batch.depth, pad_cost=inp.max_cost)
+            parts["w"].append(W[rows, cols])
+    cat = {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in parts.items()}
+    return Ranked(
+        cat["t"].astype(object),
+        cat["d"].astype(object),
+        cat["r"].astype(np.int64),
+        cat["i"].astype(np.int64),
+        cat["j"].astype(bool),
+        cat["w"] if metric is not None else None,
+    )
+
+
+def _rank_column_rows(items: list[Any]) -> Ranked:
+    """The rows with the rank column's values as their ranks (trectools' convention: a run
+    whose ranks have gaps keeps them)."""
+    from ..io.inputs import as_run
+
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("t", "d", "r", "i")}
+    for i, run in enumerate(items):
+        tab = as_run(run).table
+        try:
+            rank = pc.cast(tab.column("rank"), pa.int64())
+        except pa.ArrowInvalid as exc:
+            raise ParamError(f"a rank column that is not an integer: {exc}") from None
+        parts["t"].append(np.asarray(tab.column("topic").to_numpy(), dtype=object))
+        parts["d"].append(np.asarray(tab.column("doc").to_numpy(), dtype=object))
+        parts["r"].append(np.asarray(rank.to_numpy(), dtype=np.int64))
+        parts["i"].append(np.full(tab.num_rows, i, dtype=np.int64))
+    cat = {k: (np.concatenate(v) if v else np.zeros(0)) for k, v in parts.items()}
+    n = cat["r"].size
+    return Ranked(
+        cat["t"].astype(object),
+        cat["d"].astype(object),
+        cat["r"].astype(np.int64),
+        cat["i"].astype(np.int64),
+        np.zeros(n, dtype=bool),
+        None,
+    )
+
+
+def run_items(runs: Any) -> list[Any]:
+    if isinstance(runs, Mapping):
+        return list(runs.values())
+    if isinstance(runs, str | bytes) or not isinstance(runs, Sequence):
+        return [runs]
+    return list(runs)
+
+
+def _head_mask(topics: np.ndarray, n: int | Mapping[str, int]) -> np.ndarray:
+    """bool[N]: the first ``n`` rows of each topic's group (rows grouped by topic)."""
+    if not topics.size:
+        return np.zeros(0, dtype=bool)
+    starts = np.r_[True, topics[1:] != topics[:-1]]
+    group = np.cumsum(starts) - 1
+    first = np.flatnonzero(starts)
+    pos = np.arange(topics.size) - first[group]
+    if isinstance(n, Mapping):
+        lim = np.array([int(n.get(str(t), 0)) for t in topics[first]], dtype=np.int64)
+        return pos < lim[group]
+    return pos < int(n)
+
+
+def _group(topic: np.ndarray, doc: np.ndarray, value: np.ndarray, how: str) -> pa.Table:
+    """Aggregate ``value`` per (topic, document) with pyarrow's group-by."""
+    t = pa.table({"topic": pa.array(topic, pa.string()), "doc": pa.array(doc, pa.string())})
+    t = t.append_column("v", pa.array(value, pa.float64()))
+    # in a canonical order and on one thread, so that the sums do not depend on the order of
+    # the runs (floating-point addition is not associative)
+    t = t.sort_by([("topic", "ascending"), ("doc", "ascending"), ("v", "ascending")])
+    g = t.group_by(["topic", "doc"], use_threads=False).aggregate([("v", how)])
+    return g.rename_columns(["topic", "doc", "v"]) if g.column_names[0] == "topic" else g
+
+
+def _ordered(g: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows sorted by topic, decreasing priority, then increasing document id."""
+    g = g.select(["topic", "doc", "v"] if "v" in g.column_names else g.column_names)
+    idx = pc.sort_indices(
+        g, sort_keys=[("topic", "ascending"), ("v", "descending"), ("doc", "ascending")]
+    )
+    g = g.take(idx)
+    return (
+        np.asarray(g.column("topic").to_numpy(), dtype=object),
+        np.asarray(g.column("doc").to_numpy(), dtype=object),
+        np.asarray(g.column("v").to_numpy(), dtype=np.float64),
+    )
+
+
+def pool(
+    runs: Any,
+    strategy: str = "depth",
+    *,
+    depth: int | Mapping[str, int] | None = None,
+    budget: int | None = None,
+    p: float = 0.8,
+    aggregate: str = "sum",
+    k: float = 60.0,
+    measure: Any = "RBP(p=0.8)",
+    qrels: Any = None,
+    order: str = "score",
+    gain: Any = None,
+) -> Pool:
+    """A pool of ``runs`` under ``strategy`` (see the module's description).
+
+    Parameters
+    ----------
+    runs : run, sequence of runs or mapping of name to run
+        Any form :func:`cwlkit.as_run` reads.
+    strategy : {"depth", "rbp", "rrf", "residual"}
+    depth : int or mapping of str to int, optional
+        ``depth``: the rank cut k (default 10). Otherwise the documents a topic (default 10
+        for ``rbp`` and ``rrf``, every retrieved document for ``residual``), or a budget per
+        topic (``{topic: n}``).
+    budget : int, optional
+        ``residual`` only: the documents to judge in all, the largest priorities over every
+        topic.
+    p, aggregate : float, {"sum", "max"}
+        ``rbp``'s persistence and how the runs' weights combine.
+    k : float
+        ``rrf``'s constant.
+    measure : str or Measure
+        ``residual``'s C/W/L metric.
+    qrels : optional
+        ``residual``: judgements already made (their documents are skipped; W follows their
+        gains). ``gain`` maps their labels as the Evaluator's option does.
+    order : {"score", "rank", "file"}
+        How each run is ranked (the Evaluator's option). ``"rank"`` takes the rank column's
+        values themselves as the ranks for ``depth``, ``rbp`` and ``rrf``, gaps included, as
+        trectools does.
+
+    Returns
+    -------
+    Pool
+
+    Examples
+    --------
+    >>> import cwlkit
+    >>> pl = cwlkit.pool([cwlkit.example("run")], strategy="rbp", p=0.8, depth=2)
+    >>> pl.to_dict()
+    {'T1': ['T1-D1', 'T1-D2'], 'T2': ['T2-D1', 'T2-D2']}
+    """
+    if strategy not in STRATEGIES:
+        raise ParamError(f"pool strategies are {', '.join(STRATEGIES)}; got {strategy!r}")
+    if budget is not None and strategy != "residual":
+        raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
+    if isinstance(depth, int | np.integer) and depth < 0:
+        raise ParamError(f"depth must be at least 0; got {depth}")
+    if strategy == "residual":
+        rows = ranked_rows(runs, qrels=qrels, measure=measure, order=order, gain=gain)
+        assert rows.weight is not None
+        keep = ~rows.judged
+        g = _group(rows.topic[keep], rows.doc[keep], rows.weight[keep], "sum")
+        topics, docs, prio = _ordered(g)
+        params: dict[str, Any] = {"measure": str(getattr(measure, "name", measure))}
+        if budget is not None:
+            if depth is not None:
+                raise ParamError("give depth= (per topic) or budget= (in all), not both")
+            top = np.lexsort((docs.astype(str), -prio))[: max(int(budget), 0)]
+            sel = np.zeros(prio.size, dtype=bool)
+            sel[top] = True
+            params["budget"] = int(budget)
+        else:
+            sel = _head_mask(topics, depth) if depth is not None else np.ones(prio.size, bool)
+            params["depth"] = depth
+        return Pool(topics[sel], docs[sel], prio[sel], strategy, params)
+    rows = ranked_rows(runs, order=order)
+    if strategy == "depth":
+        kk = 10 if depth is None else depth
+        if isinstance(kk, Mapping):
+            lim = np.array([int(kk.get(str(t), 0)) for t in rows.topic], dtype=np.int64)
+        else:
+            lim = np.full(rows.rank.size, int(kk))
+        sel = rows.rank <= lim
+        g = _group(rows.topic[sel], rows.doc[sel], -rows.rank[sel].astype(np.float64), "max")
+        topics, docs, prio = _ordered(g)
+        return Pool(topics, docs, prio, strategy, {"depth": kk})
+    if strategy == "rbp":
+        if not 0.0 < p < 1.0:
+            raise ParamError(f"rbp pooling's p must be in (0, 1); got {p!r}")
+        if aggregate not in ("sum", "max"):
+            raise ParamError(f"aggregate must be 'sum' or 'max'; got {aggregate!r}")
+        w = (1.0 - p) * p ** (rows.rank - 1.0)
+        params = {"p": p, "aggregate": aggregate}
+    else:
+        if not k > -1 or not math.isfinite(k):
+            raise ParamError(f"rrf's k must be a number above -1; got {k!r}")
+        w = 1.0 / (k + rows.rank)
+        aggregate = "sum"
+        params = {"k": k}
+    g = _group(rows.topic, rows.doc, w, aggregate)
+    topics, docs, prio = _ordered(g)
+    n = 10 if depth is None else depth
+    sel = _head_mask(topics, n)
+    params["depth"] = n
+    return Pool(topics[sel], docs[sel], prio[sel], strategy, params)

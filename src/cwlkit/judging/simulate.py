@@ -1,0 +1,201 @@
+"""Simulated judging: how well a pooling strategy's first judgements rank the systems.
+
+With complete qrels as the oracle, :func:`simulate_judging` judges each topic's documents in
+the strategy's order (:func:`cwlkit.pool` with every document, then the first ``n`` of each
+topic for each budget ``n``), scores every run on those judgements alone and compares the
+system ranking with the one under the complete qrels.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..errors import ParamError
+
+
+@dataclass
+class Simulation:
+    """The outcome of :func:`simulate_judging`.
+
+    Attributes
+    ----------
+    strategy, measure : str
+    records : list of dict
+        One row per budget: ``budget`` (documents a topic), ``judged`` (documents judged in
+        all), ``tau`` (Kendall's tau-b of the runs' means against those under the complete
+        qrels), ``tau_ap`` (the complete qrels' order as the truth), ``max_residual`` and
+        ``mean_residual`` (over the runs, of each run's mean C/W/L residual ``ResEU``; NaN
+        for other measures) and ``changed`` (the runs whose paired t-test against the best
+        run, p < ``alpha``, changes its verdict).
+    """
+
+    strategy: str
+    measure: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_records(self) -> list[dict[str, Any]]:
+        return [dict(r) for r in self.records]
+
+    def plot(self, ax: Any = None, label: str | None = None) -> Any:
+        """Tau against the judgements used (matplotlib); returns the axes."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.5))
+        x = [r["judged"] for r in self.records]
+        ax.plot(x, [r["tau"] for r in self.records], marker="o", label=label or self.strategy)
+        ax.set_xlabel("documents judged")
+        ax.set_ylabel(f"Kendall's tau ({self.measure})")
+        ax.grid(alpha=0.3)
+        return ax
+
+
+def _labels(qrels: Any) -> dict[tuple[str, str], float]:
+    t = qrels.table
+    return dict(
+        zip(
+            zip(t.column("topic").to_pylist(), t.column("doc").to_pylist(), strict=True),
+            t.column("label").to_pylist(),
+            strict=True,
+        )
+    )
+
+
+def simulate_judging(
+    qrels: Any,
+    runs: Any,
+    strategy: str = "depth",
+    measure: str = "RBP(p=0.8)",
+    budgets: Sequence[int] = (1, 2, 5, 10, 20, 50, 100),
+    *,
+    alpha: float = 0.05,
+    pool_measure: Any = None,
+    **params: Any,
+) -> Simulation:
+    """Judge in ``strategy``'s order with ``qrels`` as the oracle; for each budget, how the
+    system ranking under ``measure`` compares with the complete qrels'.
+
+    Parameters
+    ----------
+    qrels : qrels
+        The complete judgements (the oracle). A pooled document they do not hold is judged
+        not relevant (label 0), as trec_eval reads it.
+    runs : sequence or mapping of runs
+        At least two.
+    strategy : str
+        A :func:`cwlkit.pool` strategy; ``params`` are its parameters (``depth`` and
+        ``budget`` excepted: the budgets set them). For ``depth`` the order is by best rank.
+    measure : str
+        The measure the systems are ranked by.
+    budgets : sequence of int
+        Documents judged a topic.
+    alpha : float
+        The significance level of the paired t-tests against the best run.
+    pool_measure : str, optional
+        ``residual``: the C/W/L metric whose residual guides the pool (default ``measure``).
+
+    Returns
+    -------
+    Simulation
+    """
+    from scipy import stats
+
+    from ..api import Evaluator
+    from ..io.inputs import as_qrels
+    from ..io.trec import Qrels
+    from ..stats.correlate import kendall_tau_b, tau_ap
+    from .pool import pool, run_items
+
+    items = run_items(runs)
+    if len(items) < 2:
+        raise ParamError("simulated judging ranks systems: give at least two runs")
+    if any(int(b) < 0 for b in budgets):
+        raise ParamError("budgets are numbers of documents a topic, at least 0")
+    q = as_qrels(qrels)
+    names = [f"run{i}" for i in range(len(items))]
+    full = Evaluator(q, [measure], residuals=True).evaluate_many(
+        dict(zip(names, items, strict=True))
+    )
+    mname = full[names[0]].measures[0]
+    truth = np.array([full[n].mean()[mname] for n in names])
+    per_full = np.vstack([full[n].values[0] for n in names])
+    best = int(np.argmax(truth))
+    kw = {k: v for k, v in params.items() if k not in ("depth", "budget")}
+    if strategy == "residual":
+        kw["measure"] = pool_measure if pool_measure is not None else measure
+    if strategy == "depth":
+        kw["depth"] = 10**9  # every document, by best rank
+        whole = pool(items, "depth", **kw)
+    else:
+        whole = pool(items, strategy, depth=10**9, **kw)
+    labels = _labels(q)
+
+    def significant(per: np.ndarray) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            pv = np.array(
+                [
+                    1.0 if i == best else float(stats.ttest_rel(per[best], per[i]).pvalue)
+                    for i in range(len(names))
+                ]
+            )
+        return pv < alpha
+
+    sig_full = significant(per_full)
+    out = Simulation(strategy, str(mname))
+    for b in budgets:
+        pl = whole.head(int(b))
+        recs = [
+            (t, d, float(labels.get((t, d), 0.0)))
+            for t, d in zip(pl.topics.tolist(), pl.docs.tolist(), strict=True)
+        ]
+        if recs:
+            res = Evaluator(Qrels.from_records(recs), [measure], residuals=True).evaluate_many(
+                dict(zip(names, items, strict=True))
+            )
+            est = np.array([res[n].mean()[mname] for n in names])
+            per = np.vstack([res[n].values[0] for n in names])
+            cols = res[names[0]].columns
+            if "ResEU" in cols:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)  # a run of no topic
+                    resid = np.array([np.nanmean(res[n].columns["ResEU"][0]) for n in names])
+            else:
+                resid = np.full(len(names), math.nan)
+        else:
+            est = np.zeros(len(names))
+            per = np.zeros_like(per_full)
+            resid = np.full(len(names), math.nan)
+        same = per.shape == per_full.shape
+        changed = (
+            [str(_name(items[i], int(i))) for i in np.flatnonzero(significant(per) != sig_full)]
+            if same
+            else []
+        )
+        out.records.append(
+            {
+                "budget": int(b),
+                "judged": len(pl),
+                "tau": kendall_tau_b(truth, est).value,
+                "tau_ap": tau_ap(
+                    truth, est, ties="a" if np.unique(truth).size == truth.size else "b"
+                ).value,
+                "max_residual": float(np.nanmax(resid)) if np.isfinite(resid).any() else math.nan,
+                "mean_residual": float(np.nanmean(resid)) if np.isfinite(resid).any() else math.nan,
+                "changed": changed,
+            }
+        )
+    return out
+
+
+def _name(run: Any, i: int) -> str:
+    import os
+
+    if isinstance(run, str | os.PathLike):
+        return os.path.basename(str(run))
+    return f"run{i}"

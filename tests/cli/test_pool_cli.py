@@ -1,0 +1,73 @@
+"""``cwlkit pool``, ``cwlkit pool simulate`` and ``cwlkit compare-runs``: the API's numbers,
+formatted; errors on one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import DATA
+
+import cwlkit
+
+W = DATA / "web2012"
+RUNS = sorted(str(p) for p in (W / "runs").glob("*.run"))
+QRELS = str(W / "qrels.web.151-200.txt")
+
+
+def test_pool_writes_qrels_lines_in_judging_order(cli, tmp_path):
+    out = tmp_path / "pool.qrels"
+    rc, _, err = cli("pool", *RUNS, "--strategy", "rbp", "-p", "0.7", "--depth", "4", "-o", out)
+    assert rc == 0, err
+    lines = [ln.split() for ln in out.read_text().splitlines()]
+    want = cwlkit.pool(RUNS, "rbp", p=0.7, depth=4)
+    assert [(t, d) for t, _, d, _ in lines] == list(zip(want.topics, want.docs, strict=True))
+    assert {x for _, x, _, y in lines for x in (x, y)} == {"0"}
+    # the pool reads back as qrels
+    assert len(cwlkit.read_qrels(out)) == 200
+
+
+def test_pool_per_topic_budgets(cli, tmp_path):
+    b = tmp_path / "budgets"
+    b.write_text("151 2\n152 3\n")
+    rc, out, err = cli("pool", *RUNS, "-s", "residual", "-m", "RBP(p=0.5)", "--budgets", b)
+    assert rc == 0, err
+    topics = [ln.split()[0] for ln in out.splitlines()]
+    assert topics == ["151", "151", "152", "152", "152"]
+    b.write_text("151 x\n")
+    rc, _, err = cli("pool", *RUNS, "--budgets", b)
+    assert rc == 2 and f"{b}:1:" in err and err.count("\n") == 1
+
+
+def test_simulate_json_is_the_api(cli):
+    rc, out, err = cli(
+        "pool",
+        "simulate",
+        QRELS,
+        *RUNS[:3],
+        "-s",
+        "rrf",
+        "-b",
+        "2,5000",
+        "-M",
+        "AP",
+        "--format",
+        "json",
+    )
+    assert rc == 0, err
+    got = json.loads(out)[0]["records"]
+    want = cwlkit.simulate_judging(QRELS, RUNS[:3], "rrf", "AP", [2, 5000]).to_records()
+    assert [r["tau"] for r in got] == pytest.approx([r["tau"] for r in want])
+    assert got[1]["tau"] == pytest.approx(1.0)
+
+
+def test_compare_runs(cli):
+    rc, out, err = cli("compare-runs", RUNS[0], RUNS[1], "-p", "0.8", "--depth", "20")
+    assert rc == 0, err
+    rows = out.splitlines()
+    first = rows[1].split("\t")
+    a = cwlkit.compare_runs(RUNS[0], RUNS[1], p=0.8, depth=20)[0]
+    assert first[0] == a["topic"] and float(first[6]) == pytest.approx(a["ext"], abs=5e-5)
+    assert rows[-1].startswith("mean")
+    rc, _, err = cli("compare-runs", RUNS[0], RUNS[1], "-p", "1")
+    assert rc == 2 and "(0, 1)" in err
