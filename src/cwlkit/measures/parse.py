@@ -127,12 +127,14 @@ def build(
     positional: list[str] | None = None,
     keyword: Callable[[str], str | None] | None = None,
     label: str | None = None,
+    preset: dict[str, Any] | None = None,
 ) -> tuple[Measure, dict[str, str]]:
     """Instantiate ``cls`` from textual arguments; also return each parameter as written.
 
     Positional arguments fill ``positional`` (default: the parameters in declaration order,
     the cutoff ``k`` last); ``keyword`` maps a written keyword to a field name (default: the
     field of that name, case-insensitive). ``label`` names the measure in messages.
+    ``preset``: the parameters the name sets (``Measure.presets``), where not written.
     """
     fields = list(dataclasses.fields(cls))
     by_name = {f.name: f for f in fields}
@@ -172,6 +174,8 @@ def build(
             raise ParamError(f"cutoff given twice in {text!r}")
         kwargs["k"] = coerce(cls, by_name["k"], parse_value(cutoff))
         written["k"] = cutoff
+    for fname, value in (preset or {}).items():
+        kwargs.setdefault(fname, value)
     try:
         return cls(**kwargs), written
     except TypeError as exc:
@@ -210,7 +214,7 @@ def parse_measures(text: str) -> list[Measure]:
         raise UnknownMeasureError(text.strip(), [])
     name, args, cutoff = head
     cls = registry.lookup(name)
-    return [build(cls, args, cutoff, text.strip())[0]]
+    return [build(cls, args, cutoff, text.strip(), preset=registry.preset(name))[0]]
 
 
 def parse_measure(text: str | Measure) -> Measure:
