@@ -70,6 +70,8 @@ PYTREC = [
     "nDCG@10",
     "nDCG@20",
     "nDCG(gains={0:0,1:1,2:3,3:7,4:15})",
+    "nDCG(gains={0:0,1:1,2:3,3:7,4:15})@10",
+    "nDCG(gains={0:1,1:2,2:4})@20",
     "Rprec",
     "Rprec(rel=2)",
     "Bpref",
@@ -310,6 +312,9 @@ def test_compat_of_the_ideal_ranking_is_one():
         ("ERR@20", "ERR(max_grade=4)@20"),
         ("nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20"),
         ("nDCG(gains={0:0,1:1,2:3})", "nDCG(gains='0=0,1=1,2=3')"),
+        ("nDCG(gains={0:0,1:1,2:3})@10", "nDCG(gains='0=0,1=1,2=3')@10"),
+        ("SetRelP", "SetP(relative=True)"),
+        ("P(judged_only=True)@10", "P(judged_only=True)@10"),
         ("SetP(relative=True)", "SetP(relative=True)"),
         ("IPrec@0.5", "IPrec@0.5"),
         ("Judged", "Judged"),
@@ -331,7 +336,6 @@ def test_from_ir_measures_names(ir, ours):
     ("ir", "says"),
     [
         ("alpha_nDCG", "needs a cutoff"),
-        ("nDCG(gains={0:0,1:1})@10", "without a cutoff"),
         ("INST(T=2.0)", "needs max_rel"),
     ],
 )

@@ -516,8 +516,8 @@ class alpha_DCG(_Diversity):
     """
 
     family: ClassVar[str] = "alpha_DCG"
-    aliases: ClassVar[tuple[str, ...]] = ("alpha-DCG",)
-    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_DCG",)}
+    aliases: ClassVar[tuple[str, ...]] = ("alpha-DCG", "α_DCG")
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_DCG", "α_DCG")}
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()
@@ -538,8 +538,8 @@ class alpha_nDCG(_Diversity):
     """
 
     family: ClassVar[str] = "alpha_nDCG"
-    aliases: ClassVar[tuple[str, ...]] = ("alpha-nDCG",)
-    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_nDCG",)}
+    aliases: ClassVar[tuple[str, ...]] = ("alpha-nDCG", "α_nDCG")
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_nDCG", "α_nDCG")}
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()

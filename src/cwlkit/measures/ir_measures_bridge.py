@@ -85,8 +85,8 @@ def from_ir_measures(obj: Any) -> list[Measure] | None:
     Raises
     ------
     ParamError
-        When cwlkit has no equivalent: ``nDCG(gains=...)`` with a cutoff, a diversity
-        measure without a cutoff, ``Accuracy``, or invalid parameters.
+        When cwlkit has no equivalent: a diversity measure without a cutoff, ``Accuracy``,
+        or invalid parameters.
 
     Examples
     --------
@@ -148,15 +148,12 @@ def _judged(p: dict[str, Any]) -> bool | None:
 def _ndcg(p: dict[str, Any], obj: Any) -> Measure:
     gains, k, dcg = p.get("gains"), p.get("cutoff"), p.get("dcg") or "log2"
     if gains is not None:
-        if k is not None or dcg != "log2":
-            raise ParamError(
-                f"cwlkit's nDCG takes a gain table only without a cutoff and with dcg='log2'; "
-                f"got {obj!r}"
-            )
+        if dcg != "log2":
+            raise ParamError(f"cwlkit's nDCG takes a gain table only with dcg='log2'; got {obj!r}")
         table = ",".join(
             f"{format_value(lv)}={format_value(gv)}" for lv, gv in sorted(gains.items())
         )
-        return _make("nDCG", gains=table, judged_only=_judged(p))
+        return _make("nDCG", gains=table, judged_only=_judged(p), k=k)
     return _make("nDCG", dcg=dcg, k=k, judged_only=_judged(p))
 
 
@@ -222,6 +219,14 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], Any], Measure]] = {
     "NERR10": _scaled(lambda p: _make("C_E10", phi=float(p["p"]))),
     "NERR11": _scaled(lambda p: _make("C_E11", T=float(p["T"]))),
 }
+
+
+def build_ir_measure(name: str, params: dict[str, Any], obj: Any) -> Measure:
+    """The cwlkit measure of ir_measures' measure ``name`` with ``params`` (every supported
+    parameter, None where not provided; ``obj`` names it in messages): what
+    :func:`from_ir_measures` gives for such an object, for a spelling parsed without
+    ir_measures (:mod:`cwlkit.measures.ir_measures_syntax`)."""
+    return _BUILDERS[name](params, obj)
 
 
 def _diversity(family: str, *keys: str) -> Callable[[dict[str, Any], Any], Measure]:

@@ -46,7 +46,11 @@ _PRESETS: dict[str, dict[str, Any]] = {}
 _ANCHOR_NAMES: dict[tuple[str, str], type[Measure]] = {}
 _SYNTAXES: list[Callable[[str], list[Measure] | None]] = []
 #: the modules that register syntaxes (imported before any spelling is parsed)
-_SYNTAX_MODULES = ("cwlkit.measures.trec", "cwlkit.measures.cwl_syntax")
+_SYNTAX_MODULES = (
+    "cwlkit.measures.trec",
+    "cwlkit.measures.cwl_syntax",
+    "cwlkit.measures.ir_measures_syntax",
+)
 _next = 0  # index in _MEASURE_MODULES of the next module to import
 
 

@@ -260,15 +260,16 @@ class Gains(TrecBase):
 
 
 class NDCGBase(Gains):
-    """``nDCG``: a gain table (no cutoff), or gdeval's exponential gains (with a cutoff)."""
+    """``nDCG``: a gain table (with a cutoff: ir_measures' ``nDCG(gains=...)@k``, not
+    trec_eval's), or gdeval's exponential gains (with a cutoff)."""
 
     dcg: str
     k: int | None
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.gains is not None and (self.k is not None or self.dcg != "log2"):
-            raise ParamError("nDCG takes a gains table only without a cutoff and with dcg='log2'")
+        if self.gains is not None and self.dcg != "log2":
+            raise ParamError("nDCG takes a gains table only with dcg='log2'")
         if self.dcg == "exp-log2" and self.k is None:
             raise ParamError("nDCG(dcg='exp-log2') needs a cutoff, e.g. nDCG(dcg='exp-log2')@20")
 
@@ -278,13 +279,23 @@ class NDCGBase(Gains):
 
             assert self.k is not None  # (checked by __post_init__)
             return gdeval_ndcg(self.ranking_of(batch), int(self.k))
+        if self.gains is not None and self.k is not None:  # (not trec_eval's: ir_measures')
+            from .dcg import ndcg_cut
+            from .rows import parse_params
+
+            pairs = next(r for r in self.trec_rows if r.kind == "pairs")
+            batch = self.ranking_of(batch)
+            ctx = context(batch, 1.0)
+            table = ctx.gain_table(list(parse_params(pairs, self.gains)))
+            return ndcg_cut(ctx, (int(self.k),), table)[0]
         return super().compute(batch)
 
     def in_trec_eval(self) -> bool:
-        return self.dcg == "log2" and super().in_trec_eval()
+        cut_table = self.gains is not None and self.k is not None
+        return self.dcg == "log2" and not cut_table and super().in_trec_eval()
 
     def group_key(self) -> tuple | None:
-        return self._cut_key() if self.dcg == "log2" else None
+        return self._cut_key() if self.dcg == "log2" and self.gains is None else None
 
     def trec_text(self) -> str | None:
         return self.gains if self.k is None else None
