@@ -214,11 +214,11 @@ class Retrieved(TrecBase):
         rel = kwargs.get("rel", args[0] if args else None)
         if rel is None:
             return super().__new__(cls)
-        from .registered import CLASSES
+        from ..registry import lookup
 
         if len(args) > 1 or set(kwargs) - {"rel"}:
             raise TypeError(f"{cls.__name__}() takes only rel; got {args!r}, {kwargs!r}")
-        return CLASSES["NumRelRet"](rel=rel)
+        return lookup("NumRelRet")(rel=rel)
 
 
 class Reciprocal(TrecBase):
