@@ -76,7 +76,8 @@ class Evaluator:
     judged_only : bool, default False
         Drop the unjudged documents (and those with a negative label) of each ranking once
         it is ranked and cut to ``depth``: trec_eval's ``-J`` after ``-M``. Measure cutoffs
-        (``P@10``) then count judged documents only, as ir_measures' ``judged_only``.
+        (``P@10``) then count judged documents only. For one measure only, give it the
+        parameter (ir_measures' spelling): ``P(judged_only=True)@10``.
     gain : str, default "auto"
         Label -> gain for C/W/L metrics: ``auto`` (``linear`` when the qrels hold a label
         above 1, graded qrels; else ``identity``: binary labels and gains in [0, 1] as they

@@ -66,7 +66,12 @@ def test_measures_lists_the_registry(cli):
     assert rc == 0 and "INST  (mean)" in out and "trec_eval: map, map_cut" in out
     rc, out, _ = cli("measures", "ndcg_cut.10", "--json")
     (entry,) = json.loads(out)
-    assert entry["name"] == "nDCG" and {p["name"] for p in entry["params"]} == {"dcg", "gains", "k"}
+    assert entry["name"] == "nDCG" and {p["name"] for p in entry["params"]} == {
+        "dcg",
+        "gains",
+        "judged_only",
+        "k",
+    }
     rc, out, err = cli("measures", "nope")
     assert rc == 2 and "unknown measure" in err
 

@@ -136,6 +136,71 @@ class RankingBatch:
             _doc_source=None if self._docs is not None else _select_source(self._doc_source, mask),
         )
 
+    def judged_ranking(self, *, negative: bool = False) -> RankingBatch:
+        """The batch with each ranking's unjudged documents removed, the others moved up.
+
+        A measure's ``judged_only=True`` (ir_measures' parameter) computes on this batch:
+        the ranking condensed to its judged documents, in their order, before the measure's
+        own cutoff ``@k`` (so ``P(judged_only=True)@10`` reads the first 10 *judged*
+        documents). Topics, qrels and the evaluation's options are kept; the memoised
+        values of this batch are not (they describe the full rankings).
+
+        Parameters
+        ----------
+        negative : bool, default False
+            Keep the documents judged with a label of -1 or less. False: trec_eval's ``-J``
+            (pytrec_eval's ``judged_docs_only_flag``, which ir_measures' pytrec_eval provider
+            passes on), for which such a document is unjudged; True: every document the qrels
+            list (ir_measures' pyndeval provider).
+
+        Returns
+        -------
+        RankingBatch
+            Memoised on this batch, with ``memo["judged_only"]`` set.
+        """
+        key = ("judged_ranking", bool(negative))
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        keep = self.judged & self.valid
+        if not negative:
+            with np.errstate(invalid="ignore"):  # (as build_batch's drop_unjudged)
+                keep &= self.labels > -1
+        depth = keep.sum(axis=1).astype(np.int64)
+        width = int(depth.max()) if depth.size else 0
+        # the kept ranks first, each group in rank order (a stable sort of "dropped")
+        order = np.argsort(~keep, axis=1, kind="stable")[:, :width]
+        valid = np.arange(width)[None, :] < depth[:, None]
+
+        def take(a: np.ndarray, fill: Any) -> np.ndarray:
+            if a.shape[1] == 0:  # (a light batch's scores and codes)
+                return a
+            return np.where(valid, np.take_along_axis(a, order, axis=1), fill)
+
+        has_docs = self._docs is not None or self._doc_source is not None
+        got = RankingBatch(
+            topics=self.topics,
+            depth=depth,
+            labels=take(self.labels, np.nan),
+            judged=take(self.judged, False),
+            valid=valid,
+            scores=take(self.scores, np.nan),
+            qrel_labels=self.qrel_labels,
+            n_judged=self.n_judged,
+            q0=take(self.q0, -1),
+            q0_names=self.q0_names,
+            runid=self.runid,
+            qrels_max_label=self.qrels_max_label,
+            qrels_label_values=self.qrels_label_values,
+            _docs=take(self.docs, None) if has_docs else None,
+        )
+        for entry in ("trec_version", "absent", "diversity_qrels"):  # (the options)
+            if entry in self.memo:
+                got.memo[entry] = self.memo[entry]
+        got.memo["judged_only"] = True
+        self.memo[key] = got
+        return got
+
 
 def _select_source(src: tuple | None, mask: np.ndarray) -> tuple | None:
     if src is None:

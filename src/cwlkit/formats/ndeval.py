@@ -79,10 +79,9 @@ def ndeval_measures(alpha: float = 0.5, beta: float = 0.5) -> list:
     """The cwlkit measures of ndeval's 21 columns, in its order."""
     from ..measures import diversity as d
 
-    a = {"alpha": alpha}
     out: list = []
     for cls in (d.ERR_IA, d.nERR_IA, d.alpha_DCG, d.alpha_nDCG):
-        out += [cls(k=k, **a) for k in (5, 10, 20)]
+        out += [cls(k=k, alpha=alpha) for k in (5, 10, 20)]
     out += [d.NRBP(alpha=alpha, beta=beta), d.nNRBP(alpha=alpha, beta=beta), d.AP_IA()]
     out += [d.P_IA(k=k) for k in (5, 10, 20)]
     out += [d.StRecall(k=k) for k in (5, 10, 20)]

@@ -125,6 +125,10 @@ class Measure:
 
     family: ClassVar[str] = "Measure"
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: other names that mean this family with some parameters set (``{"SetRelP":
+    #: {"relative": True}}``: ir_measures' ``SetRelP`` is ``SetP(relative=True)``); a
+    #: parameter written with the name overrides the preset, as in ir_measures
+    presets: ClassVar[dict[str, dict[str, Any]]] = {}
     #: names the anchors give this measure (``{"trec_eval": ("map",), "letor": ("MAP",)}``);
     #: looked up by the anchor's own syntax, listed by ``cwlkit measures``
     anchors: ClassVar[dict[str, tuple[str, ...]]] = {}
@@ -133,6 +137,9 @@ class Measure:
     aggregate: ClassVar[str] = "mean"
     #: spell every parameter in the name, defaults included (``RBP(p=0.8)``)
     show_defaults: ClassVar[bool] = False
+    #: with a ``judged_only`` parameter set: whether documents judged with a label of -1 or
+    #: less stay in the ranking (ir_measures' pyndeval provider) or go (trec_eval's -J)
+    judged_keeps_negative: ClassVar[bool] = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
@@ -262,6 +269,17 @@ class Measure:
         """Per-topic values, float64[T], in the batch's topic order."""
         raise NotImplementedError  # pragma: no cover
 
+    def ranking_of(self, batch: RankingBatch) -> RankingBatch:
+        """The batch the measure reads: ``batch`` itself, or, for a measure declaring a
+        ``judged_only`` parameter set to True, its rankings condensed to their judged
+        documents (:meth:`~cwlkit.core.batch.RankingBatch.judged_ranking`), before any cutoff
+        of the measure: ir_measures' ``judged_only``. A batch whose evaluation already kept
+        judged documents only (``judged_only=True`` of :class:`cwlkit.Evaluator`) is its
+        own."""
+        if not getattr(self, "judged_only", False) or batch.memo.get("judged_only"):
+            return batch
+        return batch.judged_ranking(negative=self.judged_keeps_negative)
+
     def group_key(self) -> tuple | None:
         """Measures with the same (non-None) key are computed together by
         :meth:`compute_group` (trec_eval's cutoffs of one measure: ``nDCG@5``, ``nDCG@10``...
@@ -293,7 +311,8 @@ class Measure:
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
-        """The registry entry as data: family, summary, parameters, aggregation, aliases."""
+        """The registry entry as data: family, summary, parameters, aggregation, aliases,
+        presets."""
         params = []
         for f in dataclasses.fields(cls):
             meta: Mapping[str, Any] = f.metadata or {}
@@ -316,6 +335,7 @@ class Measure:
             "params": params,
             "aggregate": cls.aggregate,
             "aliases": list(cls.aliases),
+            "presets": {k: dict(v) for k, v in cls.presets.items()},
             "anchors": {k: list(v) for k, v in cls.anchors.items()},
         }
 

@@ -52,6 +52,10 @@ def format_catalogue(entries: list[dict[str, Any]]) -> str:
             dom = f" in {p['domain']}" if p["domain"] else ""
             out.append(f"    {p['name']} = {p['default']!r}{dom}: {p['doc']}")
         names = list(e["aliases"]) + [f"{a}: {', '.join(n)}" for a, n in e["anchors"].items()]
+        names += [
+            f"{n} = {','.join(f'{k}={v}' for k, v in values.items())}"
+            for n, values in e.get("presets", {}).items()
+        ]
         if names:
             out.append(f"    also: {'; '.join(names)}")
     return "\n".join(out) + "\n"
@@ -79,6 +83,7 @@ def markdown() -> str:
         params = ", ".join(f"`{p['name']}`={p['default']!r}" for p in e["params"]) or "-"
         out.append(f"| `{e['name']}` | {e['aggregate']} | {params} | {_cell(e['summary'])} |")
     out += ["", *_trec_section(), "", *_cwl_section(), "", *_other_sections()]
+    out += ["", *_ir_measures_section()]
     return "\n".join(out) + "\n"
 
 
@@ -154,3 +159,52 @@ def _other_sections() -> list[str]:
         for c in letor:
             out.append(f"| {', '.join(f'`{n}`' for n in c.anchors['letor'])} | `{c.family}` |")
     return out
+
+
+def _ir_measures_section() -> list[str]:
+    presets = [
+        f"`{name}` is `{cls(**values).name}`"
+        for cls in registry.entries()
+        for name, values in cls.presets.items()
+    ]
+    judged = sorted(
+        cls.family for cls in registry.entries() if "judged_only" in {p.name for p in cls.params()}
+    )
+    return [
+        "## ir_measures",
+        "",
+        "ir_measures' spellings parse to the measure ir_measures computes for them",
+        "(`python benchmarks/ir_measures_coverage.py` tries 153 spellings of its 51 names on",
+        "TREC Web 2012: 130 parse, and of the 119 that both compute, 105 give ir_measures'",
+        "values per topic to 1e-9; tests/test_ir_measures_names.py pins this).",
+        "",
+        "- `judged_only=True` (" + ", ".join(f"`{f}`" for f in judged) + "): the measure's",
+        "  ranking condensed to its judged documents before the measure and its cutoff",
+        "  (`P(judged_only=True)@10` reads the first 10 judged documents), after the",
+        "  evaluation's `depth`. Unjudged means not in the qrels or labelled -1 or less",
+        "  (trec_eval's `-J`, pytrec_eval's flag); the intent-aware measures keep every",
+        "  document the qrels list (ir_measures' pyndeval provider).",
+        "- " + "; ".join(presets) + "; `NumRet(rel=r)` is `NumRelRet(rel=r)`.",
+        "- `nDCG(gains={0:0,1:1,2:3})` is `nDCG(gains='0=0,1=1,2=3')`, with a cutoff too",
+        "  (`ndcg_cut` on the relabelled qrels, as ir_measures computes it).",
+        "- `INST(T=2,max_rel=4)`, `INSQ`, `BPM(...)@K`, `SDCG(...)@k`, `NERR8`..`NERR11` with",
+        "  `max_rel` are `CWL_scaled(metric=...,max_rel=...)`: cwl_eval on labels scaled to",
+        "  [0, 1] over its fixed depth 1000. Without `max_rel` the name is cwlkit's C/W/L",
+        "  metric on the evaluation's gains.",
+        "- `α_nDCG`, `α_DCG` are `alpha_nDCG`, `alpha_DCG`.",
+        "",
+        "Refused: `Accuracy` (no cwlkit measure), the intent-aware measures without a",
+        "cutoff and `RBP@k` (ir_measures 0.4.3 computes none of them either).",
+        "",
+        "Known differences (the same measure; ir_measures' provider differs):",
+        "",
+        "- `Compat`: the compat provider breaks score ties by document id ascending and puts",
+        "  unretrieved documents at score 0 in the ideal ranking; cwlkit ranks ties as",
+        "  trec_eval does.",
+        "- `ERR@k`, `nDCG(dcg='exp-log2')@k`: gdeval.pl prints 5 decimals.",
+        "- The intent-aware measures (`alpha_nDCG`, `NRBP`, `AP_IA`...) on runs with score",
+        "  ties: ndeval orders tied documents its own way; cwlkit as trec_eval does.",
+        "- ir_measures 0.4.3 fails on the intent-aware measures with `judged_only=True` (a",
+        "  TypeError in its pyndeval provider); cwlkit's agree with pyndeval on the run",
+        "  without the documents the qrels do not list.",
+    ]

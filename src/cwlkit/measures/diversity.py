@@ -486,12 +486,23 @@ def _cut():
     return param(ge=1, integer=True, doc="cutoff (ndeval prints 5, 10 and 20)")
 
 
+def _judged():
+    return param(
+        False,
+        choices=(False, True),
+        doc="drop the documents the qrels do not list (any label) from the ranking before the "
+        "measure and its cutoff (ir_measures' judged_only)",
+    )
+
+
 @measure
 class _Diversity(Measure):
     """Base of the intent-aware measures (they need diversity qrels)."""
 
     #: the measure reads the subtopics of diversity qrels (the registry test gives it some)
     needs_subtopics: ClassVar[bool] = True
+    #: ``judged_only`` keeps every document the qrels list, as ir_measures' pyndeval provider
+    judged_keeps_negative: ClassVar[bool] = True
 
 
 @register
@@ -505,13 +516,15 @@ class alpha_DCG(_Diversity):
     """
 
     family: ClassVar[str] = "alpha_DCG"
-    aliases: ClassVar[tuple[str, ...]] = ("alpha-DCG",)
-    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_DCG",)}
+    aliases: ClassVar[tuple[str, ...]] = ("alpha-DCG", "α_DCG")
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_DCG", "α_DCG")}
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         return _cascade(batch, self.rel, self.alpha, int(self.k), "dcg", ideal=False)
 
 
@@ -525,13 +538,15 @@ class alpha_nDCG(_Diversity):
     """
 
     family: ClassVar[str] = "alpha_nDCG"
-    aliases: ClassVar[tuple[str, ...]] = ("alpha-nDCG",)
-    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_nDCG",)}
+    aliases: ClassVar[tuple[str, ...]] = ("alpha-nDCG", "α_nDCG")
+    anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("alpha_nDCG", "α_nDCG")}
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         return _cascade(batch, self.rel, self.alpha, int(self.k), "dcg", ideal=True)
 
 
@@ -551,8 +566,10 @@ class ERR_IA(_Diversity):
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         return _cascade(batch, self.rel, self.alpha, int(self.k), "err", ideal=False)
 
 
@@ -567,8 +584,10 @@ class nERR_IA(_Diversity):
     k: int = _cut()
     alpha: float = _alpha()
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         return _cascade(batch, self.rel, self.alpha, int(self.k), "err", ideal=True)
 
 
@@ -623,8 +642,10 @@ class AP_IA(_Diversity):
     aliases: ClassVar[tuple[str, ...]] = ("MAP_IA", "MAP-IA")
     anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("AP_IA", "MAP_IA")}
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         v = view(batch, self.rel)
         bits = v.bits
         seen = np.cumsum(bits, axis=1, dtype=np.int64)
@@ -648,8 +669,10 @@ class P_IA(_Diversity):
     anchors: ClassVar[dict[str, tuple[str, ...]]] = {"ir_measures": ("P_IA",)}
     k: int = _cut()
     rel: float = _rel()
+    judged_only: bool = _judged()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
+        batch = self.ranking_of(batch)
         v = view(batch, self.rel)
         top = (v.rank >= 0) & (v.rank < self.k)
         count = (v.bits & top[:, :, None]).sum(axis=(1, 2))

@@ -27,6 +27,11 @@ the other cwl_eval measures       C/W/L metric on labels scaled to [0, 1], over 
 ``Judged@k``, ``Compat(p)``       ``Judged@k``, ``Compat(p)``
 ``alpha_nDCG(alpha)@k``, the      the same name (:mod:`cwlkit.measures.diversity`), on
 other pyndeval measures           diversity qrels (``cwlkit.as_diversity_qrels``)
+``M(judged_only=True)``           ``M(judged_only=True)``: the measure's own parameter, the
+                                  ranking condensed to its judged documents before the
+                                  measure and its cutoff (``P(judged_only=True)@10``: the
+                                  first 10 judged documents)
+``SetRelP``                       ``SetP(relative=True)`` (``SetRelP`` parses to it)
 ================================  =========================================================
 
 Scores: ir_measures' pytrec_eval provider (P, R, AP, RR, nDCG, Rprec, Bpref, infAP, the set
@@ -80,9 +85,7 @@ def from_ir_measures(obj: Any) -> list[Measure] | None:
     Raises
     ------
     ParamError
-        When cwlkit has no equivalent: ``judged_only=True`` (in cwlkit trec_eval's ``-J`` is
-        the evaluation option ``judged_only=True``, not a measure parameter),
-        ``nDCG(gains=...)`` with a cutoff, a diversity measure without a cutoff, ``Accuracy``,
+        When cwlkit has no equivalent: a diversity measure without a cutoff, ``Accuracy``,
         or invalid parameters.
 
     Examples
@@ -110,12 +113,6 @@ def from_ir_measures(obj: Any) -> list[Measure] | None:
     if name in _NO_EQUIVALENT:
         raise ParamError(f"cwlkit has no equivalent of ir_measures' {name}: {_NO_EQUIVALENT[name]}")
     p = _params(obj)
-    if p.get("judged_only"):
-        raise ParamError(
-            f"cwlkit has no {name} measure with judged_only=True ({obj!r}): trec_eval's -J is "
-            "an evaluation option in cwlkit; evaluate the measure without judged_only and pass "
-            "judged_only=True to cwlkit.evaluate or cwlkit.Evaluator"
-        )
     build = _BUILDERS.get(name)  # type: ignore[arg-type]
     if build is None:  # (its spelling is cwlkit's: see cwlkit.measures.parse.measures_of)
         return None
@@ -143,19 +140,21 @@ def _rel(p: dict[str, Any]) -> float | None:
     return None if p.get("rel") is None else float(p["rel"])
 
 
+def _judged(p: dict[str, Any]) -> bool | None:
+    """``judged_only``: the measure's own parameter in cwlkit too (None: not set)."""
+    return True if p.get("judged_only") else None
+
+
 def _ndcg(p: dict[str, Any], obj: Any) -> Measure:
     gains, k, dcg = p.get("gains"), p.get("cutoff"), p.get("dcg") or "log2"
     if gains is not None:
-        if k is not None or dcg != "log2":
-            raise ParamError(
-                f"cwlkit's nDCG takes a gain table only without a cutoff and with dcg='log2'; "
-                f"got {obj!r}"
-            )
+        if dcg != "log2":
+            raise ParamError(f"cwlkit's nDCG takes a gain table only with dcg='log2'; got {obj!r}")
         table = ",".join(
             f"{format_value(lv)}={format_value(gv)}" for lv, gv in sorted(gains.items())
         )
-        return _make("nDCG", gains=table)
-    return _make("nDCG", dcg=dcg, k=k)
+        return _make("nDCG", gains=table, judged_only=_judged(p), k=k)
+    return _make("nDCG", dcg=dcg, k=k, judged_only=_judged(p))
 
 
 def _numret(p: dict[str, Any], obj: Any) -> Measure:
@@ -189,23 +188,25 @@ def _cut(p: dict[str, Any]) -> int | None:
 
 
 _BUILDERS: dict[str, Callable[[dict[str, Any], Any], Measure]] = {
-    "P": lambda p, o: _make("P", rel=_rel(p), k=_cut(p)),
-    "R": lambda p, o: _make("R", rel=_rel(p), k=_cut(p)),
-    "AP": lambda p, o: _make("AP", rel=_rel(p), k=_cut(p)),
-    "RR": lambda p, o: _make("RR", rel=_rel(p), k=_cut(p)),
+    "P": lambda p, o: _make("P", rel=_rel(p), judged_only=_judged(p), k=_cut(p)),
+    "R": lambda p, o: _make("R", rel=_rel(p), judged_only=_judged(p), k=_cut(p)),
+    "AP": lambda p, o: _make("AP", rel=_rel(p), judged_only=_judged(p), k=_cut(p)),
+    "RR": lambda p, o: _make("RR", rel=_rel(p), judged_only=_judged(p), k=_cut(p)),
     "nDCG": _ndcg,
-    "Rprec": lambda p, o: _make("Rprec", rel=_rel(p)),
+    "Rprec": lambda p, o: _make("Rprec", rel=_rel(p), judged_only=_judged(p)),
     "Bpref": lambda p, o: _make("Bpref", rel=_rel(p)),
     "infAP": lambda p, o: _make("infAP", rel=_rel(p)),
-    "SetP": lambda p, o: _make("SetP", rel=_rel(p), relative=bool(p.get("relative"))),
+    "SetP": lambda p, o: _make(
+        "SetP", rel=_rel(p), relative=bool(p.get("relative")), judged_only=_judged(p)
+    ),
     "SetR": lambda p, o: _make("SetR", rel=_rel(p)),
-    "SetF": lambda p, o: _make("SetF", rel=_rel(p), beta=float(p["beta"])),
-    "SetAP": lambda p, o: _make("SetAP", rel=_rel(p)),
+    "SetF": lambda p, o: _make("SetF", rel=_rel(p), beta=float(p["beta"]), judged_only=_judged(p)),
+    "SetAP": lambda p, o: _make("SetAP", rel=_rel(p), judged_only=_judged(p)),
     "NumRet": _numret,
     "NumRel": lambda p, o: _make("NumRel", rel=_rel(p)),
     "NumQ": lambda p, o: _make("NumQ"),
-    "Success": lambda p, o: _make("Success", rel=_rel(p), k=_cut(p)),
-    "IPrec": lambda p, o: _make("IPrec", rel=_rel(p), k=float(p["recall"])),
+    "Success": lambda p, o: _make("Success", rel=_rel(p), judged_only=_judged(p), k=_cut(p)),
+    "IPrec": lambda p, o: _make("IPrec", rel=_rel(p), judged_only=_judged(p), k=float(p["recall"])),
     "Judged": lambda p, o: _make("Judged", k=_cut(p)),
     "Compat": lambda p, o: _make("Compat", p=float(p["p"]), normalize=bool(p["normalize"])),
     "ERR": lambda p, o: _make("ERR", max_grade=GDEVAL_MAX_GRADE, k=_cut(p)),
@@ -220,6 +221,14 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], Any], Measure]] = {
 }
 
 
+def build_ir_measure(name: str, params: dict[str, Any], obj: Any) -> Measure:
+    """The cwlkit measure of ir_measures' measure ``name`` with ``params`` (every supported
+    parameter, None where not provided; ``obj`` names it in messages): what
+    :func:`from_ir_measures` gives for such an object, for a spelling parsed without
+    ir_measures (:mod:`cwlkit.measures.ir_measures_syntax`)."""
+    return _BUILDERS[name](params, obj)
+
+
 def _diversity(family: str, *keys: str) -> Callable[[dict[str, Any], Any], Measure]:
     """A builder for a pyndeval-provider measure (cwlkit's :mod:`.diversity`, on diversity
     qrels): its ``rel``, the parameters ``keys`` and, for a cutoff measure, the cutoff."""
@@ -232,6 +241,8 @@ def _diversity(family: str, *keys: str) -> Callable[[dict[str, Any], Any], Measu
                     f"ir_measures' {obj.NAME} needs a cutoff (pyndeval's); got {obj!r}"
                 )
             kw["k"] = _cut(p)
+        if "judged_only" in getattr(obj, "SUPPORTED_PARAMS", {}):
+            kw["judged_only"] = _judged(p)
         return _make(family, rel=_rel(p), **kw)
 
     return build

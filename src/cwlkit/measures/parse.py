@@ -24,15 +24,14 @@ from ..errors import ParamError, UnknownMeasureError
 from . import registry
 from .base import Measure
 
-_HEAD = re.compile(
-    r"^\s*([A-Za-z_][A-Za-z0-9_\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S
-)
+_HEAD = re.compile(r"^\s*([^\W\d][\w\-]*)\s*(?:\((.*)\))?\s*(?:@\s*([^\s()@]+))?\s*$", re.S)
 _NUM = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?inf$", re.I)
 
 
 def split_args(text: str) -> list[str]:
-    """Split an argument list on top-level commas, honouring quotes."""
-    out, cur, quote = [], [], ""
+    """Split an argument list on top-level commas, honouring quotes and braces (a table
+    ``{0:0,1:1}`` is one value)."""
+    out, cur, quote, depth = [], [], "", 0
     for ch in text:
         if quote:
             cur.append(ch)
@@ -41,10 +40,11 @@ def split_args(text: str) -> list[str]:
         elif ch in "'\"":
             quote = ch
             cur.append(ch)
-        elif ch == ",":
+        elif ch == "," and depth == 0:
             out.append("".join(cur).strip())
             cur = []
         else:
+            depth += (ch == "{") - (ch == "}")
             cur.append(ch)
     if quote:
         raise ParamError(f"unterminated quote in {text!r}")
@@ -54,11 +54,22 @@ def split_args(text: str) -> list[str]:
     return out
 
 
+_TABLE = re.compile(r"^\{\s*([^{}]*?)\s*,?\s*\}$")
+
+
 def parse_value(text: str) -> Any:
-    """A number, a quoted string (unquoted) or a bare word."""
+    """A number, a quoted string (unquoted), a bare word, or a table ``{0:0,1:1,2:3}``
+    (ir_measures' spelling of a gain table: given as the string ``'0=0,1=1,2=3'``, the form
+    of trec_eval's ``ndcg.0=0,1=1,2=3``)."""
     t = text.strip()
     if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
         return t[1:-1]
+    table = _TABLE.match(t)
+    if table is not None:
+        pairs = [p.strip() for p in table.group(1).split(",") if p.strip()]
+        if not pairs or any(p.count(":") != 1 for p in pairs):
+            raise ParamError(f"a table is written {{label:value,...}}; got {t!r}")
+        return ",".join("=".join(x.strip() for x in p.split(":")) for p in pairs)
     if _NUM.match(t):
         v = float(t)
         return v
@@ -127,12 +138,14 @@ def build(
     positional: list[str] | None = None,
     keyword: Callable[[str], str | None] | None = None,
     label: str | None = None,
+    preset: dict[str, Any] | None = None,
 ) -> tuple[Measure, dict[str, str]]:
     """Instantiate ``cls`` from textual arguments; also return each parameter as written.
 
     Positional arguments fill ``positional`` (default: the parameters in declaration order,
     the cutoff ``k`` last); ``keyword`` maps a written keyword to a field name (default: the
     field of that name, case-insensitive). ``label`` names the measure in messages.
+    ``preset``: the parameters the name sets (``Measure.presets``), where not written.
     """
     fields = list(dataclasses.fields(cls))
     by_name = {f.name: f for f in fields}
@@ -172,6 +185,8 @@ def build(
             raise ParamError(f"cutoff given twice in {text!r}")
         kwargs["k"] = coerce(cls, by_name["k"], parse_value(cutoff))
         written["k"] = cutoff
+    for fname, value in (preset or {}).items():
+        kwargs.setdefault(fname, value)
     try:
         return cls(**kwargs), written
     except TypeError as exc:
@@ -210,7 +225,7 @@ def parse_measures(text: str) -> list[Measure]:
         raise UnknownMeasureError(text.strip(), [])
     name, args, cutoff = head
     cls = registry.lookup(name)
-    return [build(cls, args, cutoff, text.strip())[0]]
+    return [build(cls, args, cutoff, text.strip(), preset=registry.preset(name))[0]]
 
 
 def parse_measure(text: str | Measure) -> Measure:

@@ -1,7 +1,8 @@
 """The one table of measures.
 
 Every measure is a :class:`~cwlkit.measures.base.Measure` subclass registered here with
-:func:`register`: its canonical family name (``P``, ``AP``, ``INST``), its aliases, and the
+:func:`register`: its canonical family name (``P``, ``AP``, ``INST``), its aliases, the names
+that preset some of its parameters (ir_measures' ``SetRelP``: ``SetP(relative=True)``), and the
 names each anchor tool gives it (``anchors``: trec_eval's ``map``, cwl_eval's
 ``APCWLMetric``, LETOR's ``MAP``). A name (case-insensitive) reaches exactly one class:
 registering a name twice is an error, so no import order can change what a name means.
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UnknownMeasureError
 
@@ -40,10 +41,16 @@ _MEASURE_MODULES: list[str] = [
 ANCHORS = ("trec_eval", "cwl_eval", "gdeval", "letor", "ir_measures", "rbp_eval")
 
 _FAMILIES: dict[str, type[Measure]] = {}
+#: a preset name (lower case) -> the parameters it sets (see ``Measure.presets``)
+_PRESETS: dict[str, dict[str, Any]] = {}
 _ANCHOR_NAMES: dict[tuple[str, str], type[Measure]] = {}
 _SYNTAXES: list[Callable[[str], list[Measure] | None]] = []
 #: the modules that register syntaxes (imported before any spelling is parsed)
-_SYNTAX_MODULES = ("cwlkit.measures.trec", "cwlkit.measures.cwl_syntax")
+_SYNTAX_MODULES = (
+    "cwlkit.measures.trec",
+    "cwlkit.measures.cwl_syntax",
+    "cwlkit.measures.ir_measures_syntax",
+)
 _next = 0  # index in _MEASURE_MODULES of the next module to import
 
 
@@ -56,7 +63,7 @@ def register(cls: type[Measure]) -> type[Measure]:
         When a name (case-insensitive) already belongs to another class: one name, one
         measure.
     """
-    for name in (cls.family, *cls.aliases):
+    for name in (cls.family, *cls.aliases, *cls.presets):
         key = name.lower()
         other = _FAMILIES.get(key)
         if other is not None and other is not cls:
@@ -64,6 +71,8 @@ def register(cls: type[Measure]) -> type[Measure]:
                 f"measure name {name!r} of {cls.__name__} is taken by {other.__name__}"
             )
         _FAMILIES[key] = cls
+    for name, values in cls.presets.items():
+        _PRESETS[name.lower()] = dict(values)
     for anchor, names in cls.anchors.items():
         if anchor not in ANCHORS:
             raise ValueError(f"{cls.__name__}: unknown anchor {anchor!r}")
@@ -99,6 +108,13 @@ def lookup(family: str) -> type[Measure]:
         _load()
         raise UnknownMeasureError(family, sorted({c.family for c in _FAMILIES.values()}))
     return cls
+
+
+def preset(name: str) -> dict[str, Any]:
+    """The parameters the name ``name`` sets (``SetRelP``: ``{"relative": True}``); ``{}``
+    for a family name or an alias."""
+    _load(name.lower())
+    return dict(_PRESETS.get(name.lower(), {}))
 
 
 def lookup_anchor(anchor: str, name: str) -> type[Measure] | None:

@@ -68,6 +68,12 @@ def _is_cleared(m: TrecBase) -> bool:
     return row.name == "unj" or (row.name in CLEARED and m.trec_text() is None)
 
 
+def _rel_level(m: Measure) -> float:
+    """trec_eval's relevance level of ``m``: its ``rel``, 1 when it has none (or None)."""
+    rel = getattr(m, "rel", None)
+    return 1.0 if rel is None else float(rel)
+
+
 @measure
 class TrecBase(Measure):
     """Base: the value of the trec_eval rows ``trec_rows`` (of ``spec.MEASURES``)."""
@@ -107,8 +113,9 @@ class TrecBase(Measure):
         return None
 
     def in_trec_eval(self) -> bool:
-        """Whether trec_eval prints this measure (``RR@10`` is not trec_eval's)."""
-        return True
+        """Whether trec_eval prints this measure (``RR@10`` is not trec_eval's, nor a measure
+        with ``judged_only=True``: trec_eval's ``-J`` applies to every measure it prints)."""
+        return not getattr(self, "judged_only", False)
 
     @classmethod
     def trec_kwargs(cls, row: TrecMeasure, values: tuple, text: str) -> dict[str, Any]:
@@ -132,7 +139,8 @@ class TrecBase(Measure):
     def compute(self, batch: RankingBatch) -> np.ndarray:
         fn = self.trec_row().compute
         assert fn is not None  # (runid and num_q have no class)
-        ctx = context(batch, float(getattr(self, "rel", 1.0)))
+        batch = self.ranking_of(batch)
+        ctx = context(batch, _rel_level(self))
         return self.cleared(batch, np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64))
 
     def cleared(self, batch: RankingBatch, values: np.ndarray) -> np.ndarray:
@@ -155,7 +163,12 @@ class TrecBase(Measure):
         row = self.trec_row()
         if row.kind not in CUT_KINDS:
             return None
-        return ("trec_eval cutoffs", row.name, float(getattr(self, "rel", 1.0)))
+        return (
+            "trec_eval cutoffs",
+            row.name,
+            _rel_level(self),
+            bool(getattr(self, "judged_only", False)),
+        )
 
     @classmethod
     def compute_group(cls, batch: RankingBatch, measures: list[Measure]) -> list[np.ndarray]:
@@ -163,7 +176,8 @@ class TrecBase(Measure):
         first = trec[0]
         fn = first.trec_row().compute
         assert fn is not None and len(trec) == len(measures)
-        ctx = context(batch, float(getattr(first, "rel", 1.0)))
+        batch = first.ranking_of(batch)  # (one judged_only for the group: its key)
+        ctx = context(batch, _rel_level(first))
         cuts = [m.trec_params()[0] for m in trec]
         distinct = sorted(set(cuts))
         by_cut = dict(zip(distinct, fn(ctx, tuple(distinct)), strict=True))
@@ -178,11 +192,33 @@ class Precision(TrecBase):
 
     rel: float
     k: int
+    judged_only: bool
 
-    def cwl_form(self) -> tuple[Measure, str | None]:
+    def cwl_form(self) -> tuple[Measure, str | None] | None:
         from ..cwl.precision import Precision as PrecisionCWL
 
+        if self.judged_only:  # (the C/W/L metric reads the whole ranking)
+            return None
+
         return PrecisionCWL(k=self.k), f"binary:{self.rel:g}"
+
+
+class Retrieved(TrecBase):
+    """``NumRet``; ``NumRet(rel=r)`` is ``NumRelRet(rel=r)``, as in ir_measures (whose
+    ``NumRet(rel=r)`` is trec_eval's ``num_rel_ret``): the constructor gives that measure,
+    so the two spellings are one measure with one name."""
+
+    rel: float | None
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        rel = kwargs.get("rel", args[0] if args else None)
+        if rel is None:
+            return super().__new__(cls)
+        from ..registry import lookup
+
+        if len(args) > 1 or set(kwargs) - {"rel"}:
+            raise TypeError(f"{cls.__name__}() takes only rel; got {args!r}, {kwargs!r}")
+        return lookup("NumRelRet")(rel=rel)
 
 
 class Reciprocal(TrecBase):
@@ -190,14 +226,17 @@ class Reciprocal(TrecBase):
 
     rel: float
     k: int | None
+    judged_only: bool
 
     def cwl_form(self) -> tuple[Measure, str | None] | None:
         from ..cwl.rr import RR as RRcwl
 
-        return None if self.k is not None else (RRcwl(), f"binary:{self.rel:g}")
+        if self.k is not None or self.judged_only:
+            return None
+        return RRcwl(), f"binary:{self.rel:g}"
 
     def in_trec_eval(self) -> bool:
-        return self.k is None
+        return self.k is None and super().in_trec_eval()
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
         rr = super().compute(batch)
@@ -221,15 +260,16 @@ class Gains(TrecBase):
 
 
 class NDCGBase(Gains):
-    """``nDCG``: a gain table (no cutoff), or gdeval's exponential gains (with a cutoff)."""
+    """``nDCG``: a gain table (with a cutoff: ir_measures' ``nDCG(gains=...)@k``, not
+    trec_eval's), or gdeval's exponential gains (with a cutoff)."""
 
     dcg: str
     k: int | None
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.gains is not None and (self.k is not None or self.dcg != "log2"):
-            raise ParamError("nDCG takes a gains table only without a cutoff and with dcg='log2'")
+        if self.gains is not None and self.dcg != "log2":
+            raise ParamError("nDCG takes a gains table only with dcg='log2'")
         if self.dcg == "exp-log2" and self.k is None:
             raise ParamError("nDCG(dcg='exp-log2') needs a cutoff, e.g. nDCG(dcg='exp-log2')@20")
 
@@ -238,14 +278,24 @@ class NDCGBase(Gains):
             from ..err import gdeval_ndcg
 
             assert self.k is not None  # (checked by __post_init__)
-            return gdeval_ndcg(batch, int(self.k))
+            return gdeval_ndcg(self.ranking_of(batch), int(self.k))
+        if self.gains is not None and self.k is not None:  # (not trec_eval's: ir_measures')
+            from .dcg import ndcg_cut
+            from .rows import parse_params
+
+            pairs = next(r for r in self.trec_rows if r.kind == "pairs")
+            batch = self.ranking_of(batch)
+            ctx = context(batch, 1.0)
+            table = ctx.gain_table(list(parse_params(pairs, self.gains)))
+            return ndcg_cut(ctx, (int(self.k),), table)[0]
         return super().compute(batch)
 
     def in_trec_eval(self) -> bool:
-        return self.dcg == "log2"
+        cut_table = self.gains is not None and self.k is not None
+        return self.dcg == "log2" and not cut_table and super().in_trec_eval()
 
     def group_key(self) -> tuple | None:
-        return self._cut_key() if self.dcg == "log2" else None
+        return self._cut_key() if self.dcg == "log2" and self.gains is None else None
 
     def trec_text(self) -> str | None:
         return self.gains if self.k is None else None
@@ -293,7 +343,7 @@ class Linear(TrecBase):
     def compute(self, batch: RankingBatch) -> np.ndarray:
         fn = self.trec_row().compute
         assert fn is not None
-        ctx = context(batch, float(getattr(self, "rel", 1.0)))
+        ctx = context(batch, _rel_level(self))
         values = np.asarray(fn(ctx, (*self.trec_params(), self.N))[0], dtype=np.float64)
         return self.cleared(batch, values)
 

@@ -68,13 +68,15 @@ def ideal_dcg(ctx: Ctx, params) -> list[np.ndarray]:
     return [_dcg_parts(ctx, params)[1]]
 
 
-def ndcg_cut(ctx: Ctx, cutoffs) -> list[np.ndarray]:
-    """nDCG at each cutoff, gains = qrels values."""
+def ndcg_cut(ctx: Ctx, cutoffs, table: dict[int, float] | None = None) -> list[np.ndarray]:
+    """nDCG at each cutoff, gains = qrels values (trec_eval's ``ndcg_cut``), or the gain
+    ``table`` of ``ndcg``'s parameters (not trec_eval's: ir_measures' ``nDCG(gains=...)@k``,
+    ``ndcg_cut`` on the qrels relabelled by the table)."""
     # (cumulative sums run left to right: the first w columns are the same for any width)
     top = max((int(k) for k in cutoffs), default=0)
     w = min(ctx.D, top)
-    g = ctx.gains({})[:, :w]
-    ideal = ctx.ideal({})
+    g = ctx.gains(table or {})[:, :w]
+    ideal = ctx.ideal(table or {})
     ideal = ideal[:, : min(ideal.shape[1], top)]  # (the ideal may go past the run's depth)
     cd = np.cumsum(g / _disc(w)[None, :], axis=1)
     ci = np.cumsum(ideal / _disc(ideal.shape[1])[None, :], axis=1)

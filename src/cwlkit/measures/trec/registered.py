@@ -43,6 +43,7 @@ def _make(spec: Canonical, rows: tuple[TrecMeasure, ...]) -> type[TrecBase]:
         **{p.name: p.field() for p in spec.params},
         "family": spec.family,
         "aliases": spec.aliases,
+        "presets": {n: dict(values) for n, values in spec.presets},
         "aggregate": _AGGREGATE.get(rows[0].agg, "mean"),
         "anchors": {"trec_eval": tuple(r.name for r in rows)},
         "trec_rows": rows,

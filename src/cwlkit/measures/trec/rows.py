@@ -64,6 +64,15 @@ def cutoff(default: int | None = 10) -> Param:
 
 REL = Param("rel", "float", 1.0, "smallest label counted relevant")
 GAINS = Param("gains", "str | None", None, "trec_eval gain table 'level=gain,...'")
+#: ir_measures' ``judged_only``: the measure reads the ranking condensed to its judged documents
+JUDGED = Param(
+    "judged_only",
+    "bool",
+    False,
+    "drop the unjudged documents (and labels <= -1) of the ranking before the measure and "
+    "its cutoff (ir_measures' judged_only; trec_eval's -J for this measure only)",
+    choices=(False, True),
+)
 
 
 @dataclass(frozen=True)
@@ -85,6 +94,9 @@ class Canonical:
         utility's coefficients...); None: :class:`~._classes.TrecBase`.
     cls_name : str
         The Python class name, when not ``family``.
+    presets : tuple of (str, tuple of (str, object))
+        Names that mean the family with some parameters set (``SetRelP``:
+        ``relative=True``): :attr:`Measure.presets <cwlkit.measures.base.Measure.presets>`.
     """
 
     family: str
@@ -93,6 +105,7 @@ class Canonical:
     aliases: tuple[str, ...] = ()
     base: type | None = None  # (a subclass of _classes.TrecBase)
     cls_name: str = ""
+    presets: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
 
 @dataclass(frozen=True)

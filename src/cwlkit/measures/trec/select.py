@@ -133,7 +133,8 @@ def trec_eval_measures(
         for x in got:
             fields = {f.name for f in dataclasses.fields(x)}
             updates: dict[str, float | int] = {}
-            if rel_level != 1 and "rel" in fields:
+            # (a rel of None is no relevance level: NumRet counts every retrieved document)
+            if rel_level != 1 and "rel" in fields and getattr(x, "rel") is not None:  # noqa: B009
                 updates["rel"] = float(rel_level)
             if num_docs and "N" in fields:
                 updates["N"] = int(num_docs)

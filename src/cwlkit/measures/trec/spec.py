@@ -27,7 +27,7 @@ from . import ap, counts, dcg, precision, unjudged
 from . import set as set_
 from .jg_measures import JG_MEASURES
 from .prefs_counts import PREFS_MEASURES
-from .rows import GAINS, REL, Canonical, Param, TrecMeasure, cutoff
+from .rows import GAINS, JUDGED, REL, Canonical, Param, TrecMeasure, cutoff
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -45,7 +45,23 @@ MEASURES: list[TrecMeasure] = [
         "Documents retrieved (summed over topics).",
         agg="sum",
         integer=True,
-        measure=C("NumRet", "Documents retrieved (summed over topics).", ()),
+        measure=C(
+            "NumRet",
+            (
+                "Documents retrieved (summed over topics); ``NumRet(rel=r)`` counts those "
+                "with a label >= r: it is ``NumRelRet(rel=r)`` (ir_measures' spelling of "
+                "trec_eval's ``num_rel_ret``)."
+            ),
+            (
+                Param(
+                    "rel",
+                    "float | None",
+                    None,
+                    "given: count the retrieved documents with label >= rel (NumRelRet(rel))",
+                ),
+            ),
+            base=kinds.Retrieved,
+        ),
     ),
     M(
         "num_rel",
@@ -76,7 +92,7 @@ MEASURES: list[TrecMeasure] = [
                 "``map_cut_k``); without a cutoff it is trec_eval's ``map``. "
                 "A topic with R = 0 scores 0."
             ),
-            (REL, cutoff(None)),
+            (REL, JUDGED, cutoff(None)),
             ("MAP",),
         ),
     ),
@@ -98,7 +114,10 @@ MEASURES: list[TrecMeasure] = [
         precision.Rprec,
         "Precision after R documents retrieved.",
         measure=C(
-            "Rprec", "Precision at rank R, the number of relevant documents.", (REL,), ("R-prec",)
+            "Rprec",
+            "Precision at rank R, the number of relevant documents.",
+            (REL, JUDGED),
+            ("R-prec",),
         ),
     ),
     M(
@@ -118,7 +137,7 @@ MEASURES: list[TrecMeasure] = [
                 "``recip_rank``); ``RR@k`` scores 0 when it is below rank k "
                 "(MS MARCO's MRR@10)."
             ),
-            (REL, cutoff(None)),
+            (REL, JUDGED, cutoff(None)),
             ("MRR", "recip_rank"),
             base=kinds.Reciprocal,
         ),
@@ -137,7 +156,7 @@ MEASURES: list[TrecMeasure] = [
                 "``iprec_at_recall``; 9.0.8 reaches level k at (long)(k R + "
                 "0.9) relevant documents)."
             ),
-            (REL, Param("k", "float", 0.0, "recall level", ge=0.0, le=1.0)),
+            (REL, JUDGED, Param("k", "float", 0.0, "recall level", ge=0.0, le=1.0)),
         ),
     ),
     M(
@@ -149,7 +168,7 @@ MEASURES: list[TrecMeasure] = [
         measure=C(
             "P",
             "Precision at k: relevant documents in the top k / k (trec_eval ``P_k``).",
-            (REL, cutoff(10)),
+            (REL, JUDGED, cutoff(10)),
             ("Precision",),
             base=kinds.Precision,
         ),
@@ -180,7 +199,7 @@ MEASURES: list[TrecMeasure] = [
         measure=C(
             "R",
             "Recall at k: relevant documents in the top k / R (trec_eval ``recall_k``).",
-            (REL, cutoff(1000)),
+            (REL, JUDGED, cutoff(1000)),
             ("Recall",),
         ),
     ),
@@ -316,7 +335,8 @@ MEASURES: list[TrecMeasure] = [
                 "(trec_eval ``ndcg`` / ``ndcg_cut``).\n\n"
                 "``dcg='log2'`` (default, trec_eval): gain = label (negative "
                 "labels 0), or the ``gains`` table ``'1=3,2=9'`` (trec_eval's "
-                "``ndcg.1=3,2=9``; no cutoff then). ``dcg='exp-log2'``: gain "
+                "``ndcg.1=3,2=9``; with a cutoff, ir_measures' ``nDCG(gains={1:3,2:9})@k``, "
+                "which trec_eval has not). ``dcg='exp-log2'``: gain "
                 "2^label - 1 (gdeval.pl's nDCG, ir_measures' "
                 "``nDCG(dcg='exp-log2')``). The ideal ranking sorts every "
                 "judged document of the topic; ``@k`` cuts run and ideal at "
@@ -333,6 +353,7 @@ MEASURES: list[TrecMeasure] = [
                 Param(
                     "gains", "str | None", None, "trec_eval gain table 'level=gain,...' (log2 only)"
                 ),
+                JUDGED,
                 cutoff(None),
             ),
             base=kinds.NDCGBase,
@@ -405,7 +426,7 @@ MEASURES: list[TrecMeasure] = [
         measure=C(
             "Success",
             "1 if a relevant document is in the top k (trec_eval ``success_k``).",
-            (REL, cutoff(10)),
+            (REL, JUDGED, cutoff(10)),
         ),
     ),
     M(
@@ -419,7 +440,8 @@ MEASURES: list[TrecMeasure] = [
                 "retrieved (trec_eval ``set_P``); ``relative=True``: relevant "
                 "retrieved / min(retrieved, R) (``set_relative_P``)."
             ),
-            (REL, Param("relative", "bool", False, "divide by min(retrieved, R)")),
+            (REL, Param("relative", "bool", False, "divide by min(retrieved, R)"), JUDGED),
+            presets=(("SetRelP", (("relative", True),)),),
         ),
     ),
     M(
@@ -439,7 +461,7 @@ MEASURES: list[TrecMeasure] = [
         "set_map",
         set_.set_map,
         "set_P x set_recall.",
-        measure=C("SetAP", "Set precision x set recall (trec_eval ``set_map``)."),
+        measure=C("SetAP", "Set precision x set recall (trec_eval ``set_map``).", (REL, JUDGED)),
     ),
     M(
         "set_F",
@@ -455,7 +477,7 @@ MEASURES: list[TrecMeasure] = [
                 "usual definition has beta squared; the lecture's F-beta is "
                 "the ``F`` family)."
             ),
-            (REL, Param("beta", "float", 1.0, "weight of recall", gt=0.0)),
+            (REL, Param("beta", "float", 1.0, "weight of recall", gt=0.0), JUDGED),
             base=kinds.FMeasure,
         ),
     ),
