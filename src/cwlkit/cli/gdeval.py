@@ -7,6 +7,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
+Flags and output of gdeval.pl v1.3 (the TREC Web Track's nDCG@k and ERR@k).
+
 Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per topic that is
 in the run and has a label > 0 in the qrels (topics in numeric order), then the 'amean' line.
 nDCG@K uses gain 2^g-1 and discount log2(rank+1) with the ideal ranking from the qrels cut at
@@ -20,11 +22,17 @@ a warning on stderr, unless --max-grade sets it. See docs/err.md.
 
 
 def build_parser():
+    from ._options import QL, QRELS, RM, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit gdeval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit gdeval {QRELS} {QL}",
+            f"cwlkit gdeval -k 10 {QRELS} {QL}",
+            f"cwlkit gdeval -baseline {RM} -riskAlpha 1 {QRELS} {QL}",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document grade")

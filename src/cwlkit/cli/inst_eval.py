@@ -7,6 +7,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
+Flags and output of inst_eval.py (ielab/inst_eval at c04958b).
+
 INST (Moffat, Bailey, Scholer, Thomas 2015) with inst_eval.py's command line and output:
 num_q, num_ret, num_rel, num_rel_ret, inst_min (unjudged documents, and ranks past the
 evaluation depth n, at gain 0), inst_max (at gain 1) and inst_res = inst_max - inst_min.
@@ -23,11 +25,16 @@ difference, with a case.
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit inst_eval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit inst_eval {QRELS} {QL} -T 2 -n 1000",
+            f"cwlkit inst_eval {QRELS} {QL} -T 2 -n 1000 --compat -q",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", nargs="?", help="TREC qrels: topic iteration document label")
