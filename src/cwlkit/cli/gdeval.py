@@ -74,7 +74,7 @@ def build_parser():
 
 
 def main(argv: list[str]) -> int:
-    from ..errors import ParamError
+    from ..errors import NoTopicsError, ParamError
     from ..formats.gdeval import format_gdeval, gdeval_max_grade, gdeval_results
     from ..io.trec import read_pair, read_run
 
@@ -90,15 +90,24 @@ def main(argv: list[str]) -> int:
     qrels, run = read_pair(args.qrels, args.run)
     baseline = read_run(args.baseline) if args.baseline else None
     grade, warnings = gdeval_max_grade(qrels, args.max_grade)
-    res = gdeval_results(
-        qrels,
-        run,
-        k=args.k,
-        all_topics=args.c,
-        max_grade=grade,
-        baseline=baseline,
-        risk_alpha=alpha,
-    )
+    try:
+        res = gdeval_results(
+            qrels,
+            run,
+            k=args.k,
+            all_topics=args.c,
+            max_grade=grade,
+            baseline=baseline,
+            risk_alpha=alpha,
+        )
+    except NoTopicsError:
+        # gdeval.pl prints its header alone and exits 0: so does cwlkit (and says why)
+        sys.stderr.write(
+            f"cwlkit gdeval: warning: {args.run} and {args.qrels} share no topic: "
+            "the header alone (as gdeval.pl)\n"
+        )
+        sys.stdout.write(f"runid,topic,ndcg@{args.k},err@{args.k}\n")
+        return 0
     text = format_gdeval(
         res,
         baseline=baseline.runid if baseline is not None else None,

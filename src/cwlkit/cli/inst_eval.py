@@ -110,7 +110,7 @@ def build_parser():
 
 
 def main(argv: list[str]) -> int:
-    from ..errors import CwlkitError, ParamError
+    from ..errors import CwlkitError, NoTopicsError, ParamError
 
     args = build_parser().parse_args(argv)
     if args.depth is not None and args.depth < (0 if args.compat else 1):
@@ -126,10 +126,16 @@ def main(argv: list[str]) -> int:
         raise CwlkitError("cwlkit inst_eval: needs QRELS and RUN (see 'cwlkit inst_eval --help')")
     if args.compat and args.ties != "none":
         raise ParamError("--ties average is not inst_eval.py's rule; drop --compat or --ties")
-    if args.compat:
-        text = _compat(args, tmap)
-    else:
-        text = _paper(args, tmap)
+    try:
+        text = _compat(args, tmap) if args.compat else _paper(args, tmap)
+    except NoTopicsError:
+        # inst_eval.py prints nothing on stdout and exits 0 ("No qrels were found for
+        # query X" on stderr for each run topic): so does cwlkit, with one line on stderr
+        sys.stderr.write(
+            f"cwlkit inst_eval: warning: {args.run} and {args.qrels} share no topic: "
+            "nothing to print (as inst_eval.py)\n"
+        )
+        return 0
     sys.stdout.write(text)
     return 0
 

@@ -280,6 +280,11 @@ def _cwl_setup(args) -> dict:
         args.topic_ids = args.topic_ids or ["T1", "T2"]
     if not args.qrels or not args.run:
         raise CwlkitError(f"cwlkit plot {args.action}: needs QRELS and RUN (or --example)")
+    from ..api import Evaluator
+
+    # every run topic is drawn (cwl's rule), but a run that shares no topic with the qrels
+    # is refused as in every other subcommand of cwlkit's own (NoTopicsError, naming both)
+    Evaluator(args.qrels, [], order=args.order).batch(args.run)
     return {
         "topics": "run",
         "trec_version": 10,  # as cwlkit cwl: rank by the double-precision score
