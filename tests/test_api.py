@@ -322,7 +322,7 @@ def test_one_default_gain_everywhere(cli):
     rc, out, _ = cli("cwl", q, r, "-M", "RBP(p=0.8)")
     first = out.splitlines()[0].split("\t")
     assert rc == 0 and first[0] == api.topics[0] and first[2] == f"{api.values[0, 0]:.4f}"
-    rc, out, _ = cli("evaluate", q, r, "-m", "RBP(p=0.8)", "-o", "json")
+    rc, out, _ = cli("evaluate", q, r, "-m", "RBP(p=0.8)", "-f", "json")
     assert json.loads(out)[0]["RBP(p=0.8)"] == pytest.approx(
         cwlkit.evaluate(q, r, ["RBP(p=0.8)"]).mean()["RBP(p=0.8)"], abs=0
     )

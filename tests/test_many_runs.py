@@ -94,8 +94,10 @@ def hundred(tmp_path_factory):
 @pytest.mark.parametrize("command", ["evaluate", "trec_eval"])
 def test_bad_line_in_run_73_of_100(cli, hundred, command, jobs):
     qrels, runs = hundred
-    args = ["-m", "AP"] if command == "evaluate" else ["-m", "map"]
-    rc, out, err = cli(command, "-j", jobs, *args, qrels, *runs)
+    if command == "evaluate":  # (-m takes every value up to the next option: files first)
+        rc, out, err = cli(command, "-j", jobs, qrels, *runs, "-m", "AP")
+    else:
+        rc, out, err = cli(command, "-j", jobs, "-m", "map", qrels, *runs)
     assert rc != 0 and out == ""
     assert err.count("\n") == 1 and f"{runs[72]}:12:" in err, err
     ev = cwlkit.Evaluator(qrels, ["AP"])
@@ -116,12 +118,12 @@ def test_progress_on_stderr_only_when_asked(cli, hundred, monkeypatch):
     pytest.importorskip("tqdm")
     qrels, runs = hundred
     good = runs[:72] + runs[73:]
-    rc, out, err = cli("evaluate", "-m", "AP", qrels, *good)
+    rc, out, err = cli("evaluate", qrels, *good, "-m", "AP")
     assert rc == 0 and err == ""  # stderr is not a terminal here
     monkeypatch.setenv("CWLKIT_PROGRESS", "1")
-    rc, out2, err = cli("evaluate", "-m", "AP", qrels, *good)
+    rc, out2, err = cli("evaluate", qrels, *good, "-m", "AP")
     assert out2 == out and "runs" in err and "topics" in err
-    rc, out3, err = cli("evaluate", "-m", "AP", "--quiet", qrels, *good)
+    rc, out3, err = cli("evaluate", "--quiet", qrels, *good, "-m", "AP")
     assert out3 == out and err == ""
     rc, _, err = cli("trec_eval", "-m", "map", "--quiet", qrels, *good)
     assert rc == 0 and err == ""

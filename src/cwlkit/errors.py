@@ -44,6 +44,11 @@ class ParamError(CwlkitError):
     """A measure or option parameter outside its domain."""
 
 
+class NoTopicsError(CwlkitError):
+    """Nothing to evaluate: the run and the qrels share no topic (under the default topics
+    rule, ``topics="both"``; the message names both files), or the rule keeps no topic."""
+
+
 class UnknownMeasureError(CwlkitError):
     """A measure name that the registry does not know; suggests the closest names."""
 

@@ -65,7 +65,7 @@ def test_vectors_example_is_figure_1(cli, tmp_path, drawn):
 def test_vectors_web_topics_and_ranks(cli, tmp_path, drawn):
     out = tmp_path / "v.svg"
     rc, _, err = cli(
-        "plot", "vectors", QRELS, RUN, "-M", "INST(T=2)", "--topic", "151", "--topic", "152",
+        "plot", "vectors", QRELS, RUN, "-M", "INST(T=2)", "-t", "151", "-t", "152",
         "--gain", "linear", "-o", out,
     )  # fmt: skip
     assert rc == 0, err
@@ -82,7 +82,7 @@ def test_vectors_web_topics_and_ranks(cli, tmp_path, drawn):
         RUN,
         "-M",
         "RBP(p=0.5)",
-        "--topic",
+        "-t",
         "151",
         "--ranks",
         "7",
@@ -116,7 +116,7 @@ def test_sweep_is_figure_2(cli, tmp_path, drawn):
         RUN,
         "-M",
         grids[1],
-        "--topic",
+        "-t",
         "160",
         "--mean",
         "--gain",
@@ -141,12 +141,12 @@ def test_sweep_example(cli, tmp_path):
 def test_pr_and_roc_are_the_curves(cli, tmp_path, drawn):
     batch = cwlkit.Evaluator(QRELS, []).batch(RUN)
     pr, roc = pr_curve(batch), roc_curve(batch)
-    rc, _, err = cli("plot", "pr", QRELS, RUN, "--topic", "151", "-o", tmp_path / "pr.png")
+    rc, _, err = cli("plot", "pr", QRELS, RUN, "-t", "151", "-o", tmp_path / "pr.png")
     assert rc == 0, err
     ys = {ln.get_label(): ln.get_ydata() for ln in drawn[0].axes[0].get_lines()}
     np.testing.assert_array_equal(ys["mean over 50 topics"], pr.mean_interpolated)
     np.testing.assert_array_equal(ys["151 (interpolated)"], pr.interpolated[pr.topic("151")])
-    rc, _, err = cli("plot", "roc", QRELS, RUN, "--topic", "153", "-o", tmp_path / "roc.png")
+    rc, _, err = cli("plot", "roc", QRELS, RUN, "-t", "153", "-o", tmp_path / "roc.png")
     assert rc == 0, err
     line = drawn[1].axes[0].get_lines()[0]
     row = int(np.flatnonzero(roc.topics == "153")[0])
@@ -224,15 +224,15 @@ def test_scatter_and_matrix(cli, tmp_path, drawn):
         ),
         (["vectors", "--example", "-M", "ERR@20", "-o", "x.png"], "not a C/W/L metric"),
         (
-            ["vectors", "--example", "-M", "RBP(p=0.8)", "--topic", "T9", "-o", "x.png"],
+            ["vectors", "--example", "-M", "RBP(p=0.8)", "-t", "T9", "-o", "x.png"],
             "'T9' is not in the run",
         ),
-        (["vectors", QRELS, RUN, "-M", "RBP(p=0.8)", "-o", "x.png"], "--topic"),
+        (["vectors", QRELS, RUN, "-M", "RBP(p=0.8)", "-o", "x.png"], "-t T"),
         (["vectors", "-M", "RBP(p=0.8)", "-o", "x.png"], "needs QRELS and RUN"),
         (["sweep", "--example", "-M", "P@1:5:1", "-o", "x.png"], "not a C/W/L metric"),
         (["sweep", "--example", "-M", "RBP(p=0.9:0.1:0.1)", "-o", "x.png"], "above its stop"),
         (["roc", QRELS, *RUNS[:2], "-o", "x.png"], "give one run"),
-        (["pr", QRELS, *RUNS[:2], "--topic", "151", "-o", "x.png"], "give one run"),
+        (["pr", QRELS, *RUNS[:2], "-t", "151", "-o", "x.png"], "give one run"),
         (["scatter", QRELS, *RUNS, "-m", "ERR@20", "-o", "x.png"], "at least 2 measures"),
         (
             [

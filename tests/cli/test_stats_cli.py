@@ -36,7 +36,7 @@ def _tsv(text: str) -> list[dict[str, str]]:
 
 
 def test_compare_tsv_t_test_against_scipy(cli, per_topic):
-    rc, out, err = cli("compare", QRELS, *RUNS, "-m", "P@10", "-m", "RBP(p=0.8)", "-o", "tsv")
+    rc, out, err = cli("compare", QRELS, *RUNS, "-m", "P@10", "-m", "RBP(p=0.8)", "-f", "tsv")
     assert rc == 0 and err == ""
     rows = _tsv(out)
     assert len(rows) == 2 * 2  # 2 measures x 2 runs against the first
@@ -76,7 +76,7 @@ def test_compare_all_pairs_correction_against_statsmodels(cli, per_topic, correc
         "wilcoxon",
         "--correction",
         correction,
-        "-o",
+        "-f",
         "json",
     )
     assert rc == 0
@@ -145,7 +145,7 @@ def test_compare_text_and_markdown(cli, per_topic):
         )[1]
         == out
     )
-    rc, md, _ = cli("compare", QRELS, *RUNS, "-m", "P@10", "--test", "sign", "-o", "markdown")
+    rc, md, _ = cli("compare", QRELS, *RUNS, "-m", "P@10", "--test", "sign", "-f", "markdown")
     assert rc == 0
     assert "| run | P@10 |" in md and "|---|---:|" in md
     assert md.count(f"| P@10 | {NAMES[2]} | {NAMES[0]} |") == 1
@@ -163,7 +163,7 @@ def test_compare_bootstrap_runs_and_marks_significance(cli):
         "bootstrap",
         "--samples",
         "999",
-        "-o",
+        "-f",
         "tsv",
     )
     row = _tsv(out)[0]
@@ -211,7 +211,7 @@ def test_compare_api_aligns_topics():
 
 
 def test_correlate_against_scipy(cli, per_topic):
-    rc, out, err = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "json")
+    rc, out, err = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-f", "json")
     assert rc == 0 and err == ""
     doc = json.loads(out)
     a = np.concatenate(
@@ -243,7 +243,7 @@ def test_correlate_text_and_tsv(cli):
     assert rc == 0
     assert out.startswith("# A = RBP(p=0.8), B = P@10: 3 runs, 150 (run, topic) pairs")
     assert "rbo(p=0.5)" in out and "kendall_tau_b" in out
-    rc, tsv, _ = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "tsv")
+    rc, tsv, _ = cli("correlate", QRELS, *RUNS, "-a", "RBP(p=0.8)", "-b", "P@10", "-f", "tsv")
     rows = _tsv(tsv)
     assert [r["coefficient"] for r in rows] == [
         "pearson",
@@ -256,7 +256,7 @@ def test_correlate_text_and_tsv(cli):
         "rbo(p=0.9)",
     ]
     rc, md, _ = cli(
-        "correlate", QRELS, *RUNS[:1], "-a", "RBP(p=0.8)", "-b", "P@10", "-o", "markdown"
+        "correlate", QRELS, *RUNS[:1], "-a", "RBP(p=0.8)", "-b", "P@10", "-f", "markdown"
     )
     assert rc == 0 and "| scores | pearson |" in md and "systems" not in md  # one run: no ordering
 
@@ -277,11 +277,11 @@ def test_fit_recovers_parameter_text_tsv_json(cli):
     assert rc == 0 and err == ""
     assert "best p for Pearson's r: 0.7 (r = 1.0000, RBP(p=0.7))" in out
     assert "best p for Spearman's rho: 0.7 (rho = 1.0000, RBP(p=0.7))" in out
-    rc, tsv, _ = cli(*args, "-o", "tsv")
+    rc, tsv, _ = cli(*args, "-f", "tsv")
     rows = _tsv(tsv)
     assert len(rows) == 9 and rows[4]["p"] == "0.7" and rows[4]["best"] == "pearson,spearman"
     assert all(r["best"] == "" for i, r in enumerate(rows) if i != 4)
-    rc, js, _ = cli(*args, "-o", "json", "--max-residual", "0.05")
+    rc, js, _ = cli(*args, "-f", "json", "--max-residual", "0.05")
     doc = json.loads(js)
     assert doc["best_pearson"]["value"] == pytest.approx(0.7)
     assert doc["max_residual"] == 0.05 and doc["pairs"] < doc["pairs_total"] == 150
@@ -340,9 +340,9 @@ def test_help(name, phrase, capsys):
 
 
 def test_compare_measure_list_in_one_option(cli):
-    one = cli("compare", QRELS, *RUNS[:2], "-m", "P@10  RBP(p=0.8)", "-o", "tsv")
+    one = cli("compare", QRELS, *RUNS[:2], "-m", "P@10  RBP(p=0.8)", "-f", "tsv")
     two = cli(
-        "compare", QRELS, *RUNS[:2], "-m", "P@10", "-m", "RBP( p = 0.8 )", "-m", "P@10", "-o", "tsv"
+        "compare", QRELS, *RUNS[:2], "-m", "P@10", "-m", "RBP( p = 0.8 )", "-m", "P@10", "-f", "tsv"
     )
     assert one[0] == two[0] == 0 and one[1] == two[1]
     assert [r["measure"] for r in _tsv(one[1])] == ["P@10", "RBP(p=0.8)"]
@@ -358,7 +358,7 @@ def test_compare_runs_with_different_topics(cli, tmp_path, per_topic):
     assert rc == 0
     assert "10 topics" in out.splitlines()[0]
     assert "topics not in every run were left out: web2012.rm.cata.run (40)" in out
-    rc, tsv, _ = cli("compare", QRELS, str(part), RUNS[1], "-m", "P@10", "-o", "tsv")
+    rc, tsv, _ = cli("compare", QRELS, str(part), RUNS[1], "-m", "P@10", "-f", "tsv")
     row = _tsv(tsv)[0]
     full = per_topic[NAMES[1]].per_topic("P@10")
     assert float(row["run_mean"]) == pytest.approx(np.mean([full[t] for t in sorted(keep)]))

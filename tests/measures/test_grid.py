@@ -93,7 +93,7 @@ def test_cwl_cli_grid(cli, tmp_path):
 
 
 def test_evaluate_cli_grid(cli):
-    rc, a, err = cli("evaluate", QRELS, RUN, "-m", "RBP(p=0.1:0.9:0.2) P@5:10:5", "-o", "tsv")
+    rc, a, err = cli("evaluate", QRELS, RUN, "-m", "RBP(p=0.1:0.9:0.2) P@5:10:5", "-f", "tsv")
     assert rc == 0, err
     rc, b, _ = cli(
         "evaluate",
@@ -101,7 +101,7 @@ def test_evaluate_cli_grid(cli):
         RUN,
         "-m",
         "RBP(p=0.1) RBP(p=0.3) RBP(p=0.5) RBP(p=0.7) RBP(p=0.9) P@5 P@10",
-        "-o",
+        "-f",
         "tsv",
     )
     assert rc == 0 and a == b

@@ -1,7 +1,7 @@
 """The ERR paper's Table 2 pipeline: every pair of measures, four coefficients, two levels.
 
 Every cell of :func:`cwlkit.stats.correlation_matrix` (and of ``cwlkit correlate --all-pairs
--o json``) equals scipy's ``pearsonr`` / ``spearmanr`` / ``kendalltau`` / ``weightedtau`` on
+-f json``) equals scipy's ``pearsonr`` / ``spearmanr`` / ``kendalltau`` / ``weightedtau`` on
 per-topic values taken here from :func:`cwlkit.evaluate`, or on the per-system means over the
 common topics. The paper's TREC 2010/2011 Web runs are not public: the shared TREC Web 2012
 runs stand in (8 runs x 50 topics).
@@ -181,7 +181,7 @@ def test_cli_text_tsv_markdown(cli, runs):
     assert row[2] == f"{sp.kendalltau(means[0], means[1]).statistic:.3f}"
     assert row[3] == f"{sp.kendalltau(means[0], means[7]).statistic:.3f}"
     assert first[3].split()[1] == f"{sp.weightedtau(means[0], means[7]).statistic:.3f}"
-    rc, tsv, _ = cli(*base, "-o", "tsv")
+    rc, tsv, _ = cli(*base, "-f", "tsv")
     rows = [ln.split("\t") for ln in tsv.splitlines()]
     assert rows[0] == ["level", "coefficient", "measure_a", "measure_b", "value", "p_value", "n"]
     assert len(rows) == 1 + 2 * 4 * 3
@@ -189,7 +189,7 @@ def test_cli_text_tsv_markdown(cli, runs):
     assert got[("systems", "spearman", "ERR@20", "AP")] == pytest.approx(
         sp.spearmanr(means[0], means[7]).statistic, abs=1e-12
     )
-    rc, md, _ = cli(*base, "-o", "markdown", "--level", "systems")
+    rc, md, _ = cli(*base, "-f", "markdown", "--level", "systems")
     assert rc == 0 and md.count("**systems") == 2 and md.count("|---|---:|---:|---:|") == 2
     assert "scores" not in md
 

@@ -224,7 +224,7 @@ def test_without_statsmodels(monkeypatch):
 def test_compare_cli_accepts_statsmodels_names(cli):
     pytest.importorskip("statsmodels")
     rc, out, err = cli(
-        "compare", QRELS, *RUNS[:3], "-m", "P@10", "--correction", "fdr_by", "-o", "json"
+        "compare", QRELS, *RUNS[:3], "-m", "P@10", "--correction", "fdr_by", "-f", "json"
     )
     assert rc == 0, err
     import json

@@ -10,12 +10,138 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..measures.base import Measure
 
 
-def add_evaluation_options(p: argparse.ArgumentParser, formats: tuple[str, ...]) -> None:
-    """Add ``--order``, ``--topics``, ``--gain`` and ``-o/--format`` (one of ``formats``)."""
+#: the data the --help examples read (run from the repository's root)
+WEB = "../shared/data/web2012"
+QRELS = f"{WEB}/qrels.web.151-200.txt"
+QL = f"{WEB}/runs/web2012.ql.cata.run"
+RM = f"{WEB}/runs/web2012.rm.cata.run"
+
+
+def examples(*lines: str) -> str:
+    """The epilog of a ``--help``: ``lines``, one command each, run as written from the
+    repository's root (``tests/cli/test_help_examples.py`` runs every one)."""
+    return "examples (run from the repository's root):\n" + "".join(f"  {x}\n" for x in lines)
+
+
+#: the output formats of a table, wherever one is printed
+TABLE_FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
+
+#: output file suffix -> format (``-o FILE`` without ``-f``)
+SUFFIX_FORMATS = {
+    ".txt": "text",
+    ".tsv": "tsv",
+    ".csv": "csv",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".tex": "latex",
+    ".html": "html",
+    ".htm": "html",
+}
+
+
+def add_evaluation_options(
+    p: argparse.ArgumentParser, formats: tuple[str, ...] = TABLE_FORMATS, *, jobs: bool = True
+) -> None:
+    """Add ``--order``, ``--topics``, ``--gain``, ``-f/--format`` (one of ``formats``),
+    ``-o/--output FILE``, ``-j/--jobs`` (if ``jobs``: the runs are evaluated in processes)
+    and ``--quiet``."""
     add_ranking_options(p)
+    add_output_options(p, formats)
+    if jobs:
+        add_jobs_option(p)
+    add_quiet_option(p)
+
+
+def add_output_options(
+    p: argparse.ArgumentParser, formats: tuple[str, ...], default: str = "text"
+) -> None:
+    """Add ``-f/--format`` (one of ``formats``) and ``-o/--output FILE``: the same two
+    options in every subcommand of cwlkit's own dialect (:func:`output_format`)."""
     p.add_argument(
-        "-o", "--format", choices=formats, default="text", help="output format (default text)"
+        "-f",
+        "--format",
+        choices=formats,
+        default=None,
+        help=f"output format: {', '.join(formats)} (default: from -o's suffix, else {default})",
     )
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the output to FILE (default: standard output)",
+    )
+    p.set_defaults(default_format=default, formats=formats)
+
+
+def output_format(args: argparse.Namespace) -> str:
+    """The format of :func:`add_output_options`: ``-f``, else the suffix of ``-o FILE``
+    (``.tsv``, ``.csv``, ``.json``, ``.md``, ``.tex``, ``.txt``...), else the default.
+
+    ``-o`` was the format in evaluate, compare, correlate and fit: ``-o json`` (a format's
+    bare name) is refused with a hint rather than written to a file named ``json``.
+    """
+    from ..errors import ParamError
+
+    formats: tuple[str, ...] = args.formats
+    if args.format is not None:
+        return str(args.format)
+    out = args.output
+    if out is None:
+        return str(args.default_format)
+    if out in formats:
+        raise ParamError(
+            f"-o names the output file; for the format {out!r} use -f {out} "
+            f"(or -o ./{out} for a file named {out!r})"
+        )
+    import os
+
+    fmt = SUFFIX_FORMATS.get(os.path.splitext(out)[1].lower())
+    return fmt if fmt in formats else str(args.default_format)
+
+
+def write_output(args: argparse.Namespace, text: str) -> None:
+    """Write ``text`` to ``-o FILE`` (UTF-8), or to standard output without ``-o``."""
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+    else:
+        import sys
+
+        sys.stdout.write(text)
+
+
+def add_jobs_option(
+    p: argparse.ArgumentParser,
+    help: str = "processes evaluating the runs (default: every available core; the same "
+    "output for any N)",
+) -> None:
+    """Add ``-j/--jobs N``: processes evaluating the runs (default every available core)."""
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N", help=help)
+
+
+def add_quiet_option(p: argparse.ArgumentParser) -> None:
+    """Add ``--quiet``: no progress bar on stderr (see :func:`apply_quiet`)."""
+    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+
+
+def apply_quiet(args: argparse.Namespace) -> bool | None:
+    """``--quiet``: no progress bar in this process (``CWLKIT_PROGRESS=0``, read by every
+    bar: runs evaluated, Monte-Carlo samples); returns the ``progress`` argument of the API
+    (``False`` when quiet, else ``None``: a bar when stderr is a terminal)."""
+    if getattr(args, "quiet", False):
+        import os
+
+        os.environ["CWLKIT_PROGRESS"] = "0"
+        return False
+    return None
+
+
+#: the help of ``--topics`` (the same rule in every subcommand that has it)
+TOPICS_HELP = (
+    "topics evaluated: in both qrels and run (default, trec_eval's rule), every qrels topic "
+    "(trec_eval -c: missing ones score 0), every run topic, or either"
+)
 
 
 def add_ranking_options(p: argparse.ArgumentParser) -> None:
@@ -30,8 +156,7 @@ def add_ranking_options(p: argparse.ArgumentParser) -> None:
         "--topics",
         choices=("both", "qrels", "run", "either"),
         default="both",
-        help="topics evaluated: in both qrels and run (default, trec_eval's rule), every qrels "
-        "topic (trec_eval -c: missing ones score 0), every run topic, or either",
+        help=TOPICS_HELP,
     )
     p.add_argument(
         "--gain",
@@ -59,23 +184,30 @@ def add_correlation_options(p: argparse.ArgumentParser, *, note: str = "") -> No
     )
 
 
+#: the help of ``-m`` (its text after ``help``'s own)
+MEASURE_HELP = (
+    "measures (any name of 'cwlkit measures'): several per -m (-m P@10 AP), -m repeatable, "
+    "and a quoted list works too (-m 'P@10 AP'); headers print each canonical name"
+)
+
+
 def add_measure_option(
     p: argparse.ArgumentParser,
     *,
-    help: str = "a measure (repeatable; several per value separated by spaces)",
+    help: str = MEASURE_HELP,
     required: bool = False,
     metavar: str = "NAME",
-    several: bool = False,
 ) -> None:
-    """Add ``-m/--measure`` (repeatable, into ``measures``): the measure names of the registry.
-
-    ``several``: one ``-m`` takes several names (``-m P@10 AP``).
+    """Add ``-m/--measure`` (into ``measures``): the measure names of the registry, several
+    per flag (``-m P@10 AP``), the flag repeatable (``-m P@10 -m AP``), and a value may hold
+    several names separated by spaces (``-m 'P@10 AP'``, split by :func:`split_top_level`
+    in :func:`parse_measure_args`).
     """
-    extra = {"nargs": "+", "action": "extend"} if several else {"action": "append"}
     p.add_argument(
         "-m",
         "--measure",
-        **extra,
+        nargs="+",
+        action="extend",
         default=None if required else [],
         required=required,
         dest="measures",
@@ -139,7 +271,9 @@ def correlation_matrix(args: argparse.Namespace, measures: list[Measure], too_fe
         measures,
         levels=LEVELS if args.level == "both" else (args.level,),
         max_residual=args.max_residual,
+        jobs=getattr(args, "jobs", None),
+        progress=False if getattr(args, "quiet", False) else None,
         order=args.order,
         topics=args.topics,
-        gain=args.gain,
+        gain=getattr(args, "gain", "auto"),
     )

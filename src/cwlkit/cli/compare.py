@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 DESCRIPTION = """\
 Evaluate every run with every measure, print the mean scores, and compare each run with the
@@ -25,28 +24,32 @@ Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
 A '*' marks comparisons significant at alpha after the correction.
 """
 
-FORMATS = ("text", "tsv", "json", "markdown")
+FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import add_evaluation_options, add_measure_option
+    from ._options import QL, QRELS, RM, add_evaluation_options, add_measure_option, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit compare",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit compare {QRELS} {QL} {RM} -m P@10 AP",
+            f"cwlkit compare {QRELS} {QL} {RM} -m AP nDCG@10 --test randomization "
+            "--samples 1000 --correction holm -f markdown",
+            f"cwlkit compare {QRELS} {QL} {RM} -m 'ERR@20 RBP(p=0.8)' --anova -f csv",
+        ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline"
     )
-    add_measure_option(
-        p, help="a measure (repeatable), e.g. -m P@10 -m 'RBP(p=0.8)' -m nDCG@10", metavar="MEASURE"
-    )
+    add_measure_option(p)
     p.add_argument(
         "--test", choices=TESTS + MULTI_TESTS, default="t", help="paired test (default t)"
     )
@@ -109,7 +112,16 @@ def _anova_rows(table) -> tuple[list[str], list[list]]:
 def render(table, fmt: str) -> str:
     """The comparison table in one of :data:`FORMATS`."""
     from ..stats.comparison import COLUMNS
-    from ..stats.render import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
+    from ..stats.render import (
+        dump_json,
+        fmt_num,
+        fmt_p,
+        table_csv,
+        table_latex,
+        table_markdown,
+        table_text,
+        table_tsv,
+    )
 
     recs = table.records
     if fmt == "json":
@@ -133,8 +145,9 @@ def render(table, fmt: str) -> str:
                 ),
             }
         )
-    if fmt == "tsv":
-        return table_tsv(COLUMNS, [[r[c] for c in COLUMNS] for r in recs])
+    if fmt in ("tsv", "csv"):
+        render_data = table_tsv if fmt == "tsv" else table_csv
+        return render_data(COLUMNS, [[r[c] for c in COLUMNS] for r in recs])
     conf = f"{100 * (1 - table.alpha):g}%"
     mc = f", {table.samples} samples, seed {table.seed}" if table.samples is not None else ""
     ncmp = f"{len(recs)} comparison{'s' if len(recs) != 1 else ''}"
@@ -182,7 +195,7 @@ def render(table, fmt: str) -> str:
             for m, src, df, ss, ms, f, p in a_rows
         ]
         right_a = [False, False, True, True, True, True, True]
-        render_t = table_markdown if fmt == "markdown" else table_text
+        render_t = {"markdown": table_markdown, "latex": table_latex}.get(fmt, table_text)
         anova_parts = [render_t(a_head, cells, right_a)]
     right_m = [False] + [True] * len(table.measures)
     right_c = [False, False, False, True, False] + [True] * (len(cmp_header) - 6) + [False]
@@ -195,6 +208,15 @@ def render(table, fmt: str) -> str:
         if note:
             parts.append(note + "\n")
         return "\n".join(parts + anova_parts)
+    if fmt == "latex":
+        parts = [f"% {head}\n"] + ([f"% {note}\n"] if note else [])
+        parts += [
+            table_latex(mean_header, mean_rows, right_m),
+            table_latex(cmp_header, cmp_rows, right_c),
+        ]
+        if anova_parts:
+            parts += ["% two-way ANOVA, topics x systems (score ~ system + topic)\n", *anova_parts]
+        return "".join(parts)
     parts = [f"# {head}\n"] + ([f"# {note}\n"] if note else [])
     parts += [
         table_text(mean_header, mean_rows, right_m),
@@ -210,18 +232,26 @@ def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
     from ..stats.comparison import compare
     from ..stats.runs import evaluate_runs
-    from ._options import parse_measure_args
+    from ._options import apply_quiet, output_format, parse_measure_args, write_output
 
     args = build_parser().parse_args(argv)
+    fmt = output_format(args)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit compare: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
     if not args.measures:
-        raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 -m AP)")
+        raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 AP)")
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
     measures = parse_measure_args(args.measures)
     results = evaluate_runs(
-        args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain
+        args.qrels,
+        args.runs,
+        measures,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+        jobs=args.jobs,
+        progress=apply_quiet(args),
     )
     table = compare(
         results,
@@ -233,5 +263,5 @@ def main(argv: list[str]) -> int:
         seed=args.seed,
         anova=args.anova,
     )
-    sys.stdout.write(render(table, args.format))
+    write_output(args, render(table, fmt))
     return 0

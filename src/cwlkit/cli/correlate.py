@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 import numpy as np
 
@@ -23,20 +22,35 @@ tau_AP, the weighted tau and RBO have no p-value. See docs/statistics.md.
 weighted tau of every pair of measures, over the systems (each run's mean over the common
 topics) and over the (run, topic) pairs, printed as square matrices: Kendall above the
 diagonal and the weighted tau below (the ERR paper's Table 2 layout), then Pearson above and
-Spearman below. -o json gives every matrix with its p-values; -o tsv one row per pair.
+Spearman below. -f json gives every matrix with its p-values; -f tsv (or csv) one row per
+pair. Headers name each measure by its canonical name (-a MAP prints AP).
 """
 
-FORMATS = ("text", "tsv", "json", "markdown")
+FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():
-    from ._options import add_correlation_options, add_evaluation_options, add_measure_option
+    from ._options import (
+        QRELS,
+        WEB,
+        add_correlation_options,
+        add_evaluation_options,
+        add_measure_option,
+        examples,
+    )
     from .main import ArgumentParser
 
+    runs = f"{WEB}/runs/web2012.ql.cata.run {WEB}/runs/web2012.rm.cata.run "
+    runs += f"{WEB}/runs/web2012.ql.catb.run {WEB}/runs/web2012.rm.catb.run"
     p = ArgumentParser(
         prog="cwlkit correlate",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit correlate {QRELS} {runs} -a ERR@20 -b 'RBP(p=0.6)'",
+            f"cwlkit correlate {QRELS} {runs} --all-pairs -m AP P@10 nDCG@10 --gain err",
+            f"cwlkit correlate {QRELS} {runs} -a AP -b nDCG@10 -f json",
+        ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
@@ -48,7 +62,9 @@ def build_parser():
         help="correlate every pair of the -m measures (a matrix per coefficient and level)",
     )
     add_measure_option(
-        p, help="with --all-pairs: a measure (repeatable; several per value separated by spaces)"
+        p,
+        help="with --all-pairs: the measures (several per -m, -m repeatable, or a quoted list "
+        "'AP P@10')",
     )
     add_correlation_options(p, note="with --all-pairs: ")
     p.add_argument(
@@ -104,7 +120,16 @@ def _label(c, rbo_p: float) -> str:
 
 
 def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
-    from ..stats.render import dump_json, fmt_num, fmt_p, table_markdown, table_text, table_tsv
+    from ..stats.render import (
+        dump_json,
+        fmt_num,
+        fmt_p,
+        table_csv,
+        table_latex,
+        table_markdown,
+        table_text,
+        table_tsv,
+    )
 
     rows = [("scores", c) for c in out["score_level"]] + [
         ("systems", c) for c in out["system_level"]
@@ -122,8 +147,8 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
                 "systems": out["systems"],
             }
         )
-    if fmt == "tsv":
-        return table_tsv(
+    if fmt in ("tsv", "csv"):
+        return (table_tsv if fmt == "tsv" else table_csv)(
             ["level", "coefficient", "value", "p_value", "n"],
             [[lvl, _label(c, rbo_p), c.value, c.p_value, c.n] for lvl, c in rows],
         )
@@ -144,13 +169,12 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
         f"{out['pairs']} (run, topic) pairs; system means over {out['topics']} common topics"
     )
     sys_rows = [[s["run"], fmt_num(s["mean_a"]), fmt_num(s["mean_b"])] for s in out["systems"]]
-    if fmt == "markdown":
-        parts = [head + "\n", table_markdown(header, body, right)]
+    if fmt in ("markdown", "latex"):
+        table = table_markdown if fmt == "markdown" else table_latex
+        parts = [head + "\n" if fmt == "markdown" else f"% {head}\n", table(header, body, right)]
         if sys_rows:
-            parts.append(
-                table_markdown(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True])
-            )
-        return "\n".join(parts)
+            parts.append(table(["run", f"mean {a}", f"mean {b}"], sys_rows, [False, True, True]))
+        return ("\n" if fmt == "markdown" else "").join(parts)
     parts = [f"# {head}\n", table_text(header, body, right)]
     if sys_rows:
         parts += [
@@ -164,10 +188,12 @@ def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..measures.parse import parse_measure
     from ..stats.runs import evaluate_runs
+    from ._options import apply_quiet, output_format, write_output
 
     args = build_parser().parse_args(argv)
+    fmt = output_format(args)
     if args.all_pairs or args.measures:
-        return _all_pairs(args)
+        return _all_pairs(args, fmt)
     if not args.measure_a or not args.measure_b:
         missing = [
             f
@@ -183,26 +209,34 @@ def main(argv: list[str]) -> int:
     ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
     measures = [ma] if ma.name == mb.name else [ma, mb]
     results = evaluate_runs(
-        args.qrels, args.runs, measures, order=args.order, topics=args.topics, gain=args.gain
+        args.qrels,
+        args.runs,
+        measures,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+        jobs=args.jobs,
+        progress=apply_quiet(args),
     )
     out = compute(results, ma.name, mb.name, args.rbo_p)
-    sys.stdout.write(render(out, ma.name, mb.name, args.rbo_p, args.format))
+    write_output(args, render(out, ma.name, mb.name, args.rbo_p, fmt))
     return 0
 
 
-def _all_pairs(args) -> int:
+def _all_pairs(args, fmt: str) -> int:
     """``--all-pairs``: the correlation matrix of the -m measures."""
     from ..errors import ParamError
     from ..formats.correlation import format_correlation_matrix
-    from ._options import correlation_matrix, parse_measure_args
+    from ._options import apply_quiet, correlation_matrix, parse_measure_args, write_output
 
     if args.measure_a or args.measure_b:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
     if not args.all_pairs:
         raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
     measures = parse_measure_args(args.measures)
+    apply_quiet(args)
     cm = correlation_matrix(
         args, measures, f"--all-pairs needs at least 2 measures (-m); got {len(measures)}"
     )
-    sys.stdout.write(format_correlation_matrix(cm, args.format))
+    write_output(args, format_correlation_matrix(cm, fmt))
     return 0

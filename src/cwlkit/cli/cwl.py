@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 DESCRIPTION = """\
+Flags and output of cwl_eval 1.0.12 (Azzopardi, Thomas and Moffat's C/W/L framework).
+
 C/W/L evaluation: for each topic and metric print EU, ETU, EC, ETC and ED (and with -r
 their residuals). Output is cwl_eval's: topic<TAB>metric<TAB>EU<TAB>ETU<TAB>EC<TAB>ETC<TAB>ED.
 
@@ -22,11 +24,17 @@ working directory.
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit cwl",
         description=DESCRIPTION,
+        epilog=examples(
+            "cwlkit cwl --example",
+            f"cwlkit cwl {QRELS} {QL} -M 'RBP(p=0.8)' -M 'INST(T=2)' --mean",
+            f"cwlkit cwl {QRELS} {QL} -M 'RBP(p=0.8)' -r --gain linear",
+        ),
         formatter_class=__import__("argparse").RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", nargs="?", help="TREC qrels: topic iteration document label")
@@ -134,7 +142,13 @@ def build_parser():
     p.add_argument(
         "--mean", action="store_true", help="add an 'all' row per metric (mean over topics)"
     )
-    p.add_argument("-o", "--format", choices=("text", "tsv", "json"), default="text")
+    p.add_argument(
+        "-o",
+        "--format",
+        choices=("text", "tsv", "json"),
+        default="text",
+        help="output format: text (default: cwl_eval's lines), tsv or json (cwlkit's additions)",
+    )
     p.add_argument(
         "--chunk-topics",
         default="auto",

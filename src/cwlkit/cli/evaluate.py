@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 DESCRIPTION = """\
 Evaluate every run with every measure (any name of 'cwlkit measures': P@10, AP, nDCG@10,
@@ -15,19 +14,37 @@ Rules (the Python API's defaults): trec_eval 9.0.8's. The topics evaluated are t
 the qrels and the run (--topics qrels is trec_eval's -c: a qrels topic the run lacks scores
 0); runs are ranked by score rounded to float32 (ties by document id descending);
 --trec-version 10 ranks by the double-precision score.
+
+The header names each measure by its canonical name (-m MAP prints AP, ndcg_cut_10 nDCG@10;
+'cwlkit measures NAME' shows it). -f picks the format (text, tsv, csv, json, markdown,
+latex), -o FILE writes to a file (its suffix gives the format when -f is not given).
 """
 
 
 def build_parser():
-    from ..api import TOPIC_RULES
     from ..formats.table import FORMATS
-    from ._options import add_measure_option
+    from ._options import (
+        QL,
+        QRELS,
+        RM,
+        add_jobs_option,
+        add_measure_option,
+        add_output_options,
+        add_quiet_option,
+        add_ranking_options,
+        examples,
+    )
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit evaluate",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit evaluate {QRELS} {QL} -m P@10 AP",
+            f"cwlkit evaluate {QRELS} {QL} {RM} -m 'nDCG@10 ERR@20' -m 'RBP(p=0.8)' -f markdown",
+            f"cwlkit evaluate {QRELS} {QL} -m MAP ndcg_cut_10 --per-topic -f csv --quiet",
+        ),
     )
     p.add_argument("qrels", help="qrels: TREC file (plain or .gz) or Parquet")
     p.add_argument(
@@ -36,21 +53,15 @@ def build_parser():
         metavar="RUN",
         help="runs: TREC files (plain or .gz) or Parquet, or fsspec URLs (s3://...) of either",
     )
-    add_measure_option(
-        p, help="a measure (repeatable; several per value separated by spaces)", required=True
-    )
+    add_measure_option(p, required=True)
     p.add_argument("--per-topic", action="store_true", help="one row per run and topic")
-    p.add_argument("--format", "-o", choices=FORMATS, default="text", help="output format")
-    p.add_argument("--topics", choices=tuple(TOPIC_RULES), default="both", help="topics evaluated")
-    p.add_argument("--trec-version", type=int, choices=(9, 10), default=9, help="trec_eval rules")
+    add_ranking_options(p)
     p.add_argument(
-        "--order", choices=("score", "rank", "file"), default="score", help="ranking order"
-    )
-    p.add_argument(
-        "--gain",
-        default="auto",
-        help="label -> gain for C/W/L metrics: auto (default: label / largest label when the "
-        "qrels hold a label above 1, else the label), identity, linear, exp, err, or a table",
+        "--trec-version",
+        type=int,
+        choices=(9, 10),
+        default=9,
+        help="trec_eval's rules: 9 (default: scores rounded to float32) or 10 (doubles)",
     )
     p.add_argument(
         "--depth", type=int, help="keep the top N documents of each ranking (trec_eval -M)"
@@ -58,16 +69,13 @@ def build_parser():
     p.add_argument(
         "-J", "--judged-only", action="store_true", help="drop unjudged documents (trec_eval -J)"
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
+    add_output_options(p, FORMATS)
+    add_jobs_option(
+        p,
         help="processes evaluating the runs, or the topic chunks of a single run with "
-        "--chunk-topics (default: every available core; same output for any N)",
+        "--chunk-topics (default: every available core; the same output for any N)",
     )
-    p.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    add_quiet_option(p)
     p.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -101,8 +109,9 @@ def main(argv: list[str]) -> int:
 def _evaluate(args: argparse.Namespace, client) -> int:
     from ..api import Evaluator
     from ..formats.table import format_table
-    from ._options import parse_measure_args
+    from ._options import apply_quiet, output_format, parse_measure_args, write_output
 
+    fmt = output_format(args)  # (a bad -o is reported before any file is read)
     ev = Evaluator(
         args.qrels,
         parse_measure_args(args.measures),
@@ -117,6 +126,6 @@ def _evaluate(args: argparse.Namespace, client) -> int:
     )
     # every run is evaluated before anything is printed: a bad line in any run leaves
     # stdout empty (the error names the file and line)
-    results = ev.evaluate_many(args.runs, jobs=args.jobs, progress=False if args.quiet else None)
-    sys.stdout.write(format_table(results, per_topic=args.per_topic, fmt=args.format))
+    results = ev.evaluate_many(args.runs, jobs=args.jobs, progress=apply_quiet(args))
+    write_output(args, format_table(results, per_topic=args.per_topic, fmt=fmt))
     return 0

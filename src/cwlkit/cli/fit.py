@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 DESCRIPTION = """\
 The procedure of Azzopardi, Mackenzie and Moffat (ICTIR 2021, "ERR is not C/W/L"): score
@@ -19,17 +18,24 @@ included): "RBP(p=0.05:0.95:0.01)", "C_E10(phi=0.3:0.95:0.01)", "C_E11(T=0.5:2:0
 ERR's (2^g - 1) / 2^max: --gain err). See docs/statistics.md.
 """
 
-FORMATS = ("text", "tsv", "json")
+FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():
-    from ._options import add_evaluation_options
+    from ._options import QL, QRELS, RM, add_evaluation_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit fit",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit fit {QRELS} {QL} {RM} --target ERR@20 --metric 'RBP(p=0.1:0.9:0.1)' "
+            "--gain err",
+            f"cwlkit fit {QRELS} {QL} {RM} --target nDCG@10 --metric 'P@1:20:1' -f csv",
+            f"cwlkit fit {QRELS} {QL} {RM} --target ERR@20 --metric 'RBP(p=0.5:0.95:0.05)' "
+            "--max-residual 0.5 -f markdown",
+        ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
@@ -47,12 +53,21 @@ def build_parser():
         metavar="FILE",
         help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)",
     )
-    add_evaluation_options(p, FORMATS)
+    add_evaluation_options(p, FORMATS, jobs=False)
     return p
 
 
 def render(res, fmt: str) -> str:
-    from ..stats.render import dump_json, fmt_num, fmt_p, table_text, table_tsv
+    from ..stats.render import (
+        dump_json,
+        fmt_num,
+        fmt_p,
+        table_csv,
+        table_latex,
+        table_markdown,
+        table_text,
+        table_tsv,
+    )
 
     bp, bs = res.best_pearson, res.best_spearman
     recs = res.to_records()
@@ -68,9 +83,9 @@ def render(res, fmt: str) -> str:
             tags.append("spearman")
         return ",".join(tags)
 
-    if fmt == "tsv":
+    if fmt in ("tsv", "csv"):
         cols = [par, "measure", "pearson", "pearson_p", "spearman", "spearman_p", "best"]
-        return table_tsv(
+        return (table_tsv if fmt == "tsv" else table_csv)(
             cols,
             [
                 [
@@ -108,19 +123,25 @@ def render(res, fmt: str) -> str:
         ]
         for i, r in enumerate(recs)
     ]
-    table = table_text(
-        [par, "measure", "pearson", "p", "spearman", "p", "best"],
-        body,
-        [True, False, True, True, True, True, False],
-    )
-    return "\n".join(lines) + "\n\n" + table
+    head = [par, "measure", "pearson", "p", "spearman", "p", "best"]
+    right = [True, False, True, True, True, True, False]
+    if fmt == "markdown":
+        return "\n\n".join(lines) + "\n\n" + table_markdown(head, body, right)
+    if fmt == "latex":
+        return "".join(f"% {x.removeprefix('# ')}\n" for x in lines) + table_latex(
+            head, body, right
+        )
+    return "\n".join(lines) + "\n\n" + table_text(head, body, right)
 
 
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError
     from ..stats.fit import fit_runs, parse_grid, plot_fit
+    from ._options import apply_quiet, output_format, write_output
 
     args = build_parser().parse_args(argv)
+    fmt = output_format(args)
+    apply_quiet(args)
     parse_grid(args.metric)  # report a bad grid before reading any file
     if args.plot:
         try:
@@ -137,8 +158,8 @@ def main(argv: list[str]) -> int:
         order=args.order,
         topics=args.topics,
     )
-    text = render(res, args.format)
+    text = render(res, fmt)
     if args.plot:
         plot_fit(res, args.plot)
-    sys.stdout.write(text)
+    write_output(args, text)
     return 0

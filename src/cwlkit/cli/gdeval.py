@@ -7,6 +7,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
+Flags and output of gdeval.pl v1.3 (the TREC Web Track's nDCG@k and ERR@k).
+
 Print what gdeval.pl v1.3 prints: CSV 'runid,topic,ndcg@K,err@K', one line per topic that is
 in the run and has a label > 0 in the qrels (topics in numeric order), then the 'amean' line.
 nDCG@K uses gain 2^g-1 and discount log2(rank+1) with the ideal ranking from the qrels cut at
@@ -20,11 +22,17 @@ a warning on stderr, unless --max-grade sets it. See docs/err.md.
 
 
 def build_parser():
+    from ._options import QL, QRELS, RM, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit gdeval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit gdeval {QRELS} {QL}",
+            f"cwlkit gdeval -k 10 {QRELS} {QL}",
+            f"cwlkit gdeval -baseline {RM} -riskAlpha 1 {QRELS} {QL}",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document grade")
@@ -66,7 +74,7 @@ def build_parser():
 
 
 def main(argv: list[str]) -> int:
-    from ..errors import ParamError
+    from ..errors import NoTopicsError, ParamError
     from ..formats.gdeval import format_gdeval, gdeval_max_grade, gdeval_results
     from ..io.trec import read_pair, read_run
 
@@ -82,15 +90,24 @@ def main(argv: list[str]) -> int:
     qrels, run = read_pair(args.qrels, args.run)
     baseline = read_run(args.baseline) if args.baseline else None
     grade, warnings = gdeval_max_grade(qrels, args.max_grade)
-    res = gdeval_results(
-        qrels,
-        run,
-        k=args.k,
-        all_topics=args.c,
-        max_grade=grade,
-        baseline=baseline,
-        risk_alpha=alpha,
-    )
+    try:
+        res = gdeval_results(
+            qrels,
+            run,
+            k=args.k,
+            all_topics=args.c,
+            max_grade=grade,
+            baseline=baseline,
+            risk_alpha=alpha,
+        )
+    except NoTopicsError:
+        # gdeval.pl prints its header alone and exits 0: so does cwlkit (and says why)
+        sys.stderr.write(
+            f"cwlkit gdeval: warning: {args.run} and {args.qrels} share no topic: "
+            "the header alone (as gdeval.pl)\n"
+        )
+        sys.stdout.write(f"runid,topic,ndcg@{args.k},err@{args.k}\n")
+        return 0
     text = format_gdeval(
         res,
         baseline=baseline.runid if baseline is not None else None,

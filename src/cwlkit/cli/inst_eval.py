@@ -7,6 +7,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
+Flags and output of inst_eval.py (ielab/inst_eval at c04958b).
+
 INST (Moffat, Bailey, Scholer, Thomas 2015) with inst_eval.py's command line and output:
 num_q, num_ret, num_rel, num_rel_ret, inst_min (unjudged documents, and ranks past the
 evaluation depth n, at gain 0), inst_max (at gain 1) and inst_res = inst_max - inst_min.
@@ -23,11 +25,16 @@ difference, with a case.
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit inst_eval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit inst_eval {QRELS} {QL} -T 2 -n 1000",
+            f"cwlkit inst_eval {QRELS} {QL} -T 2 -n 1000 --compat -q",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", nargs="?", help="TREC qrels: topic iteration document label")
@@ -103,7 +110,7 @@ def build_parser():
 
 
 def main(argv: list[str]) -> int:
-    from ..errors import CwlkitError, ParamError
+    from ..errors import CwlkitError, NoTopicsError, ParamError
 
     args = build_parser().parse_args(argv)
     if args.depth is not None and args.depth < (0 if args.compat else 1):
@@ -119,10 +126,16 @@ def main(argv: list[str]) -> int:
         raise CwlkitError("cwlkit inst_eval: needs QRELS and RUN (see 'cwlkit inst_eval --help')")
     if args.compat and args.ties != "none":
         raise ParamError("--ties average is not inst_eval.py's rule; drop --compat or --ties")
-    if args.compat:
-        text = _compat(args, tmap)
-    else:
-        text = _paper(args, tmap)
+    try:
+        text = _compat(args, tmap) if args.compat else _paper(args, tmap)
+    except NoTopicsError:
+        # inst_eval.py prints nothing on stdout and exits 0 ("No qrels were found for
+        # query X" on stderr for each run topic): so does cwlkit, with one line on stderr
+        sys.stderr.write(
+            f"cwlkit inst_eval: warning: {args.run} and {args.qrels} share no topic: "
+            "nothing to print (as inst_eval.py)\n"
+        )
+        return 0
     sys.stdout.write(text)
     return 0
 

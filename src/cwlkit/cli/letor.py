@@ -6,7 +6,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
-LETOR's evaluation scripts, byte for byte (see docs/letor.md):
+Flags and output of LETOR's Perl scripts (Eval-Score-3.0.pl, Eval-Score-4.0.pl, Eval-Rank and
+the t-test script of LETOR 3.0/4.0 and MSLR-WEB), byte for byte (see docs/letor.md):
 
   cwlkit letor score FEATURES PREDICTIONS OUTPUT FLAG   Eval-Score: one score per line
   cwlkit letor rank  FEATURES RANKS OUTPUT FLAG         Eval-Rank: one rank position per line
@@ -29,16 +30,47 @@ _GAIN_HELP = (
 )
 
 
+_L = "../shared/data/letor"
+_RANKS = "awk '{for (i = 1; i <= $1; i++) print i}'"  # ranks 1..n of each query, file order
+#: the --help examples of each script (OUTPUT '-': standard output)
+_EXAMPLES = {
+    "score": (
+        f"cwlkit letor score {_L}/MQ2008.Fold1.test.lf.txt "
+        f"{_L}/MQ2008.Fold1.test.pred.linear.txt - 1",
+        f"cwlkit letor score --version 3.0 {_L}/MQ2008.Fold1.test.letor3.txt "
+        f"{_L}/MQ2008.Fold1.test.pred.linear.txt - 0",
+    ),
+    "rank": (
+        f"cwlkit letor rank {_L}/MQ2008.Fold1.test.lf.txt "
+        f"<(awk '{{print $2}}' {_L}/MQ2008.Fold1.test.lf.txt | uniq -c | {_RANKS}) - 0",
+        f"cwlkit letor rank --version mslr {_L}/MQ2008.Fold1.test.lf.txt "
+        f"<(awk '{{print $2}}' {_L}/MQ2008.Fold1.test.lf.txt | uniq -c | {_RANKS}) - 1",
+    ),
+    "ttest": (
+        f"cwlkit letor ttest {_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt "
+        f"{_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt -",
+        f"cwlkit letor ttest --p letor {_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt "
+        f"<(cwlkit letor score {_L}/MQ2008.Fold1.test.lf.txt "
+        f"<(awk '{{print -NR}}' {_L}/MQ2008.Fold1.test.pred.linear.txt) - 1) -",
+    ),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from ._options import examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit letor",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(*_EXAMPLES["score"], _EXAMPLES["ttest"][0]),
     )
     sub = p.add_subparsers(
-        dest="command", metavar="{score,rank,ttest}", parser_class=ArgumentParser
+        dest="command",
+        metavar="{score,rank,ttest}",
+        parser_class=ArgumentParser,
+        help="the script: score (Eval-Score), rank (Eval-Rank) or ttest",
     )
     for name, what in (("score", "PREDICTIONS"), ("rank", "RANKS")):
         s = sub.add_parser(
@@ -47,6 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
             help="Eval-Score: evaluate prediction scores"
             if name == "score"
             else "Eval-Rank: evaluate rank positions",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=examples(*_EXAMPLES[name]),
             description=(
                 "Eval-Score: rank each query's documents by score (higher first; ties keep the "
                 "file's line order) and write P@n, MAP and NDCG."
@@ -98,11 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
         "ttest",
         prog="cwlkit letor ttest",
         help="paired t-test of every measure between two per-query result files",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(*_EXAMPLES["ttest"]),
         description="Paired two-sided t-test (scipy) of every measure between two LETOR "
         "4.0/MSLR result files written with flag 1, in the layout of LETOR's t-test script.",
     )
-    t.add_argument("result_a", metavar="RESULT_A")
-    t.add_argument("result_b", metavar="RESULT_B")
+    t.add_argument("result_a", metavar="RESULT_A", help="result file of system A (flag 1)")
+    t.add_argument("result_b", metavar="RESULT_B", help="result file of system B (flag 1)")
     t.add_argument("output", metavar="OUTPUT", help="file to write ('-' for standard output)")
     t.add_argument(
         "--p",

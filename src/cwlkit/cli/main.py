@@ -54,7 +54,15 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse that raises a one-line CwlkitError instead of printing usage and exiting."""
 
     def error(self, message: str) -> NoReturn:
-        raise CwlkitError(f"{self.prog}: {message} (see '{self.prog} --help')")
+        hint = ""
+        if "arguments are required" in message and any(
+            a.dest == "measures" and a.nargs == "+" for a in self._actions
+        ):  # -m P@10 AP QRELS RUN: the files were taken as measures
+            hint = (
+                "; -m takes every value up to the next option: give QRELS RUN... first, "
+                "or end the measures with --"
+            )
+        raise CwlkitError(f"{self.prog}: {message}{hint} (see '{self.prog} --help')")
 
 
 def _help() -> str:
@@ -84,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         hint = f"; did you mean {close[0]!r}?" if close else ""
         sys.stderr.write(f"cwlkit: error: unknown subcommand {name!r}{hint}\n")
         return 2
+    progress_env = os.environ.get("CWLKIT_PROGRESS")  # (--quiet sets it for the command)
     try:
         mod = importlib.import_module(SUBCOMMANDS[name][0])
         with _one_line_warnings():
@@ -100,6 +109,11 @@ def main(argv: list[str] | None = None) -> int:
         return _error(f"{exc.filename}: {what}" if exc.filename else what)
     except KeyboardInterrupt:
         return 130
+    finally:
+        if progress_env is None:
+            os.environ.pop("CWLKIT_PROGRESS", None)
+        else:
+            os.environ["CWLKIT_PROGRESS"] = progress_env
 
 
 @contextlib.contextmanager

@@ -7,6 +7,8 @@ import argparse
 import sys
 
 DESCRIPTION = """\
+Flags and output of ndeval 4.5 (the TREC Web Track's diversity measures).
+
 Print what ndeval 4.5 prints: CSV 'runid,topic,ERR-IA@5,...,strec@20' with the 21
 diversity measures (ERR-IA, nERR-IA, alpha-DCG and alpha-nDCG at 5, 10 and 20; NRBP, nNRBP,
 MAP-IA; P-IA and subtopic recall at 5, 10 and 20), one line per run topic (numeric order),
@@ -22,11 +24,16 @@ See docs/diversity.md.
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit ndeval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit ndeval {QRELS} {QL}",
+            f"cwlkit ndeval -traditional -c {QRELS} {QL}",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         allow_abbrev=False,
     )

@@ -9,10 +9,10 @@ DESCRIPTION = """\
 Draw a figure to -o FILE (.png or .svg; needs matplotlib: pip install 'cwlkit[plot]').
 
   vectors  a C/W/L metric's C, W and L vectors over the ranks of some topics
-           (the cwl_eval paper's Figure 1): one row per -M metric, one line per --topic
+           (the cwl_eval paper's Figure 1): one row per -M metric, one line per -t topic
   sweep    EU, ETU and ETC against the expected depth ED as a parameter runs over a grid
            (its Figure 2): one column per -M grid such as 'RBP(p=0.1:0.95:0.05)'
-  pr       precision-recall: a run's interpolated curve averaged over topics (and --topic
+  pr       precision-recall: a run's interpolated curve averaged over topics (and -t topic
            curves), or the averaged curves of several runs
   roc      ROC curves (TPR against FPR) of a run's topics, with their areas
   scatter  each -m measure against the first (e.g. ERR@20) per (run, topic) and per system
@@ -21,16 +21,106 @@ Draw a figure to -o FILE (.png or .svg; needs matplotlib: pip install 'cwlkit[pl
            Kendall's tau above the diagonal, the 1/(r+1)-weighted tau below)
 
 vectors and sweep follow 'cwlkit cwl' (every run topic, double-precision scores, --gain,
--c costs); the others 'cwlkit evaluate' and 'cwlkit correlate'. Run
-'cwlkit plot ACTION --help' for an action's options.
+-c costs); the others 'cwlkit evaluate' and 'cwlkit correlate' (--topics: which topics are
+evaluated). -t/--topic-id T names a topic to draw (repeatable). Run
+'cwlkit plot ACTION --help' for an action's options and examples.
 """
+
+#: each action's --help description (its first line is the one-line help of 'cwlkit plot')
+ACTIONS = {
+    "vectors": (
+        "C, W, L over ranks (Figure 1)",
+        "A C/W/L metric's C (continuation), W (weight) and L (last-document) vectors over the\n"
+        "ranks of some topics: the cwl_eval paper's Figure 1. One row of panes per -M metric,\n"
+        "one line per -t topic. Rankings as 'cwlkit cwl' ranks them (every run topic,\n"
+        "double-precision scores, --gain, -c costs).",
+    ),
+    "sweep": (
+        "EU, ETU, ETC against ED over a grid (Figure 2)",
+        "EU, ETU and ETC against the expected depth ED as a parameter runs over a grid: the\n"
+        "cwl_eval paper's Figure 2. One column per -M grid such as 'RBP(p=0.1:0.95:0.05)';\n"
+        "the mean over topics, and one line per -t topic.",
+    ),
+    "pr": (
+        "precision-recall curves",
+        "Precision-recall curves: one run's interpolated 11-point curve averaged over the\n"
+        "topics (--topics decides which) and each -t topic's curve, or several runs' averaged\n"
+        "curves. A document is relevant when its label is at least --rel.",
+    ),
+    "roc": (
+        "ROC curves",
+        "ROC curves (true-positive rate against false-positive rate) of one run's topics, with\n"
+        "their areas; -t names the topics to draw (default: the first 10).",
+    ),
+    "scatter": (
+        "measures against a reference (ERR paper Figure 4)",
+        "Each -m measure against the first (or -x) per (run, topic) and per system, with\n"
+        "Pearson's r and Spearman's rho: the ERR paper's Figure 4.",
+    ),
+    "matrix": (
+        "correlation matrix heat maps (ERR paper Table 2)",
+        "The correlation matrix of every pair of -m measures as heat maps: the ERR paper's\n"
+        "Table 2 (Kendall's tau above the diagonal, the 1/(r+1)-weighted tau below; Pearson\n"
+        "above and Spearman below), over the systems and over the (run, topic) pairs.",
+    ),
+}
+
+_TMP = '"${TMPDIR:-/tmp}"'
+#: each action's --help examples (figures go to the temporary folder)
+EXAMPLES = {
+    "vectors": (
+        f"cwlkit plot vectors --example -M 'RBP(p=0.8)' -M 'INST(T=2)' -o {_TMP}/vectors.png",
+        f"cwlkit plot vectors {{QRELS}} {{QL}} -M 'RBP(p=0.8)' -t 151 -t 152 --ranks 20 "
+        f"-o {_TMP}/vectors.svg",
+    ),
+    "sweep": (
+        f"cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o {_TMP}/sweep.png",
+        f"cwlkit plot sweep {{QRELS}} {{QL}} -M 'INST(T=1:5:1)' -o {_TMP}/sweep.svg",
+    ),
+    "pr": (
+        f"cwlkit plot pr {{QRELS}} {{QL}} -t 151 -t 152 -o {_TMP}/pr.png",
+        f"cwlkit plot pr {{QRELS}} {{QL}} {{RM}} --rel 2 -o {_TMP}/pr.svg",
+    ),
+    "roc": (
+        f"cwlkit plot roc {{QRELS}} {{QL}} -o {_TMP}/roc.png",
+        f"cwlkit plot roc {{QRELS}} {{QL}} -t 151 -t 155 --topics qrels -o {_TMP}/roc.svg",
+    ),
+    "scatter": (
+        f"cwlkit plot scatter {{QRELS}} {{WEB}}/runs/*.run -m ERR@20 'RBP(p=0.6)' AP "
+        f"-o {_TMP}/scatter.png",
+        f"cwlkit plot scatter {{QRELS}} {{WEB}}/runs/*.run -x nDCG@10 -m P@10 AP "
+        f"-o {_TMP}/scatter.svg",
+    ),
+    "matrix": (
+        f"cwlkit plot matrix {{QRELS}} {{WEB}}/runs/*.run -m ERR@20 'RBP(p=0.6)' AP nDCG@10 "
+        f"-o {_TMP}/matrix.png",
+    ),
+}
 
 #: ranks drawn by 'vectors' when --ranks is not given, at most
 DEFAULT_RANKS = 50
 
 
+def _topic_ids(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "-t",
+        "--topic-id",
+        action="append",
+        default=[],
+        dest="topic_ids",
+        metavar="T",
+        help=f"a topic to draw (repeatable){what}",
+    )
+
+
 def _common(p: argparse.ArgumentParser, *, gain: bool = True) -> None:
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="figure: .png or .svg")
+    p.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        metavar="FILE",
+        help="write the figure to FILE: .png or .svg",
+    )
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution (default 150)")
     p.add_argument(
         "--order",
@@ -49,8 +139,8 @@ def _common(p: argparse.ArgumentParser, *, gain: bool = True) -> None:
 
 
 def _cwl_inputs(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", nargs="?", help="TREC qrels")
-    p.add_argument("run", nargs="?", help="TREC run")
+    p.add_argument("qrels", nargs="?", help="TREC qrels (not with --example)")
+    p.add_argument("run", nargs="?", help="TREC run (not with --example)")
     p.add_argument(
         "-M",
         "--metric",
@@ -60,9 +150,7 @@ def _cwl_inputs(p: argparse.ArgumentParser) -> None:
         metavar="METRIC",
         help="a C/W/L metric, e.g. 'RBP(p=0.8)' (repeatable)",
     )
-    p.add_argument(
-        "--topic", action="append", default=[], dest="topic_ids", metavar="T", help="a topic"
-    )
+    _topic_ids(p, "")
     p.add_argument("-c", "--cost-file", help="element-type costs: 'type cost' per line")
     p.add_argument("--doc-costs", help="per-document costs: 'topic document cost' per line")
     p.add_argument(
@@ -73,7 +161,7 @@ def _cwl_inputs(p: argparse.ArgumentParser) -> None:
 
 
 def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
-    from ._options import add_correlation_options, add_measure_option
+    from ._options import TOPICS_HELP, add_correlation_options, add_measure_option
 
     p.add_argument("qrels", help="TREC qrels")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
@@ -81,60 +169,84 @@ def _many_runs(p: argparse.ArgumentParser, measures: bool) -> None:
         "--topics",
         choices=("both", "qrels", "run", "either"),
         default="both",
-        help="topics evaluated (default both: trec_eval's rule)",
+        help=TOPICS_HELP,
     )
     if measures:
-        add_measure_option(p, help="a measure (repeatable; several per value separated by spaces)")
+        add_measure_option(p)
         add_correlation_options(p)
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
+    tmp = _TMP
     p = ArgumentParser(
         prog="cwlkit plot",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o {tmp}/sweep.png",
+            f"cwlkit plot vectors --example -M 'INST(T=2)' -o {tmp}/vectors.png",
+            f"cwlkit plot pr {QRELS} {QL} -o {tmp}/pr.png",
+        ),
     )
-    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
-    raw = argparse.RawDescriptionHelpFormatter
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True, help="the figure")
 
-    v = sub.add_parser("vectors", help="C, W, L over ranks (Figure 1)", formatter_class=raw)
+    def action(name: str) -> argparse.ArgumentParser:
+        from ._options import QL, QRELS, RM, WEB, examples
+
+        data = {"{QRELS}": QRELS, "{QL}": QL, "{RM}": RM, "{WEB}": WEB}
+        lines = []
+        for x in EXAMPLES[name]:
+            for key, value in data.items():
+                x = x.replace(key, value)
+            lines.append(x)
+        summary, description = ACTIONS[name]
+        return sub.add_parser(
+            name,
+            help=summary,
+            description=description,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+            epilog=examples(*lines),
+        )
+
+    v = action("vectors")
     _cwl_inputs(v)
     v.add_argument(
         "--ranks", type=int, help=f"ranks to draw (default the run's, at most {DEFAULT_RANKS})"
     )
     _common(v)
 
-    s = sub.add_parser("sweep", help="EU, ETU, ETC against ED over a grid (Figure 2)")
+    s = action("sweep")
     _cwl_inputs(s)
     s.add_argument(
         "--mean",
         action="store_true",
-        help="also draw the mean over topics (default without --topic)",
+        help="also draw the mean over topics (default without -t)",
     )
     _common(s)
 
-    pr = sub.add_parser("pr", help="precision-recall curves")
+    pr = action("pr")
     _many_runs(pr, measures=False)
-    pr.add_argument("--topic", action="append", default=[], dest="topic_ids", metavar="T")
+    _topic_ids(pr, " (one run only)")
     pr.add_argument("--rel", type=float, default=1.0, help="relevant: label >= REL (default 1)")
     pr.add_argument("--no-mean", action="store_true", help="one run: leave out the mean curve")
     _common(pr, gain=False)
 
-    roc = sub.add_parser("roc", help="ROC curves")
+    roc = action("roc")
     _many_runs(roc, measures=False)
-    roc.add_argument("--topic", action="append", default=[], dest="topic_ids", metavar="T")
+    _topic_ids(roc, " (default: the first 10)")
     roc.add_argument("--rel", type=float, default=1.0, help="relevant: label >= REL (default 1)")
     _common(roc, gain=False)
 
-    sc = sub.add_parser("scatter", help="measures against a reference (ERR paper Figure 4)")
+    sc = action("scatter")
     _many_runs(sc, measures=True)
     sc.add_argument("-x", help="the measure on the x axis (default the first -m)")
     sc.add_argument("--ncols", type=int, help="panes per row (default up to 5)")
     _common(sc)
 
-    mx = sub.add_parser("matrix", help="correlation matrix heat maps (ERR paper Table 2)")
+    mx = action("matrix")
     _many_runs(mx, measures=True)
     _common(mx)
     return p
@@ -168,6 +280,11 @@ def _cwl_setup(args) -> dict:
         args.topic_ids = args.topic_ids or ["T1", "T2"]
     if not args.qrels or not args.run:
         raise CwlkitError(f"cwlkit plot {args.action}: needs QRELS and RUN (or --example)")
+    from ..api import Evaluator
+
+    # every run topic is drawn (cwl's rule), but a run that shares no topic with the qrels
+    # is refused as in every other subcommand of cwlkit's own (NoTopicsError, naming both)
+    Evaluator(args.qrels, [], order=args.order).batch(args.run)
     return {
         "topics": "run",
         "trec_version": 10,  # as cwlkit cwl: rank by the double-precision score
@@ -185,7 +302,7 @@ def _vectors(args):
 
     options = _cwl_setup(args)
     if not args.topic_ids:
-        raise CwlkitError("cwlkit plot vectors: name the topics to draw with --topic T")
+        raise CwlkitError("cwlkit plot vectors: name the topics to draw with -t T")
     if args.ranks is not None and args.ranks < 1:
         raise CwlkitError(f"--ranks must be >= 1; got {args.ranks}")
     metrics = parse_list(args.metrics)
@@ -251,7 +368,7 @@ def _pr(args):
         if args.topic_ids:
             from ..errors import CwlkitError
 
-            raise CwlkitError("--topic draws one run's topics; give one run")
+            raise CwlkitError("-t/--topic-id draws one run's topics; give one run")
         names = short_names(list(curves))
         levels = next(iter(curves.values())).levels
         plot_pr_curves(

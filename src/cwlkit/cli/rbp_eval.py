@@ -7,6 +7,8 @@ import math
 import sys
 
 DESCRIPTION = """\
+Flags and output of rbp_eval 0.2 (Webber and Moffat's rbp_eval).
+
 Rank-biased precision as rbp_eval computes it: for every depth and persistence, the RBP base
 score and its residual, per topic (-q) and averaged over the topics that have judgements.
 Each output line is rbp_eval's ('p= 0.80 q=  all d= full rbp= 0.1821 +0.4311'); the header
@@ -24,11 +26,16 @@ DEFAULT_PERSISTENCES = "0.5,0.8,0.95"
 
 
 def build_parser():
+    from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit rbp_eval",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit rbp_eval {QRELS} {QL}",
+            f"cwlkit rbp_eval -q -p 0.8 -d 10,100 {QRELS} {QL}",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document relevance")

@@ -4,7 +4,6 @@ CSV or JSON."""
 from __future__ import annotations
 
 import argparse
-import sys
 
 DESCRIPTION = """\
 Evaluate every run once with every measure, test the runs against a baseline (--baseline)
@@ -12,12 +11,13 @@ or every pair of runs (the default, with a letter per run as ranx prints them), 
 a report: per run and measure the mean and its confidence interval, the significance marks,
 the relative change, the topics won, tied and lost against the baseline, and Cohen's d_z.
 
-Formats: html (one self-contained page: sortable table, legend, plots of per-topic
+Formats (-f): html (one self-contained page: sortable table, legend, plots of per-topic
 differences, per-topic score distributions, 11-point precision-recall curves and C/W/L
 expected depths), latex (a booktabs table: best in bold, marks as superscripts, a caption
-naming the test, correction and alpha), markdown, csv (one row per run and measure), json.
-The format follows -o's suffix (.html .tex .md .csv .json); without -o, Markdown is
-printed.
+naming the test, correction and alpha), markdown, text, csv and tsv (one row per run and
+measure), json. Without -f the format follows -o FILE's suffix (.html .tex .md .txt .csv
+.tsv .json); without either, Markdown is printed. Measures are named by their canonical
+names (-m MAP prints AP).
 
 Tests: t, wilcoxon, sign, randomization, bootstrap (paired, see 'cwlkit compare --help'),
 tukey (Tukey's HSD over all runs per measure; its p-values are already adjusted). The
@@ -31,24 +31,41 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import add_measure_option, add_ranking_options
+    from ._options import (
+        QL,
+        QRELS,
+        RM,
+        WEB,
+        add_measure_option,
+        add_output_options,
+        add_quiet_option,
+        add_ranking_options,
+        examples,
+    )
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit report",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=examples(
+            f"cwlkit report {QRELS} {QL} {RM} -m P@10 AP nDCG@10",
+            f"cwlkit report {QRELS} {WEB}/runs/*.run -m AP 'RBP(p=0.8)' "
+            "--baseline web2012.ql.cata.run --correction holm -f text",
+            f"cwlkit report {QRELS} {QL} {RM} -m AP -f latex --title 'Web 2012'",
+            f'cwlkit report {QRELS} {QL} {RM} -m P@10 AP -o "${{TMPDIR:-/tmp}}"/report.html',
+        ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
-    add_measure_option(p, help="measures, e.g. -m P@10 AP 'RBP(p=0.8)' (repeatable)", several=True)
+    add_measure_option(p)
     p.add_argument("--baseline", metavar="RUN", help="the baseline run (its file name or path)")
     p.add_argument(
         "--pairwise",
         action="store_true",
         help="letters over every pair of runs even with --baseline",
     )
-    p.add_argument("--test", choices=TESTS + MULTI_TESTS, default="t", help="(default t)")
+    p.add_argument("--test", choices=TESTS + MULTI_TESTS, default="t", help="the test (default t)")
     p.add_argument(
         "--correction",
         choices=CHOICES,
@@ -62,10 +79,7 @@ def build_parser():
         "--samples", type=int, default=10_000, help="randomization/bootstrap samples (10000)"
     )
     p.add_argument("--seed", type=int, default=0, help="randomization/bootstrap seed (0)")
-    p.add_argument(
-        "--format", choices=FORMATS, help="output format (default: from -o, else markdown)"
-    )
-    p.add_argument("-o", "--output", metavar="FILE", help="write the report here (default stdout)")
+    add_output_options(p, FORMATS, default="markdown")
     p.add_argument("--title", help="title of the page or table")
     p.add_argument(
         "--distribution",
@@ -75,6 +89,7 @@ def build_parser():
     )
     p.add_argument("--no-plots", action="store_true", help="HTML without plots")
     add_ranking_options(p)
+    add_quiet_option(p)
     return p
 
 
@@ -93,7 +108,7 @@ def main(argv: list[str]) -> int:
     from ..comparison.build import format_for, report
     from ..errors import CwlkitError, ParamError
     from ..io.inputs import run_labels
-    from ._options import parse_measure_args
+    from ._options import apply_quiet, output_format, parse_measure_args, write_output
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:
@@ -102,7 +117,9 @@ def main(argv: list[str]) -> int:
         raise CwlkitError("cwlkit report: name at least one measure with -m (e.g. -m P@10 AP)")
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
-    fmt = args.format or (format_for(args.output) if args.output else "markdown")
+    # -o FILE with an unknown suffix is an error here (no table format to fall back on)
+    fmt = output_format(args) if args.format or not args.output else format_for(args.output)
+    progress = apply_quiet(args)
     labels = run_labels(args.runs)
     baseline = _baseline(args.baseline, labels, args.runs)
     rep = report(
@@ -122,12 +139,8 @@ def main(argv: list[str]) -> int:
         order=args.order,
         topics=args.topics,
         gain=args.gain,
+        progress=progress,
     )
     kw = {"plots": not args.no_plots, "distribution": args.distribution} if fmt == "html" else {}
-    text = rep.render(fmt, **kw)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    write_output(args, rep.render(fmt, **kw))
     return 0

@@ -17,6 +17,8 @@ usage: cwlkit trec_eval [-h] [-v] [-q] [-n] [-c] [-J] [-l N] [-M N] [-N N] [-m M
                         [-R qrels|prefs|qrels_prefs|qrels_jg] [-T trec_results] [-Z FILE]
                         [--trec-version 9|10] [-j N] [--quiet] QRELS RUN [RUN...]
 
+Flags and output of trec_eval 9.0.8 (and of 10.0 with --trec-version 10).
+
 A drop-in trec_eval: evaluate the ranked results in RUN against the relevance information in
 QRELS and print what trec_eval prints, byte for byte (name padded to 22, tab, topic, tab,
 value with 4 decimals). RUN may be '-' (standard input) and either file may be gzipped.
@@ -54,33 +56,69 @@ that is streamed (--chunk-topics) is evaluated in its turn, its topic ranges ove
 
 Ranking: score descending, ties by document id descending (byte order); the rank column is
 ignored. See docs/trec_eval.md for every measure and where cwlkit departs from trec_eval.
+
 """
+
+
+_Q = "../shared/data/web2012/qrels.web.151-200.txt"
+_R = "../shared/data/web2012/runs/web2012"
+HELP += (
+    "\nexamples (run from the repository's root):\n"
+    f"  cwlkit trec_eval {_Q} {_R}.ql.cata.run\n"
+    f"  cwlkit trec_eval -q -m P.5,10 -m map {_Q} {_R}.ql.cata.run\n"
+    f"  cwlkit trec_eval -c -m all_trec {_Q} {_R}.ql.cata.run {_R}.rm.cata.run\n"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
     from .main import ArgumentParser
 
+    # (the help texts are short: -h prints HELP, trec_eval's own layout)
     p = ArgumentParser(prog="cwlkit trec_eval", add_help=False, allow_abbrev=False)
-    p.add_argument("files", nargs="*")
-    p.add_argument("-h", "--help", action="store_true")
-    p.add_argument("-v", "--version", action="store_true")
-    p.add_argument("-q", "--query_eval_wanted", dest="q", action="store_true")
-    p.add_argument("-m", "--measure", dest="m", action="append", default=[])
-    p.add_argument("-c", "--complete_rel_info_wanted", dest="c", action="store_true")
-    p.add_argument("-l", "--level_for_rel", dest="l", default="1")
-    p.add_argument("-n", "--nosummary", dest="n", action="store_true")
-    p.add_argument("-D", "--Debug_level", dest="D", default=None)
-    p.add_argument("-J", "--Judged_docs_only", dest="J", action="store_true")
-    p.add_argument("-N", "--Number_docs_in_coll", dest="N", default="0")
-    p.add_argument("-M", "--Max_retrieved_per_topic", dest="M", default=None)
-    p.add_argument("-R", "--Rel_info_format", dest="R", default="qrels")
-    p.add_argument("-T", "--Results_format", dest="T", default="trec_results")
-    p.add_argument("-o", "--Output_old_results_format", dest="o", action="store_true")
-    p.add_argument("-Z", "--Zscore", dest="Z", default=None)
-    p.add_argument("--trec-version", dest="trec_version", choices=("9", "10"), default="9")
-    p.add_argument("--jobs", "-j", dest="jobs", default=None)
-    p.add_argument("--quiet", dest="quiet", action="store_true")
-    p.add_argument("--chunk-topics", dest="chunk_topics", default="auto")
+    p.add_argument("files", nargs="*", help="QRELS RUN [RUN...]")
+    p.add_argument("-h", "--help", action="store_true", help="this help")
+    p.add_argument("-v", "--version", action="store_true", help="print the version")
+    p.add_argument(
+        "-q", "--query_eval_wanted", dest="q", action="store_true", help="per-topic values"
+    )
+    p.add_argument(
+        "-m", "--measure", dest="m", action="append", default=[], help="a measure or nickname"
+    )
+    p.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        dest="c",
+        action="store_true",
+        help="average over every qrels topic",
+    )
+    p.add_argument(
+        "-l", "--level_for_rel", dest="l", default="1", help="smallest relevant qrels value"
+    )
+    p.add_argument("-n", "--nosummary", dest="n", action="store_true", help="no summary lines")
+    p.add_argument("-D", "--Debug_level", dest="D", default=None, help="ignored")
+    p.add_argument(
+        "-J", "--Judged_docs_only", dest="J", action="store_true", help="drop unjudged documents"
+    )
+    p.add_argument("-N", "--Number_docs_in_coll", dest="N", default="0", help="collection size")
+    p.add_argument("-M", "--Max_retrieved_per_topic", dest="M", default=None, help="keep the top N")
+    p.add_argument("-R", "--Rel_info_format", dest="R", default="qrels", help="qrels file format")
+    p.add_argument(
+        "-T", "--Results_format", dest="T", default="trec_results", help="run file format"
+    )
+    p.add_argument(
+        "-o", "--Output_old_results_format", dest="o", action="store_true", help="ignored"
+    )
+    p.add_argument("-Z", "--Zscore", dest="Z", default=None, help="Z-score file")
+    p.add_argument(
+        "--trec-version",
+        dest="trec_version",
+        choices=("9", "10"),
+        default="9",
+        help="9.0.8 or 10.0",
+    )
+    p.add_argument("--jobs", "-j", dest="jobs", default=None, help="processes")
+    p.add_argument("--quiet", dest="quiet", action="store_true", help="no progress bar")
+    p.add_argument("--chunk-topics", dest="chunk_topics", default="auto", help="topics at a time")
     return p
 
 

@@ -26,7 +26,7 @@ from ..errors import ParamError
 from ..results import Results
 from .model import ReportData
 
-FORMATS = ("html", "latex", "markdown", "csv", "json")
+FORMATS = ("html", "text", "tsv", "csv", "json", "markdown", "latex")
 SUFFIXES = {
     ".html": "html",
     ".htm": "html",
@@ -34,13 +34,15 @@ SUFFIXES = {
     ".md": "markdown",
     ".markdown": "markdown",
     ".csv": "csv",
+    ".tsv": "tsv",
+    ".txt": "text",
     ".json": "json",
 }
 
 
 class Report(ReportData):
     """A comparison report (see :class:`~cwlkit.comparison.model.ReportData` for what it
-    holds), rendered in HTML, LaTeX, Markdown, CSV or JSON.
+    holds), rendered in HTML, text, TSV, CSV, JSON, Markdown or LaTeX.
     """
 
     def to_html(self, *, plots: bool = True, distribution: str = "box") -> str:
@@ -66,6 +68,18 @@ class Report(ReportData):
         from .data import render_csv
 
         return render_csv(self.table)
+
+    def to_tsv(self) -> str:
+        """:meth:`to_csv`'s rows, tab-separated."""
+        from .data import render_csv
+
+        return render_csv(self.table, delimiter="\t")
+
+    def to_text(self) -> str:
+        """The Markdown table's cells as aligned plain text, and its legend."""
+        from .markdown import render_text
+
+        return render_text(self.table, title=self.title)
 
     def to_json(self) -> str:
         """Every number, the settings and the curves."""

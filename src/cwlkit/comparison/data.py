@@ -30,13 +30,14 @@ CSV_COLUMNS = (
 )
 
 
-def render_csv(t: Any) -> str:
+def render_csv(t: Any, *, delimiter: str = ",") -> str:
     """``t``: a :class:`cwlkit.stats.ReportTable`. Floats at full precision, ``nan`` for
-    undefined values, ``true``/``false``, an empty cell for the baseline's ``significant``."""
+    undefined values, ``true``/``false``, an empty cell for the baseline's ``significant``
+    (``delimiter="\\t"``: TSV)."""
     from ..stats.render import fmt_exact
 
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, delimiter=delimiter, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
     for rec in t.to_records():
         w.writerow([fmt_exact(rec[c]) for c in CSV_COLUMNS])

@@ -18,20 +18,19 @@ def md_escape(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", str(text))
 
 
-def render_markdown(t: Any, *, title: str | None = None) -> str:
-    """``t``: a :class:`cwlkit.stats.ReportTable`."""
+def _grid(t: Any, markup: bool) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the table (``markup``: Markdown's escapes, bold and ``<sup>``)."""
     from ..stats.report import fmt_relative
 
+    esc = md_escape if markup else str
     b = t.base_index
     head = ["Run"]
-    align = ["---"]
     for m in t.measures:
-        head += [md_escape(m), "Δ%", "W/T/L"]
-        align += ["---:", "---:", ":---:"]
+        head += [esc(m), "Δ%", "W/T/L"]
     rows = []
     best = [set(t.best(j)) for j in range(len(t.measures))]
     for i, run in enumerate(t.runs):
-        name = md_escape(run)
+        name = esc(run)
         if t.pairwise:
             name = f"({t.letters[i]}) {name}"
         if i == b:
@@ -40,16 +39,23 @@ def render_markdown(t: Any, *, title: str | None = None) -> str:
         for j in range(len(t.measures)):
             v = f"{t.mean[i, j]:.4f}"
             if i in best[j]:
-                v = f"**{v}**"
+                v = f"**{v}**" if markup else f"{v}*"
             marks = t.marks(i, j)
             if marks:
-                v += f"<sup>{marks}</sup>" if t.pairwise else f" {marks}"
+                v += f"<sup>{marks}</sup>" if t.pairwise and markup else f" {marks}"
             if i == b:
                 cells += [v, "", ""]
             else:
                 wtl = f"{t.wins[i, j]}/{t.ties[i, j]}/{t.losses[i, j]}"
                 cells += [v, fmt_relative(float(t.relative[i, j])), wtl]
         rows.append(cells)
+    return head, rows
+
+
+def render_markdown(t: Any, *, title: str | None = None) -> str:
+    """``t``: a :class:`cwlkit.stats.ReportTable`."""
+    head, rows = _grid(t, markup=True)
+    align = ["---"] + ["---:", "---:", ":---:"] * len(t.measures)
     out = []
     if title:
         out += [f"**{md_escape(title)}**", ""]
@@ -59,6 +65,20 @@ def render_markdown(t: Any, *, title: str | None = None) -> str:
     out.append("")
     out += [f"- {md_escape_legend(s)}" for s in t.legend(interval=False, effect=False)]
     return "\n".join(out) + "\n"
+
+
+def render_text(t: Any, *, title: str | None = None) -> str:
+    """``t``: a :class:`cwlkit.stats.ReportTable`, as aligned plain text (the Markdown
+    table's cells without markup: ``*`` after the best mean of each measure)."""
+    from ..stats.render import table_text
+
+    head, rows = _grid(t, markup=False)
+    right = [False] + [True, True, True] * len(t.measures)
+    out = [f"# {title}\n"] if title else []
+    out.append(table_text(head, rows, right))
+    legend = [s for s in t.legend(interval=False, effect=False) if not s.startswith("Bold")]
+    out += [f"# {s}\n" for s in ["*: the best mean of each measure.", *legend]]
+    return "".join(out)
 
 
 def md_escape_legend(text: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 
-from ..errors import CwlkitError, ParamError
+from ..errors import NoTopicsError, ParamError
 from ..io.text import encode_runs, from_numpy, from_strings, sort_rank, to_numpy
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
@@ -429,7 +429,7 @@ def _select_topics(
     row_of_code = np.full(n_codes, -1, dtype=np.int64)
     row_of_code[kept_codes] = np.arange(kept_codes.size)
     if kept_codes.size == 0:
-        raise CwlkitError(
+        raise NoTopicsError(
             f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
             if topics == "both"
             else "no topics to evaluate"

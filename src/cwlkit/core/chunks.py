@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import numpy as np
 import pyarrow as pa
 
-from ..errors import CwlkitError, ParamError
+from ..errors import CwlkitError, NoTopicsError, ParamError
 from ..io.text import encode_runs, from_numpy, sort_rank
 from ..io.trec import Qrels, Run
 from ..support import compute as pc
@@ -145,7 +145,7 @@ class Chunks:
         check_chunk(chunk_topics)
         kept = kept_topics(qrels, run, topics)
         if not kept:
-            raise CwlkitError(
+            raise NoTopicsError(
                 f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
                 if topics == "both"
                 else "no topics to evaluate"

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CwlkitError, FormatError, ParamError
+from ..errors import CwlkitError, FormatError, NoTopicsError, ParamError
 from ..results import Results
 
 #: helper columns added to a dask DataFrame run: its original position and the topic key
@@ -253,7 +253,7 @@ def _join_frame(plan: Any, parts: list[dict], name: str | None) -> Results:
     if plan.options.topics in ("qrels", "either"):
         results += _missing_qrels_topics(plan, {t for r in results for t in r.topics})
     if not results:
-        raise CwlkitError(f"no topics to evaluate: the run and {plan.qrels.path} share no topic")
+        raise NoTopicsError(f"no topics to evaluate: the run and {plan.qrels.path} share no topic")
     joined = join_parts(results)
     res = reorder(joined, sorted(joined.topics))  # byte order (UTF-8: code point order)
     res.run = run

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import CwlkitError, FormatError
+from ..errors import CwlkitError, FormatError, NoTopicsError
 from ..io.partition import first_error
 from ..results import Results
 
@@ -118,7 +118,7 @@ def evaluate_streamed(
                 raise first from None
         raise
     if not out.n:
-        raise CwlkitError(
+        raise NoTopicsError(
             f"no topics to evaluate: {run_path} and {qp.path} share no topic"
             if o.topics == "both"
             else "no topics to evaluate"

@@ -1,9 +1,10 @@
 """``cwlkit correlate --all-pairs``: a :class:`~cwlkit.stats.matrix.CorrelationMatrix` as text,
-TSV, JSON or Markdown.
+TSV, CSV, JSON, Markdown or LaTeX.
 
 Text and Markdown print, per level, two square tables of the symmetric coefficients folded
 into one each: Kendall's tau-b above the diagonal and the weighted tau below (the ERR paper's
-Table 2 layout), then Pearson's r above and Spearman's rho below. TSV has one row per level,
+Table 2 layout), then Pearson's r above and Spearman's rho below (LaTeX: a ``tabular``
+each). TSV and CSV have one row per level,
 coefficient and pair of measures (with p-values); JSON every full matrix with its p-values.
 """
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: (above the diagonal, below it): the tables printed per level
 FOLDS = (("kendall_tau_b", "weighted_tau"), ("pearson", "spearman"))
-FORMATS = ("text", "tsv", "json", "markdown")
+FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def _items(cm: CorrelationMatrix, level: str) -> str:
@@ -32,11 +33,19 @@ def _items(cm: CorrelationMatrix, level: str) -> str:
 def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
     """Render ``cm`` in ``fmt`` (one of :data:`FORMATS`)."""
     from ..stats.matrix import LABELS
-    from ..stats.render import dump_json, fmt_num, table_markdown, table_text, table_tsv
+    from ..stats.render import (
+        dump_json,
+        fmt_num,
+        table_csv,
+        table_latex,
+        table_markdown,
+        table_text,
+        table_tsv,
+    )
 
     if fmt == "json":
         return dump_json(cm.to_dict())
-    if fmt == "tsv":
+    if fmt in ("tsv", "csv"):
         rows = []
         for level in cm.levels:
             for c in cm.values[level]:
@@ -53,7 +62,7 @@ def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
                                 cm.n(level),
                             ]
                         )
-        return table_tsv(
+        return (table_tsv if fmt == "tsv" else table_csv)(
             ["level", "coefficient", "measure_a", "measure_b", "value", "p_value", "n"], rows
         )
     parts = []
@@ -74,6 +83,8 @@ def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
             )
             if fmt == "markdown":
                 parts.append(f"**{title}**\n\n" + table_markdown(header, body, right))
+            elif fmt == "latex":
+                parts.append(f"% {title}\n" + table_latex(header, body, right))
             else:
                 parts.append(f"# {title}\n" + table_text(header, body, right))
     return "\n".join(parts)

@@ -1,7 +1,9 @@
 """Tables of results for people and machines: one row per run (or per run and topic).
 
 Formats: ``text`` (aligned columns, 4 decimals), ``tsv`` and ``csv`` (full precision),
-``json`` (a list of records), ``markdown`` (a pipe table, 4 decimals).
+``json`` (a list of records), ``markdown`` (a pipe table, 4 decimals), ``latex`` (a booktabs
+``tabular``, 4 decimals). The header names each measure by its canonical name
+(``Measure.name``: ``MAP`` and ``map`` print ``AP``, ``ndcg_cut_10`` prints ``nDCG@10``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Results
 
-FORMATS = ("text", "tsv", "csv", "json", "markdown")
+FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def rows(results: Mapping[str, Results], per_topic: bool) -> tuple[list[str], list[list]]:
@@ -82,6 +84,11 @@ def format_table(
         lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
         lines += ["| " + " | ".join(r) + " |" for r in cells]
         return "\n".join(lines) + "\n"
+    if fmt == "latex":
+        from ..stats.render import table_latex
+
+        n_text = 2 if per_topic else 1
+        return table_latex(head, cells, [i >= n_text for i in range(len(head))])
     if fmt != "text":
         raise ValueError(f"unknown format {fmt!r}")
     widths = [max(len(str(x)) for x in col) for col in zip(head, *cells, strict=True)]

@@ -388,7 +388,7 @@ class TrecEval:
             No topic has both results and judgements (but with ``-c`` in 10.0, which scores
             stand-ins); in 10.0 without ``-c``, a qrels topic without results.
         """
-        from ..errors import CwlkitError
+        from ..errors import CwlkitError, NoTopicsError
 
         res = self.evaluator.evaluate(run, jobs=jobs, chunk_topics=chunk_topics, progress=progress)
         absent = set(res.absent)
@@ -397,7 +397,10 @@ class TrecEval:
         qrels = plan.qrels_read if plan.qrels_read is not None else plan.qrels_source
         qrels_path = getattr(qrels, "path", qrels)
         if len(absent) == len(res.topics) and not (self.version >= 10 and self.all_topics):
-            raise CwlkitError(f"no topics to evaluate: {run_path} and {qrels_path} share no topic")
+            raise NoTopicsError(
+                f"no topics to evaluate: {run_path} and {qrels_path} share no topic "
+                "(trec_eval: No queries with both results and relevance info)"
+            )
         if self.version >= 10 and not self.all_topics and absent:
             raise CwlkitError(
                 f"topic {min(absent)!r} of {qrels_path} has no results in {run_path} "

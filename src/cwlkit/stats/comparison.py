@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import CwlkitError, ParamError
+from ..errors import CwlkitError, NoTopicsError, ParamError
 from ..results import Results
 from .correct import correct, correction_name
 from .tests import paired_test
@@ -188,7 +188,7 @@ def compare(
     topic_sets = [set(r.topics) for r in res]
     topics = sorted(set.intersection(*topic_sets))
     if not topics:
-        raise CwlkitError("the runs have no topic in common")
+        raise NoTopicsError("the runs have no topic in common")
     dropped = {n: len(s) - len(topics) for n, s in zip(names, topic_sets, strict=True)}
 
     def columns(r: Results) -> list[int]:

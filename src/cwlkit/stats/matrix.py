@@ -321,15 +321,18 @@ def correlate_runs(
     levels: Sequence[str] = LEVELS,
     coefficients: Sequence[str] = COEFFICIENTS,
     max_residual: float | None = None,
+    jobs: int | None = None,
+    progress: bool | None = None,
     **options: Any,
 ) -> CorrelationMatrix:
     """Evaluate ``runs`` with ``measures`` (:class:`cwlkit.Evaluator`, ``options`` such as
-    ``gain="err"``) and return their :func:`correlation_matrix`; with ``max_residual``, the
-    first measure's residuals are computed and filter the (run, topic) pairs."""
+    ``gain="err"``; :meth:`~cwlkit.Evaluator.evaluate_many`'s ``jobs`` and ``progress``) and
+    return their :func:`correlation_matrix`; with ``max_residual``, the first measure's
+    residuals are computed and filter the (run, topic) pairs."""
     from ..api import Evaluator
 
     ev = Evaluator(qrels, measures, residuals=max_residual is not None, **options)
-    results = ev.evaluate_many(runs)
+    results = ev.evaluate_many(runs, jobs=jobs, progress=progress)
     return correlation_matrix(
         results,
         [m.name for m in ev.measures],

@@ -1,7 +1,8 @@
 """Rendering helpers shared by the compare / correlate / fit command lines.
 
 Tables come as a header and rows of cells (str, int, float, bool or None) and are rendered
-as aligned text, TSV (full precision, ``nan``/``inf`` spelled out) or GitHub Markdown; JSON
+as aligned text, TSV or CSV (full precision, ``nan``/``inf`` spelled out), GitHub Markdown
+or a LaTeX booktabs ``tabular`` (cells already formatted, escaped here); JSON
 documents get non-finite floats as the strings ``"nan"``, ``"inf"``, ``"-inf"``.
 """
 
@@ -76,6 +77,53 @@ def table_tsv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
     """Tab-separated values with a header line; cells via :func:`fmt_exact`."""
     lines = ["\t".join(header)] + ["\t".join(fmt_exact(c) for c in r) for r in rows]
     return "\n".join(lines) + "\n"
+
+
+def table_csv(header: Sequence[str], rows: Sequence[Sequence[Cell]]) -> str:
+    """Comma-separated values (RFC 4180 quoting) with a header line; cells via
+    :func:`fmt_exact`."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows([[fmt_exact(c) for c in r] for r in rows])
+    return buf.getvalue()
+
+
+_TEX = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def tex_escape(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (``_`` as ``\\_``...)."""
+    return "".join(_TEX.get(c, c) for c in str(text))
+
+
+def table_latex(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool] | None = None
+) -> str:
+    """A booktabs ``tabular`` (``\\usepackage{booktabs}``; cells already formatted, escaped
+    here): ``r`` columns where ``right``, else ``l``."""
+    right = right or [False] * len(header)
+    spec = "".join("r" if r else "l" for r in right)
+    out = [f"\\begin{{tabular}}{{{spec}}}", "\\toprule"]
+    out.append(" & ".join(tex_escape(h) for h in header) + " \\\\")
+    out.append("\\midrule")
+    out += [" & ".join(tex_escape(c) for c in r) + " \\\\" for r in rows]
+    out += ["\\bottomrule", "\\end{tabular}"]
+    return "\n".join(out) + "\n"
 
 
 def _md_escape(s: str) -> str:

@@ -18,15 +18,13 @@ def evaluate_runs(
     order: str = "score",
     topics: str = "both",
     gain: str = "auto",
+    jobs: int | None = None,
+    progress: bool | None = None,
 ) -> dict[str, Results]:
     """``{run label: Results}`` for every run, in the order given (labels: file names), with
-    :class:`cwlkit.Evaluator` (``gain`` maps labels to gains for the C/W/L metrics)."""
-    from ..api import Evaluator, named_runs
-    from ..support.progress import track
+    :meth:`cwlkit.Evaluator.evaluate_many` (``gain`` maps labels to gains for the C/W/L
+    metrics; ``jobs`` processes, default every core; ``progress`` a bar on stderr)."""
+    from ..api import Evaluator
 
     ev = Evaluator(qrels_path, list(measures), order=order, topics=topics, gain=gain)
-    items = named_runs(list(run_paths))  # the names evaluate_many gives (file names)
-    return {
-        name: ev.evaluate(run, name=name)
-        for name, run in track(items, total=len(items), desc="evaluating runs", unit="run")
-    }
+    return ev.evaluate_many(list(run_paths), jobs=jobs, progress=progress)
