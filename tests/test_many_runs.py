@@ -94,10 +94,8 @@ def hundred(tmp_path_factory):
 @pytest.mark.parametrize("command", ["evaluate", "trec_eval"])
 def test_bad_line_in_run_73_of_100(cli, hundred, command, jobs):
     qrels, runs = hundred
-    if command == "evaluate":  # (-m takes every value up to the next option: files first)
-        rc, out, err = cli(command, "-j", jobs, qrels, *runs, "-m", "AP")
-    else:
-        rc, out, err = cli(command, "-j", jobs, "-m", "map", qrels, *runs)
+    m = "AP" if command == "evaluate" else "map"
+    rc, out, err = cli(command, "-j", jobs, "-m", m, qrels, *runs)
     assert rc != 0 and out == ""
     assert err.count("\n") == 1 and f"{runs[72]}:12:" in err, err
     ev = cwlkit.Evaluator(qrels, ["AP"])

@@ -83,3 +83,39 @@ def test_help(name, capsys):
     with pytest.raises(SystemExit):
         main([name, "--help"])
     assert capsys.readouterr().out.startswith(f"usage: cwlkit {name}")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-m", "P@10", "AP", QRELS, *RUNS],  # several names before the files
+        [QRELS, *RUNS, "-m", "P@10", "AP"],  # after them
+        ["-m", "P@10 AP", QRELS, *RUNS],  # a quoted list
+        ["--measure", "P@10", "-m", "AP", QRELS, *RUNS],  # repeated
+        ["-m", "P@10", "AP", "--", QRELS, *RUNS],
+    ],
+)
+def test_several_measures_per_flag_before_or_after_the_files(cli, args):
+    rc, out, err = cli("evaluate", "-f", "json", *args)
+    assert rc == 0, err
+    got = json.loads(out)
+    api = [cwlkit.evaluate(QRELS, p, ["P@10", "AP"]).mean() for p in RUNS]
+    assert [{k: r[k] for k in ("P@10", "AP")} for r in got] == api
+
+
+def test_split_measure_flags_stops_at_an_option_a_path_or_a_file(tmp_path, monkeypatch):
+    from cwlkit.cli.main import split_measure_flags
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "qrels").write_text("")
+    flags = ["-m", "--measure"]
+    assert split_measure_flags(["-m", "AP", "P@10", "qrels", "r"], flags) == [
+        "-m", "AP", "-m", "P@10", "qrels", "r"
+    ]  # fmt: skip
+    assert split_measure_flags(["-m", "AP", "d/run", "-f", "csv"], flags) == [
+        "-m", "AP", "d/run", "-f", "csv"
+    ]  # fmt: skip
+    assert split_measure_flags(["-m", "AP", "-j", "2", "q"], flags) == ["-m", "AP", "-j", "2", "q"]
+    # a typo is kept as a measure (and refused as one), not taken for a file
+    assert split_measure_flags(["-m", "APX", "nDCG"], flags) == ["-m", "APX", "-m", "nDCG"]
+    assert split_measure_flags(["--", "-m", "AP", "x"], flags) == ["--", "-m", "AP", "x"]

@@ -199,15 +199,15 @@ def add_measure_option(
     metavar: str = "NAME",
 ) -> None:
     """Add ``-m/--measure`` (into ``measures``): the measure names of the registry, several
-    per flag (``-m P@10 AP``), the flag repeatable (``-m P@10 -m AP``), and a value may hold
-    several names separated by spaces (``-m 'P@10 AP'``, split by :func:`split_top_level`
-    in :func:`parse_measure_args`).
+    per flag (``-m P@10 AP``: the parser of ``cli/main.py`` splits them into one flag each,
+    up to the first option or file), the flag repeatable (``-m P@10 -m AP``), and a value
+    may hold several names separated by spaces (``-m 'P@10 AP'``, split by
+    :func:`split_top_level` in :func:`parse_measure_args`).
     """
     p.add_argument(
         "-m",
         "--measure",
-        nargs="+",
-        action="extend",
+        action="append",
         default=None if required else [],
         required=required,
         dest="measures",

@@ -51,18 +51,47 @@ USAGE = "usage: cwlkit [--version] [-h] SUBCOMMAND [ARGS...]"
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse that raises a one-line CwlkitError instead of printing usage and exiting."""
+    """argparse that raises a one-line CwlkitError instead of printing usage and exiting,
+    and whose ``-m/--measure`` takes several names (:func:`split_measure_flags`)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        flags = [o for a in self._actions if a.dest == "measures" for o in a.option_strings]
+        if flags:
+            args = split_measure_flags(list(sys.argv[1:] if args is None else args), flags)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        hint = ""
-        if "arguments are required" in message and any(
-            a.dest == "measures" and a.nargs == "+" for a in self._actions
-        ):  # -m P@10 AP QRELS RUN: the files were taken as measures
-            hint = (
-                "; -m takes every value up to the next option: give QRELS RUN... first, "
-                "or end the measures with --"
-            )
-        raise CwlkitError(f"{self.prog}: {message}{hint} (see '{self.prog} --help')")
+        raise CwlkitError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def split_measure_flags(argv: list[str], flags: list[str]) -> list[str]:
+    """``-m P@10 AP QRELS RUN`` -> ``-m P@10 -m AP QRELS RUN``: after a measure flag, the
+    following arguments are measures up to the first option (``-...``), ``--``, or argument
+    that names an existing file or holds a ``/`` (a path): so ``-m`` takes several names
+    whether it comes before the files or after them."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        out.append(tok)
+        i += 1
+        if tok == "--":
+            out += argv[i:]
+            break
+        if tok not in flags or i >= len(argv):
+            continue
+        out.append(argv[i])  # the flag's own value, whatever it is
+        i += 1
+        while i < len(argv) and _is_measure_token(argv[i]):
+            out += [tok, argv[i]]
+            i += 1
+    return out
+
+
+def _is_measure_token(tok: str) -> bool:
+    """Whether an argument after ``-m NAME`` is one more measure name rather than a file
+    or an option."""
+    return not (tok.startswith("-") or "/" in tok or os.path.exists(tok))
 
 
 def _help() -> str:
