@@ -34,12 +34,12 @@ def test_default_metric_set_names(cli):
 
 
 def test_json_and_tsv(cli):
-    rc, out, _ = cli("cwl", "--example", "-o", "json", "-r", "--mean")
+    rc, out, _ = cli("cwl", "--example", "-f", "json", "-r", "--mean")
     recs = json.loads(out)
     row = next(r for r in recs if r["topic"] == "T1" and r["metric"] == "RR")
     assert row["EU"] == 1 / 15 and row["ED"] == 3.0 and row["ResEU"] == 0.0
     assert any(r["topic"] == "all" for r in recs)
-    rc, out, _ = cli("cwl", "--example", "-o", "tsv")
+    rc, out, _ = cli("cwl", "--example", "-f", "tsv")
     head, first = out.splitlines()[:2]
     assert head.split("\t") == ["topic", "metric", "EU", "ETU", "EC", "ETC", "ED"]
     assert first.split("\t")[:2] == ["T1", "AP"]

@@ -38,9 +38,9 @@ FLAGS = [
     ["-r", "--mean"],
     ["--order", "file"],
     ["--order", "file", "--max-depth", "1000", "-r"],
-    ["-o", "tsv", "-n", "--mean"],
-    ["-o", "tsv", "--mean", "--order", "file"],
-    ["-o", "json"],
+    ["-f", "tsv", "-n", "--mean"],
+    ["-f", "tsv", "--mean", "--order", "file"],
+    ["-f", "json"],
 ]
 
 
@@ -68,7 +68,7 @@ def test_streamed_output_is_the_whole_files(cli, monkeypatch, case, flags):
     got.append(cli("cwl", *extra, *flags, *files))
     assert len(calls) == 3
     for g in got:
-        if case == "web2012" and ("-r" in flags or "-o" in flags):
+        if case == "web2012" and ("-r" in flags or "-f" in flags):
             # C/W/L sums skip the ranks where every user of a batch has stopped, and
             # where that is depends on the batch (AP: past the deepest relevant document
             # of its topics): AP's last bits differ, which shows in full precision and,
@@ -76,7 +76,7 @@ def test_streamed_output_is_the_whole_files(cli, monkeypatch, case, flags):
             assert g[0] == 0 and g[2] == ""
             np.testing.assert_allclose(_numbers(g[1]), _numbers(whole[1]), rtol=1e-12, atol=1e-13)
             assert g[1].replace("-0.0000", "0.0000") == whole[1].replace("-0.0000", "0.0000") or (
-                "-o" in flags
+                "-f" in flags
             )
         else:
             assert g == whole

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 DESCRIPTION = """\
 How different two systems' result lists are, apart from their scores: rank-biased overlap
@@ -16,19 +14,29 @@ as trec_eval ranks them (--order), cut at --depth if given.
 
 
 def build_parser():
+    from ._options import QL, RM, add_output_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit compare-runs",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit compare-runs {QL} {RM}",
+            f"cwlkit compare-runs {QL} {RM} -p 0.8 --depth 20 -f json",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("run_a", metavar="RUN_A")
-    p.add_argument("run_b", metavar="RUN_B")
+    p.add_argument("run_a", metavar="RUN_A", help="the first run: TREC file or Parquet")
+    p.add_argument("run_b", metavar="RUN_B", help="the second run")
     p.add_argument("-p", type=float, default=0.9, help="RBO's persistence (default 0.9)")
     p.add_argument("--depth", "-d", type=int, help="compare the top DEPTH of each ranking")
-    p.add_argument("--order", choices=("score", "rank", "file"), default="score")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--order",
+        choices=("score", "rank", "file"),
+        default="score",
+        help="ranking order: score (default; ties by docno descending), rank column, file order",
+    )
+    add_output_options(p, ("text", "json"))
     return p
 
 
@@ -36,14 +44,17 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from ..errors import ParamError
     from ..judging import compare_runs
+    from ..support.jsontext import dumps
+    from ._options import output_format, write_output
 
     if not 0.0 < args.p < 1.0:
         raise ParamError(f"-p must be in (0, 1); got {args.p:g}")
+    fmt = output_format(args)
     rows = compare_runs(args.run_a, args.run_b, p=args.p, depth=args.depth, order=args.order)
     keys = ("min", "max", "res", "ext")
     mean = {k: sum(r[k] for r in rows) / len(rows) if rows else float("nan") for k in keys}
-    if args.format == "json":
-        sys.stdout.write(json.dumps({"p": args.p, "topics": rows, "mean": mean}, indent=1) + "\n")
+    if fmt == "json":
+        write_output(args, dumps({"p": args.p, "topics": rows, "mean": mean}, indent=1) + "\n")
         return 0
     lines = ["topic\tdepth_a\tdepth_b\tmin\tmax\tres\text"]
     for r in rows:
@@ -52,5 +63,5 @@ def main(argv: list[str]) -> int:
             + "\t".join(f"{r[k]:.4f}" for k in keys)
         )
     lines.append("mean\t\t\t" + "\t".join(f"{mean[k]:.4f}" for k in keys))
-    sys.stdout.write("\n".join(lines) + "\n")
+    write_output(args, "\n".join(lines) + "\n")
     return 0

@@ -24,7 +24,7 @@ working directory.
 
 
 def build_parser():
-    from ._options import QL, QRELS, examples
+    from ._options import QL, QRELS, add_output_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -142,13 +142,7 @@ def build_parser():
     p.add_argument(
         "--mean", action="store_true", help="add an 'all' row per metric (mean over topics)"
     )
-    p.add_argument(
-        "-o",
-        "--format",
-        choices=("text", "tsv", "json"),
-        default="text",
-        help="output format: text (default: cwl_eval's lines), tsv or json (cwlkit's additions)",
-    )
+    add_output_options(p, ("text", "tsv", "json"))  # cwlkit's additions, in its own dialect
     p.add_argument(
         "--chunk-topics",
         default="auto",
@@ -202,6 +196,7 @@ def main(argv: list[str]) -> int:
         parse_cwl_metrics,
         read_metrics_file,
     )
+    from ._options import output_format, write_output
 
     specs = []
     if args.metrics_file:
@@ -234,7 +229,12 @@ def main(argv: list[str]) -> int:
         _say_gains(ev)
     del ev
     text = format_cwl(
-        res, names, residuals=args.residuals, header=args.colnames, mean=args.mean, fmt=args.format
+        res,
+        names,
+        residuals=args.residuals,
+        header=args.colnames,
+        mean=args.mean,
+        fmt=output_format(args),
     )
     if args.bib_file:
         from ..measures.cwl.bib import bibliography
@@ -243,7 +243,7 @@ def main(argv: list[str]) -> int:
             Path(args.bib_file).write_text(bibliography([m.family for m in metrics]))
         except OSError as exc:
             raise CwlkitError(f"{args.bib_file}: cannot write ({exc.strerror})") from None
-    sys.stdout.write(text)
+    write_output(args, text)
     return 0
 
 
