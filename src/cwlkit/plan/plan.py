@@ -52,7 +52,14 @@ class Plan:
             self.topic_params = resolve(options.topic_params)
             check_measures(self.topic_params, measures)
         self.qrels_source = qrels
-        self._qrels: Any = None if stream_qrels else self._read_qrels()
+        #: the qrels as topic groups, for runs held in Python (see :meth:`direct`): a
+        #: pytrec_eval dict is prepared so here, and read as Qrels only if a run needs them
+        self._grouped: Any = None
+        if not stream_qrels:
+            from ..io.grouped import grouped_qrels
+
+            self._grouped = grouped_qrels(qrels)
+        self._qrels: Any = None if stream_qrels or self._grouped else self._read_qrels()
         self.costs = _read_costs(options)
         #: the label values of a qrels file streamed (not read whole), once a run has been
         #: streamed against it (see :meth:`label_values`)
@@ -91,7 +98,10 @@ class Plan:
 
     @property
     def qrels_read(self) -> Qrels | None:
-        """The judgements if already read, else None (a qrels file to stream)."""
+        """The judgements if already read (or held in Python), else None (a qrels file to
+        stream)."""
+        if self._qrels is None and self._grouped is not None:
+            return self.qrels
         return self._qrels
 
     def label_values(self) -> np.ndarray | None:
@@ -102,6 +112,10 @@ class Plan:
 
         if isinstance(self._qrels, Qrels):
             return qrels_label_values(self._qrels)
+        if self._grouped is not None:
+            from ..core.direct import label_values
+
+            return label_values(self._grouped)
         return self.streamed_label_values
 
     @property
@@ -144,7 +158,56 @@ class Plan:
 
     def batch(self, run: Any) -> RankingBatch:
         """The ranking batch of ``run`` (any input) under these options."""
+        got = self.direct(run, None)
+        if got is not None:
+            return got
         return self.build(self.qrels, self.load_run(run, None))
+
+    def direct(self, run: Any, name: str | None, *, max_rows: int | None = None) -> Any:
+        """The ranking batch of a run held in Python (a pytrec_eval dict, a pandas
+        DataFrame) built with numpy alone (:func:`cwlkit.core.direct.direct_batch`: the
+        batch :meth:`build` makes of it, bit for bit), or None: not such a run, not in score
+        order, more than ``max_rows`` rows, or judgements that are preferences or diversity
+        qrels. The qrels are turned into topic groups on first use and kept."""
+        o = self.options
+        if o.order != "score" or self.prefs or self.diversity:
+            return None
+        from ..io.grouped import grouped_run
+
+        g = grouped_run(run, name)
+        if g is None or (max_rows is not None and len(g) > max_rows):
+            return None
+        from ..core.direct import direct_batch
+
+        batch = direct_batch(
+            self.grouped_qrels(),
+            g,
+            topics=o.topics,
+            max_depth=o.depth,
+            score_precision="single" if o.trec_version == 9 else "double",
+            drop_unjudged=o.judged_only,
+            light=self.light,
+        )
+        batch.memo["trec_version"] = o.trec_version
+        batch.memo["judged_only"] = o.judged_only
+        return batch
+
+    def grouped_qrels(self) -> Any:
+        """The qrels as :class:`~cwlkit.io.grouped.GroupedQrels` (made once from the Qrels
+        when they were not given as a dict)."""
+        if self._grouped is None:
+            from ..io.grouped import qrels_from_columns
+
+            q = self.qrels
+            t, _ = q.topic_codes()
+            self._grouped = qrels_from_columns(
+                q.table.column("topic").to_pylist(),
+                q.table.column("doc").to_pylist(),
+                q.labels,
+                t,
+                q.path,
+            )
+        return self._grouped
 
     def build(self, qrels: Qrels, run: Run) -> RankingBatch:
         """The ranking batch of a loaded ``run`` against ``qrels`` under these options (for
