@@ -146,7 +146,7 @@ def _frame_column(df: Any, names: list[str], accepted: tuple[str, ...]) -> Any:
     """The first column of ``df`` named (case-insensitively) as one of ``accepted``."""
     for a in accepted:
         if a in names:
-            return df.iloc[:, names.index(a)]
+            return df[df.columns[names.index(a)]]
     return None
 
 
@@ -164,27 +164,57 @@ def _str_ids(col: Any) -> np.ndarray | None:
     return values
 
 
-def _pandas_run(df: Any, name: str | None) -> Grouped | None:
-    import pandas as pd
+#: a DataFrame of at most this many rows is grouped with a dict (no pandas call per column)
+SMALL_FRAME = 4096
 
+
+def _frame_columns(df: Any, roles: dict, value: str) -> tuple | None:
+    """(topic ids, doc ids, float64 values) of a pandas DataFrame of a run (``value``
+    ``"score"``) or qrels (``"label"``), or None when not well formed for the direct path."""
     names = [str(c).lower() for c in df.columns]
     if len(set(names)) != len(names) or df.shape[0] == 0:
         return None
-    topic = _frame_column(df, names, RUN_ROLES["topic"])
-    doc = _frame_column(df, names, RUN_ROLES["doc"])
-    score = _frame_column(df, names, RUN_ROLES["score"])
-    tag = _frame_column(df, names, RUN_ROLES["tag"])
-    q0 = _frame_column(df, names, RUN_ROLES["q0"])
-    if topic is None or doc is None or score is None or tag is not None or q0 is not None:
+    cols = {r: _frame_column(df, names, roles[r]) for r in roles}
+    if any(cols[r] is None for r in ("topic", "doc", value)):
         return None
-    if score.dtype.kind not in "iuf":
+    if any(cols[r] is not None for r in roles if r not in ("topic", "doc", value, "iter")):
+        return None  # (a tag, element type or rank column: the columnar path keeps them)
+    v = cols[value]
+    if v.dtype.kind not in "iuf":
         return None
-    t, d = _str_ids(topic), _str_ids(doc)
+    t, d = _str_ids(cols["topic"]), _str_ids(cols["doc"])
     if t is None or d is None:
         return None
-    scores = score.to_numpy(dtype=np.float64)
-    if np.isnan(scores).any():
+    values = v.to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
+    if bad.any():
         return None
+    return t, d, values
+
+
+def _small_groups(t: np.ndarray, d: np.ndarray, values: np.ndarray) -> dict | None:
+    """``{topic: {doc: value}}`` of a few rows, or None if a document repeats in a topic."""
+    out: dict = {}
+    for q, doc, v in zip(t.tolist(), d.tolist(), values.tolist(), strict=True):
+        out.setdefault(q, {})[doc] = v
+    if sum(map(len, out.values())) != len(values):
+        return None
+    return out
+
+
+def _pandas_run(df: Any, name: str | None) -> Grouped | None:
+    got = _frame_columns(df, RUN_ROLES, "score")
+    if got is None:
+        return None
+    t, d, scores = got
+    if scores.size <= SMALL_FRAME:
+        small = _small_groups(t, d, scores)
+        g = None if small is None else _dict_run(small, name)
+        if g is not None:
+            g.path = "<DataFrame>"
+        return g
+    import pandas as pd
+
     codes, uniques = pd.factorize(t, sort=False)
     # no document twice for a topic (a DataFrame, unlike a dict, could hold it)
     dcodes, dunique = pd.factorize(d, sort=False)
@@ -203,10 +233,37 @@ def _pandas_run(df: Any, name: str | None) -> Grouped | None:
     )
 
 
+def _pandas_qrels(df: Any, path: str | None) -> GroupedQrels | None:
+    got = _frame_columns(df, QRELS_ROLES, "label")
+    if got is None:
+        return None
+    t, d, labels = got
+    if labels.size <= SMALL_FRAME:
+        small = _small_groups(t, d, labels)
+        return None if small is None else GroupedQrels(small, path=path or "<DataFrame>")
+    import pandas as pd
+
+    codes, uniques = pd.factorize(t, sort=False)
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes, minlength=len(uniques)).tolist()
+    dl, ll = d[order].tolist(), labels[order].tolist()
+    by_topic: dict[str, dict[str, Any]] = {}
+    a = 0
+    for q, c in zip(uniques.tolist(), counts, strict=True):
+        by_topic[q] = dict(zip(dl[a : a + c], ll[a : a + c], strict=True))
+        a += c
+    if sum(map(len, by_topic.values())) != len(labels):
+        return None  # (a document judged twice: the columnar path names the row)
+    return GroupedQrels(by_topic, path=path or "<DataFrame>")
+
+
 def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
-    """A pytrec_eval qrels dict ``{query_id: {doc_id: relevance}}`` as :class:`GroupedQrels`,
-    or None unless it is well formed (string ids, finite numeric labels, one judgement at
-    least): :func:`cwlkit.io.inputs.as_qrels` reads it then."""
+    """A pytrec_eval qrels dict ``{query_id: {doc_id: relevance}}`` (or a pandas DataFrame
+    of such columns) as :class:`GroupedQrels`, or None unless it is well formed (string
+    ids, finite numeric labels, one judgement at least): :func:`cwlkit.io.inputs.as_qrels`
+    reads it then."""
+    if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
+        return _pandas_qrels(obj, path)
     if not isinstance(obj, Mapping):
         return None
     topics = list(obj.keys())

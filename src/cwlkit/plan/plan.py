@@ -123,6 +123,8 @@ class Plan:
         """Whether the judgments are preferences or judgment groups (trec_eval's ``-R``):
         a run is then scored whole, joined with them (a
         :class:`~cwlkit.measures.trec.prefs.PrefsBatch`)."""
+        if self._qrels is None:  # (not read: a file to stream, or a dict; io.prefs loads pyarrow)
+            return False
         from ..io.prefs import Judgments
 
         return isinstance(self._qrels, Judgments)
@@ -242,7 +244,7 @@ class Plan:
         self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
     ) -> Results:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
-        from ..core.batch import RankingBatch
+        from ..core.ranking import RankingBatch
         from ..errors import ParamError
         from ..measures.base import is_cwl
 
