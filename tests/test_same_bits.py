@@ -1,5 +1,7 @@
 """The same bits however it runs (issue 20, item 3): a topic's values depend on that topic
-alone, not on which topics share its batch, chunk, bucket or process.
+alone, not on which topics share its batch, chunk, bucket or process; and a run held in Python
+(a dict, a DataFrame: its batch built with numpy alone, :mod:`cwlkit.core.direct`) gets the
+values of the same run read through the columnar path (issue 22, item 2).
 
 Every registered measure at its defaults (and a few with parameters) is evaluated on random
 small qrels and runs (topics of different depths, tied scores, unjudged documents, graded
@@ -155,8 +157,9 @@ SETTINGS = settings(
 def test_chunks_give_the_same_bits(data):
     qrels, run = data
     want = cwlkit.Evaluator(qrels, MEASURES, **OPTIONS).evaluate(run)
+    read = cwlkit.as_run(run)  # (a Run: chunked; a small dict run is scored whole, directly)
     for size in (1, 7, 1000):
-        got = cwlkit.Evaluator(qrels, MEASURES, chunk_topics=size, **OPTIONS).evaluate(run)
+        got = cwlkit.Evaluator(qrels, MEASURES, chunk_topics=size, **OPTIONS).evaluate(read)
         assert got.topics == want.topics
         assert_same_bits(got, want)
 
@@ -219,3 +222,74 @@ def test_processes_give_the_same_bits(seed):
     assert one.topics == two.topics == want.topics
     assert_same_bits(two, one)
     assert_same_bits(one, want)
+
+
+#: options under which the direct path (dicts, numpy alone) and the columnar path must agree
+DIRECT_OPTIONS = [
+    {},
+    {"topics": "run"},
+    {"topics": "qrels"},
+    {"topics": "either"},
+    {"depth": 5},
+    {"judged_only": True},
+    {"depth": 3, "judged_only": True},
+    {"trec_version": 10},
+    {"ties": "average"},  # (not light: the batch keeps scores, element types, documents)
+]
+
+
+@SETTINGS
+@given(collections())
+def test_direct_path_gives_the_same_bits(data):
+    """Dicts (the direct, numpy-only batch) against the same qrels and run read as Qrels and
+    Run (pyarrow columns, :func:`cwlkit.core.batch.build_batch`), every measure, under each
+    of :data:`DIRECT_OPTIONS`."""
+    qrels, run = data
+    for extra in DIRECT_OPTIONS:
+        _check_direct(qrels, run, {**OPTIONS, **extra})
+
+
+def _check_direct(qrels: dict, run: dict, opts: dict) -> None:
+    ev = cwlkit.Evaluator(qrels, MEASURES, **opts)
+    assert ev.plan.direct(run, None) is not None  # (the dicts do take the direct path)
+    got = ev.evaluate(run)
+    columnar = cwlkit.Evaluator(cwlkit.as_qrels(qrels), MEASURES, **opts)
+    assert columnar.plan.direct(cwlkit.as_run(run), None) is None
+    want = columnar.evaluate(cwlkit.as_run(run))
+    assert got.topics == want.topics
+    assert got.absent == want.absent
+    assert_same_bits(got, want)
+    # the batches themselves, array by array
+    direct, read = ev.batch(run), columnar.batch(cwlkit.as_run(run))
+    for f in ("topics", "depth", "labels", "judged", "valid", "scores", "qrel_labels", "q0"):
+        a, b = getattr(direct, f), getattr(read, f)
+        assert a.shape == b.shape and a.dtype == b.dtype, f
+        assert np.array_equal(a, b, equal_nan=a.dtype != object), f
+    assert np.array_equal(direct.n_judged, read.n_judged)
+    assert np.array_equal(direct.qrels_label_values, read.qrels_label_values)
+    assert direct.qrels_max_label == read.qrels_max_label
+    assert direct.q0_names == read.q0_names
+    assert direct.runid == read.runid
+    if not ev.plan.light:
+        assert np.array_equal(direct.docs, read.docs)
+
+
+@SETTINGS
+@given(collections())
+def test_direct_path_of_a_data_frame_gives_the_same_bits(data):
+    """A pandas DataFrame run (grouped by topic with pandas, then the direct path) against
+    the dict run."""
+    pd = pytest.importorskip("pandas")
+    qrels, run = data
+    rows = [(t, d, s) for t, ds in run.items() for d, s in ds.items()]
+    frame = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"]).sample(
+        frac=1.0, random_state=0
+    )  # (rows of a topic not together)
+    ev = cwlkit.Evaluator(qrels, MEASURES, **OPTIONS)
+    assert ev.plan.direct(frame, None) is not None
+    got = ev.evaluate(frame)
+    want = cwlkit.Evaluator(cwlkit.as_qrels(qrels), MEASURES, **OPTIONS).evaluate(
+        cwlkit.as_run(run)
+    )
+    assert got.topics == want.topics
+    assert_same_bits(got, want)

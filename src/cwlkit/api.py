@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ParamError
@@ -139,7 +140,7 @@ class Evaluator:
             raise ParamError(f"Evaluator: {exc}") from None
         # a qrels text file is streamed with each run (read then, not here)
         streamed = opts.chunk_topics is not None and text_file(qrels) is not None
-        self.plan = Plan(qrels, parse_list(measures), opts, stream_qrels=streamed)
+        self.plan = Plan(qrels, _parse_measures(measures), opts, stream_qrels=streamed)
         self._client = None
         if client is not None:
             from .executors.dask import check_client
@@ -241,6 +242,21 @@ class Evaluator:
         Other measures have NaN columns (ERR has ``ResEU``).
         """
         return self.plan.score(batch, run=run, measures=measures)
+
+
+def _parse_measures(measures: Any) -> list[Measure]:
+    """:func:`parse_list`, remembered for names (a training loop that makes an Evaluator per
+    call parses its names once; measures are immutable, so the same ones can be shared)."""
+    if isinstance(measures, str):
+        return list(_parse_names((measures,)))
+    if isinstance(measures, (list, tuple)) and all(type(m) is str for m in measures):
+        return list(_parse_names(tuple(measures)))
+    return parse_list(measures)
+
+
+@lru_cache(maxsize=256)
+def _parse_names(names: tuple[str, ...]) -> tuple[Measure, ...]:
+    return tuple(parse_list(list(names)))
 
 
 def named_runs(runs: Any) -> list[tuple[str, Any]]:

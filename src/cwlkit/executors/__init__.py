@@ -73,6 +73,13 @@ def evaluate_run(
 
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
             return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
+    if client is None:  # a run held in Python: its batch made with numpy alone
+        from .choose import DIRECT_CHUNKED_ROWS
+
+        limit = DIRECT_CHUNKED_ROWS if isinstance(chunk_topics, int) else None
+        batch = plan.direct(run, name, max_rows=limit)
+        if batch is not None:
+            return plan.score(batch, run=name or batch.runid)
     r = plan.load_run(run, name, join_qrels=True)
     if isinstance(chunk_topics, int) and not plan.diversity:
         from .chunks import evaluate_chunks

@@ -22,6 +22,11 @@ AUTO_ROWS = 24576
 #: streaming in ranges of 300,000 lines is faster and holds a fifth of the memory
 TREC_AUTO_BYTES = 1 << 26
 TREC_AUTO_ROWS = 1 << 18
+#: a run held in Python (pytrec_eval dict, pandas DataFrame) is ranked with numpy alone
+#: (:func:`cwlkit.core.direct.direct_batch`: no pyarrow, no process pool) whatever its size
+#: when scored whole, and with ``chunk_topics`` (topic chunks over processes) when it has at
+#: most this many rows: below it, starting worker processes costs more than it saves
+DIRECT_CHUNKED_ROWS = 50_000
 
 
 def text_file(obj: Any) -> str | None:

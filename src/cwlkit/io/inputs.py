@@ -19,30 +19,12 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
+from .grouped import QRELS_ROLES, RUN_ROLES
 from .text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
 from .trec import Qrels, Run, check_duplicates, read_qrels, read_run
 
 __all__ = ["as_qrels", "as_run"]
 
-_TOPIC = ("query_id", "qid", "topic")
-_DOC = ("doc_id", "docno", "docid", "doc")
-
-#: role -> accepted column (or record field) names, in order of preference, lower case
-QRELS_ROLES = {
-    "topic": _TOPIC,
-    "doc": _DOC,
-    "label": ("relevance", "rel", "label"),
-    "iter": ("iteration", "iter"),
-}
-#: the same for runs
-RUN_ROLES = {
-    "topic": _TOPIC,
-    "doc": _DOC,
-    "score": ("score",),
-    "rank": ("rank",),
-    "q0": ("q0",),
-    "tag": ("tag", "run", "runid", "run_id"),
-}
 _ROLE_WHAT = {
     "topic": "the query id",
     "doc": "the document id",

@@ -80,15 +80,15 @@ class Options:
             v = getattr(self, name)
             if not (isinstance(v, (int, float, np.number)) and math.isfinite(v)):
                 raise ParamError(f"{name} must be a finite number; got {v!r}")
-        from ..core.chunks import check_chunk
+        if self.chunk_topics is not None:  # (core.chunks loads pyarrow: only when chunked)
+            from ..core.chunks import check_chunk
 
-        check_chunk(self.chunk_topics, auto=True)
+            check_chunk(self.chunk_topics, auto=True)
 
     def _check_types(self) -> None:
         """The gain mapping, gain bounds and cost files are of the kinds the options take
         (checked even when no C/W/L measure reads them)."""
         from ..core.gains import GainMap
-        from ..io.costs import Costs, DocCosts
 
         if not isinstance(self.gain, (str, GainMap)):
             raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
@@ -99,6 +99,10 @@ class Options:
             number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
             if v is not None and not (number and math.isfinite(v)):
                 raise ParamError(f"{name} must be a finite number or None; got {v!r}")
+        if self.costs is None and self.doc_costs is None:
+            return  # (the usual case: the cost classes, and pyarrow, not imported)
+        from ..io.costs import Costs, DocCosts
+
         for name, kind in (("costs", Costs), ("doc_costs", DocCosts)):
             v = getattr(self, name)
             if v is not None and not isinstance(v, (str, os.PathLike, kind)):

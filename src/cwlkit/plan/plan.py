@@ -58,7 +58,15 @@ class Plan:
         self.wants_subtopics = any(getattr(m, "needs_subtopics", False) for m in measures)
         self.qrels_source = qrels
         streamed = stream_qrels and not self.wants_subtopics
-        self._qrels: Any = None if streamed else self._read_qrels()
+        #: the qrels as topic groups, for runs held in Python (see :meth:`direct`): a
+        #: pytrec_eval dict is prepared so here, and read as Qrels only if a run needs them
+        #: (never for intent-aware measures, which read the qrels as diversity qrels)
+        self._grouped: Any = None
+        if not streamed and not self.wants_subtopics:
+            from ..io.grouped import grouped_qrels
+
+            self._grouped = grouped_qrels(qrels)
+        self._qrels: Any = None if streamed or self._grouped else self._read_qrels()
         self.costs = _read_costs(options)
         #: the label values of a qrels file streamed (not read whole), once a run has been
         #: streamed against it (see :meth:`label_values`)
@@ -105,7 +113,10 @@ class Plan:
 
     @property
     def qrels_read(self) -> Qrels | None:
-        """The judgements if already read, else None (a qrels file to stream)."""
+        """The judgements if already read (or held in Python), else None (a qrels file to
+        stream)."""
+        if self._qrels is None and self._grouped is not None:
+            return self.qrels
         return self._qrels
 
     def label_values(self) -> np.ndarray | None:
@@ -116,6 +127,10 @@ class Plan:
 
         if isinstance(self._qrels, Qrels):
             return qrels_label_values(self._qrels)
+        if self._grouped is not None:
+            from ..core.direct import label_values
+
+            return label_values(self._grouped)
         return self.streamed_label_values
 
     @property
@@ -123,6 +138,8 @@ class Plan:
         """Whether the judgments are preferences or judgment groups (trec_eval's ``-R``):
         a run is then scored whole, joined with them (a
         :class:`~cwlkit.measures.trec.prefs.PrefsBatch`)."""
+        if self._qrels is None:  # (not read: a file to stream, or a dict; io.prefs loads pyarrow)
+            return False
         from ..io.prefs import Judgments
 
         return isinstance(self._qrels, Judgments)
@@ -158,7 +175,56 @@ class Plan:
 
     def batch(self, run: Any) -> RankingBatch:
         """The ranking batch of ``run`` (any input) under these options."""
+        got = self.direct(run, None)
+        if got is not None:
+            return got
         return self.build(self.qrels, self.load_run(run, None))
+
+    def direct(self, run: Any, name: str | None, *, max_rows: int | None = None) -> Any:
+        """The ranking batch of a run held in Python (a pytrec_eval dict, a pandas
+        DataFrame) built with numpy alone (:func:`cwlkit.core.direct.direct_batch`: the
+        batch :meth:`build` makes of it, bit for bit), or None: not such a run, not in score
+        order, more than ``max_rows`` rows, or judgements that are preferences or diversity
+        qrels. The qrels are turned into topic groups on first use and kept."""
+        o = self.options
+        if o.order != "score" or self.prefs or self.diversity:
+            return None
+        from ..io.grouped import grouped_run
+
+        g = grouped_run(run, name)
+        if g is None or (max_rows is not None and len(g) > max_rows):
+            return None
+        from ..core.direct import direct_batch
+
+        batch = direct_batch(
+            self.grouped_qrels(),
+            g,
+            topics=o.topics,
+            max_depth=o.depth,
+            score_precision="single" if o.trec_version == 9 else "double",
+            drop_unjudged=o.judged_only,
+            light=self.light,
+        )
+        batch.memo["trec_version"] = o.trec_version
+        batch.memo["judged_only"] = o.judged_only
+        return batch
+
+    def grouped_qrels(self) -> Any:
+        """The qrels as :class:`~cwlkit.io.grouped.GroupedQrels` (made once from the Qrels
+        when they were not given as a dict)."""
+        if self._grouped is None:
+            from ..io.grouped import qrels_from_columns
+
+            q = self.qrels
+            t, _ = q.topic_codes()
+            self._grouped = qrels_from_columns(
+                q.table.column("topic").to_pylist(),
+                q.table.column("doc").to_pylist(),
+                q.labels,
+                t,
+                q.path,
+            )
+        return self._grouped
 
     def build(self, qrels: Qrels, run: Run) -> RankingBatch:
         """The ranking batch of a loaded ``run`` against ``qrels`` under these options (for
@@ -193,7 +259,7 @@ class Plan:
         self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
     ) -> Results:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
-        from ..core.batch import RankingBatch
+        from ..core.ranking import RankingBatch
         from ..errors import ParamError
         from ..measures.base import is_cwl
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.batch import RankingBatch
 from ...core.gains import GainMap
+from ...core.ranking import RankingBatch
 from ...errors import CwlkitError, ParamError
 from ...io.costs import Costs, DocCosts
 from .engine import CWLScores, Metric, score_metric

@@ -1,0 +1,306 @@
+"""Runs and qrels held in Python (pytrec_eval dicts, pandas DataFrames) as topic groups,
+with numpy alone: no pyarrow, no text round trip, no Python loop per value.
+
+This is the direct input path of :mod:`cwlkit.core.direct`: a :class:`Grouped` run is each
+topic's documents (the dict's own keys, or slices of a DataFrame's column) and one float64
+array of every score, topic after topic; a :class:`GroupedQrels` is one ``{doc: label}``
+dict per topic, which a run's documents are looked up in (``map(dict.get, docs)``: a hash
+lookup per row, at C speed, with no encoding of the document ids).
+
+Only well-formed input takes this path: string ids, numeric values (no NaN score, finite
+labels), no repeated document. Anything else gives ``None``, and the caller reads the input
+with :func:`cwlkit.io.inputs.as_run` / :func:`~cwlkit.io.inputs.as_qrels`, which accept the
+other forms and name the row of any error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import chain
+from operator import methodcaller
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Grouped", "GroupedQrels", "grouped_qrels", "grouped_run"]
+
+_VALUES = methodcaller("values")
+
+_TOPIC = ("query_id", "qid", "topic")
+_DOC = ("doc_id", "docno", "docid", "doc")
+
+#: role -> accepted column (or record field) names, in order of preference, lower case
+QRELS_ROLES = {
+    "topic": _TOPIC,
+    "doc": _DOC,
+    "label": ("relevance", "rel", "label"),
+    "iter": ("iteration", "iter"),
+}
+#: the same for runs
+RUN_ROLES = {
+    "topic": _TOPIC,
+    "doc": _DOC,
+    "score": ("score",),
+    "rank": ("rank",),
+    "q0": ("q0",),
+    "tag": ("tag", "run", "runid", "run_id"),
+}
+
+
+@dataclass(eq=False)
+class Grouped:
+    """A run as topic groups.
+
+    Attributes
+    ----------
+    topics : list of str
+        The distinct topics with at least one document, in the order the run gives them.
+    docs : list
+        Per topic, an iterable of its document ids (str): a dict (its keys) or a list.
+    counts : numpy.ndarray
+        int64, the number of documents of each topic.
+    scores : numpy.ndarray
+        float64, every score, topic after topic (each topic's in the order of its ``docs``).
+    tag : str
+        The run's tag (trec_eval's runid).
+    path : str
+        What the run is called in messages.
+    """
+
+    topics: list[str]
+    docs: list[Any]
+    counts: np.ndarray
+    scores: np.ndarray
+    tag: str = "run"
+    path: str = "<dict>"
+
+    def __len__(self) -> int:
+        return int(self.scores.size)
+
+
+@dataclass(eq=False)
+class GroupedQrels:
+    """Judgements as one ``{doc: label}`` dict per topic.
+
+    Attributes
+    ----------
+    by_topic : dict
+        ``{topic: {doc: label}}``, only topics with at least one judgement; a label is a
+        number or numeric text, finite (``float(label)`` is the label).
+    path : str
+        What the qrels are called in messages.
+    memo : dict
+        Arrays derived once (see :mod:`cwlkit.core.direct`).
+    """
+
+    by_topic: dict[str, dict[str, Any]]
+    path: str = "<dict>"
+    memo: dict = field(default_factory=dict, repr=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "memo": {}}
+
+
+def _all_str(values: Any) -> bool:
+    """Whether every element of the iterable ``values`` is a ``str`` (type only, at C speed)."""
+    types = set(map(type, values))
+    return types <= {str} and bool(types)
+
+
+def grouped_run(obj: Any, name: str | None = None) -> Grouped | None:
+    """``obj`` as a :class:`Grouped` run, or None when it is not a well-formed pytrec_eval
+    dict ``{query_id: {doc_id: score}}`` or pandas DataFrame (string ids, numeric scores,
+    no NaN, at least one row): :func:`cwlkit.io.inputs.as_run` reads it then."""
+    if isinstance(obj, Mapping):
+        return _dict_run(obj, name)
+    if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
+        return _pandas_run(obj, name)
+    return None
+
+
+def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
+    topics = list(obj.keys())
+    inners = list(obj.values())
+    if not topics or not _all_str(topics) or not all(isinstance(v, Mapping) for v in inners):
+        return None
+    counts = np.fromiter(map(len, inners), np.int64, len(inners))
+    n = int(counts.sum())
+    if n == 0 or not _all_str(chain.from_iterable(inners)):
+        return None
+    try:
+        scores = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if np.isnan(scores).any():
+        return None
+    if not counts.all():  # (a topic without documents is no topic of the run)
+        keep = np.flatnonzero(counts)
+        topics = [topics[i] for i in keep]
+        inners = [inners[i] for i in keep]
+        counts = counts[keep]
+    return Grouped(topics, inners, counts, scores, tag=name or "run", path=name or "<dict>")
+
+
+def _frame_column(df: Any, names: list[str], accepted: tuple[str, ...]) -> Any:
+    """The first column of ``df`` named (case-insensitively) as one of ``accepted``."""
+    for a in accepted:
+        if a in names:
+            return df[df.columns[names.index(a)]]
+    return None
+
+
+def _str_ids(col: Any) -> np.ndarray | None:
+    """A pandas column of ids as an object array of str (integers written in decimal), or
+    None (missing values, floats, anything else)."""
+    kind = col.dtype.kind
+    if kind in "iu":
+        return col.to_numpy().astype(str).astype(object)
+    if kind not in "OU" and str(col.dtype) not in ("string", "str"):
+        return None
+    values = col.to_numpy(dtype=object)
+    if values.size and not _all_str(values):
+        return None
+    return values
+
+
+#: a DataFrame of at most this many rows is grouped with a dict (no pandas call per column)
+SMALL_FRAME = 4096
+
+
+def _frame_columns(df: Any, roles: dict, value: str) -> tuple | None:
+    """(topic ids, doc ids, float64 values) of a pandas DataFrame of a run (``value``
+    ``"score"``) or qrels (``"label"``), or None when not well formed for the direct path."""
+    names = [str(c).lower() for c in df.columns]
+    if len(set(names)) != len(names) or df.shape[0] == 0:
+        return None
+    cols = {r: _frame_column(df, names, roles[r]) for r in roles}
+    if any(cols[r] is None for r in ("topic", "doc", value)):
+        return None
+    if any(cols[r] is not None for r in roles if r not in ("topic", "doc", value, "iter")):
+        return None  # (a tag, element type or rank column: the columnar path keeps them)
+    v = cols[value]
+    if v.dtype.kind not in "iuf":
+        return None
+    t, d = _str_ids(cols["topic"]), _str_ids(cols["doc"])
+    if t is None or d is None:
+        return None
+    values = v.to_numpy(dtype=np.float64)
+    bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
+    if bad.any():
+        return None
+    return t, d, values
+
+
+def _small_groups(t: np.ndarray, d: np.ndarray, values: np.ndarray) -> dict | None:
+    """``{topic: {doc: value}}`` of a few rows, or None if a document repeats in a topic."""
+    out: dict = {}
+    for q, doc, v in zip(t.tolist(), d.tolist(), values.tolist(), strict=True):
+        out.setdefault(q, {})[doc] = v
+    if sum(map(len, out.values())) != len(values):
+        return None
+    return out
+
+
+def _pandas_run(df: Any, name: str | None) -> Grouped | None:
+    got = _frame_columns(df, RUN_ROLES, "score")
+    if got is None:
+        return None
+    t, d, scores = got
+    if scores.size <= SMALL_FRAME:
+        small = _small_groups(t, d, scores)
+        g = None if small is None else _dict_run(small, name)
+        if g is not None:
+            g.path = "<DataFrame>"
+        return g
+    import pandas as pd
+
+    codes, uniques = pd.factorize(t, sort=False)
+    # no document twice for a topic (a DataFrame, unlike a dict, could hold it)
+    dcodes, dunique = pd.factorize(d, sort=False)
+    if pd.Index(codes.astype(np.int64) * (len(dunique) + 1) + dcodes).has_duplicates:
+        return None
+    if codes.size > 1 and (codes[1:] < codes[:-1]).any():  # topics not contiguous
+        order = np.argsort(codes, kind="stable")
+        codes, d, scores = codes[order], d[order], scores[order]
+    counts = np.bincount(codes, minlength=len(uniques)).astype(np.int64)
+    flat = d.tolist()
+    ends = np.cumsum(counts).tolist()
+    starts = [0, *ends[:-1]]
+    docs = [flat[a:b] for a, b in zip(starts, ends, strict=True)]
+    return Grouped(
+        [str(x) for x in uniques], docs, counts, scores, tag=name or "run", path="<DataFrame>"
+    )
+
+
+def _pandas_qrels(df: Any, path: str | None) -> GroupedQrels | None:
+    got = _frame_columns(df, QRELS_ROLES, "label")
+    if got is None:
+        return None
+    t, d, labels = got
+    if labels.size <= SMALL_FRAME:
+        small = _small_groups(t, d, labels)
+        return None if small is None else GroupedQrels(small, path=path or "<DataFrame>")
+    import pandas as pd
+
+    codes, uniques = pd.factorize(t, sort=False)
+    order = np.argsort(codes, kind="stable")
+    counts = np.bincount(codes, minlength=len(uniques)).tolist()
+    dl, ll = d[order].tolist(), labels[order].tolist()
+    by_topic: dict[str, dict[str, Any]] = {}
+    a = 0
+    for q, c in zip(uniques.tolist(), counts, strict=True):
+        by_topic[q] = dict(zip(dl[a : a + c], ll[a : a + c], strict=True))
+        a += c
+    if sum(map(len, by_topic.values())) != len(labels):
+        return None  # (a document judged twice: the columnar path names the row)
+    return GroupedQrels(by_topic, path=path or "<DataFrame>")
+
+
+def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
+    """A pytrec_eval qrels dict ``{query_id: {doc_id: relevance}}`` (or a pandas DataFrame
+    of such columns) as :class:`GroupedQrels`, or None unless it is well formed (string
+    ids, finite numeric labels, one judgement at least): :func:`cwlkit.io.inputs.as_qrels`
+    reads it then."""
+    if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
+        return _pandas_qrels(obj, path)
+    if not isinstance(obj, Mapping):
+        return None
+    topics = list(obj.keys())
+    inners = list(obj.values())
+    if not topics or not _all_str(topics) or not all(isinstance(v, Mapping) for v in inners):
+        return None
+    counts = np.fromiter(map(len, inners), np.int64, len(inners))
+    n = int(counts.sum())
+    if n == 0 or not _all_str(chain.from_iterable(inners)):
+        return None
+    try:
+        labels = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not np.isfinite(labels).all():
+        return None
+    # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
+    # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
+    by_topic = {t: dict(inner) for t, inner in zip(topics, inners, strict=True) if inner}
+    return GroupedQrels(by_topic, path=path or "<dict>")
+
+
+def qrels_from_columns(
+    topics: list[str], docs: list[str], labels: np.ndarray, topic_codes: np.ndarray, path: str
+) -> GroupedQrels:
+    """:class:`GroupedQrels` of judgements already read and checked (a
+    :class:`~cwlkit.io.trec.Qrels`' columns: topic and document ids, float64 labels, int64
+    topic codes of the rows)."""
+    order = np.argsort(topic_codes, kind="stable")
+    counts = np.bincount(topic_codes).tolist() if topic_codes.size else []
+    o = order.tolist()
+    d = [docs[i] for i in o]
+    lab = labels[order].tolist()
+    by_topic: dict[str, dict[str, Any]] = {}
+    a = 0
+    for c in counts:
+        if c:
+            by_topic[topics[o[a]]] = dict(zip(d[a : a + c], lab[a : a + c], strict=True))
+        a += c
+    return GroupedQrels(by_topic, path=path)

@@ -1,0 +1,137 @@
+"""The direct input path (issue 22): runs and qrels held in Python grouped by topic with
+numpy alone. Values are checked against the columnar path (the same input read as Qrels and
+Run through pyarrow) and, for trec_eval's measures, against pytrec_eval."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cwlkit
+from cwlkit.errors import FormatError
+from cwlkit.io.grouped import SMALL_FRAME, grouped_qrels, grouped_run
+
+MEASURES = ["AP", "nDCG@10", "P@10", "RBP(p=0.8)", "ERR@5", "INST(T=2)"]
+
+
+def _data(topics: int, depth: int, seed: int = 0) -> tuple[dict, dict]:
+    rng = np.random.default_rng(seed)
+    qrels = {
+        f"q{t}": {f"d{i}": int(rng.integers(0, 4)) for i in range(0, depth + 5, 2)}
+        for t in range(topics)
+    }
+    run = {
+        f"q{t}": {f"d{i}": float(rng.integers(0, 20)) / 4 for i in range(depth)}
+        for t in range(topics)
+    }
+    return qrels, run
+
+
+def _columnar(qrels, run, measures=MEASURES, **opts) -> cwlkit.Results:
+    ev = cwlkit.Evaluator(cwlkit.as_qrels(qrels), measures, **opts)
+    return ev.evaluate(cwlkit.as_run(run))
+
+
+def _same(a: cwlkit.Results, b: cwlkit.Results) -> None:
+    assert a.topics == b.topics
+    assert a.measures == b.measures
+    assert np.array_equal(a.values, b.values, equal_nan=True)
+
+
+def test_dicts_take_the_direct_path_and_match_pytrec_eval():
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = _data(20, 30)
+    ev = cwlkit.Evaluator(qrels, ["AP", "nDCG@10", "P@10"])
+    assert ev.plan.direct(run, None) is not None
+    res = ev.evaluate(run)
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.10"}).evaluate(run)
+    names = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
+    for i, m in enumerate(res.measures):
+        for j, t in enumerate(res.topics):
+            assert res.values[i, j] == ref[t][names[m]], (m, t)
+
+
+def test_other_forms_fall_back_to_the_columnar_path():
+    """Integer ids, numeric text and empty topics are not for the direct path; the values are
+    those of the string-id dicts all the same."""
+    qrels, run = _data(4, 6)
+    assert grouped_run({1: {"d": 1.0}}) is None
+    assert grouped_run({"q": {2: 1.0}}) is None
+    assert grouped_run({"q": {"d": "high"}}) is None
+    assert grouped_run({"q": {}}) is None
+    assert grouped_qrels({"q": {"d": float("inf")}}) is None
+    numbered = {t[1:]: js for t, js in qrels.items()}  # ("0", "1"...: int 0 is topic "0")
+    ints = {int(t[1:]): ds for t, ds in run.items()}
+    _same(
+        cwlkit.evaluate(numbered, ints, MEASURES),
+        _columnar(numbered, {t[1:]: ds for t, ds in run.items()}),
+    )
+    text = {t: {d: str(s) for d, s in ds.items()} for t, ds in run.items()}
+    _same(cwlkit.evaluate(qrels, text, MEASURES), _columnar(qrels, run))
+
+
+def test_errors_are_still_reported_with_their_row():
+    qrels, run = _data(2, 3)
+    bad = {"q0": {"d0": float("nan")}}
+    with pytest.raises(FormatError, match="<dict>:1: expected a"):
+        cwlkit.evaluate(qrels, bad, ["AP"])
+    with pytest.raises(FormatError, match="<dict>:1: expected a"):
+        cwlkit.evaluate({"q0": {"d0": float("inf")}}, run, ["AP"])
+
+
+def test_the_qrels_are_copied_once():
+    """Changing the caller's dict after the Evaluator is made changes nothing (pytrec_eval
+    copies them too)."""
+    qrels, run = _data(3, 8)
+    ev = cwlkit.Evaluator(qrels, MEASURES)
+    want = ev.evaluate(run)
+    for js in qrels.values():
+        for d in js:
+            js[d] = 0
+    _same(ev.evaluate(run), want)
+
+
+@pytest.mark.parametrize("rows", [60, SMALL_FRAME + 500])
+def test_data_frames_match_the_columnar_path(rows):
+    """pandas qrels and runs, small (grouped with a dict) and large (with pandas.factorize),
+    rows of a topic scattered, integer topic ids."""
+    pd = pytest.importorskip("pandas")
+    depth = 50
+    qrels, run = _data(max(1, rows // depth), depth, seed=rows)
+    rq = [(int(t[1:]), d, lab) for t, js in qrels.items() for d, lab in js.items()]
+    rr = [(int(t[1:]), d, s) for t, ds in run.items() for d, s in ds.items()]
+    qf = pd.DataFrame(rq, columns=["qid", "docno", "label"]).sample(frac=1.0, random_state=1)
+    rf = pd.DataFrame(rr, columns=["qid", "docno", "score"]).sample(frac=1.0, random_state=2)
+    ev = cwlkit.Evaluator(qf, MEASURES)
+    assert ev.plan._grouped is not None and ev.plan.direct(rf, None) is not None
+    _same(ev.evaluate(rf), _columnar(qf, rf))
+
+
+def test_a_data_frame_with_a_repeated_document_is_an_error():
+    pd = pytest.importorskip("pandas")
+    rf = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]})
+    assert grouped_run(rf) is None
+    with pytest.raises(FormatError, match="twice"):
+        cwlkit.evaluate({"1": {"a": 1}}, rf, ["AP"])
+
+
+def test_a_tiny_evaluation_does_not_import_pyarrow():
+    """The cold start of issue 22: numpy is loaded, pyarrow is not."""
+    code = (
+        "import sys, cwlkit;"
+        "cwlkit.evaluate({'q': {'a': 1}}, {'q': {'a': 0.5, 'b': 0.2}}, ['AP', 'nDCG@10']);"
+        "print('pyarrow' in sys.modules, 'numpy' in sys.modules)"
+    )
+    src = str(Path(cwlkit.__file__).resolve().parent.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
+    )
+    assert out.stdout.split() == ["False", "True"]
