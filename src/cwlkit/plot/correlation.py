@@ -101,11 +101,11 @@ def plot_scatter(
     ]
     # as many runs a row as fit the figure's width (about 0.06 in a character at 7 pt, and
     # 0.45 in for the marker and the gaps), so that no name runs past the edge
-    per = max(0.45 + 0.06 * max(len(short[r]) for r in cm.runs), 0.8)
+    entry = max(0.45 + 0.06 * max(len(short[r]) for r in cm.runs), 0.8)
     fig.legend(
         handles=handles,
         loc="outside lower center",
-        ncols=max(1, min(len(handles), int(fig.get_figwidth() // per))),
+        ncols=max(1, min(len(handles), int(fig.get_figwidth() // entry))),
         fontsize=7,
         frameon=False,
     )
