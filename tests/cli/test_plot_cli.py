@@ -11,6 +11,7 @@ from conftest import DATA
 
 import cwlkit
 from cwlkit.measures.curves import pr_curve, roc_curve
+from cwlkit.plot.curves import interpolated_steps
 from cwlkit.stats import correlate_runs
 
 pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
@@ -145,7 +146,10 @@ def test_pr_and_roc_are_the_curves(cli, tmp_path, drawn):
     assert rc == 0, err
     ys = {ln.get_label(): ln.get_ydata() for ln in drawn[0].axes[0].get_lines()}
     np.testing.assert_array_equal(ys["mean over 50 topics"], pr.mean_interpolated)
-    np.testing.assert_array_equal(ys["151 (interpolated)"], pr.interpolated[pr.topic("151")])
+    np.testing.assert_array_equal(ys["_nolegend_"], pr.interpolated[pr.topic("151")])
+    step = interpolated_steps(pr, pr.topic("151"))[1]
+    np.testing.assert_array_equal(ys["151 (interpolated)"], step)
+    assert "mean AUC" not in drawn[0].axes[0].get_title()
     rc, _, err = cli("plot", "roc", QRELS, RUN, "-t", "153", "-o", tmp_path / "roc.png")
     assert rc == 0, err
     line = drawn[1].axes[0].get_lines()[0]
@@ -154,6 +158,8 @@ def test_pr_and_roc_are_the_curves(cli, tmp_path, drawn):
     np.testing.assert_array_equal(line.get_xdata(), np.r_[0.0, roc.fpr[row][ok], 1.0])
     np.testing.assert_array_equal(line.get_ydata(), np.r_[0.0, roc.tpr[row][ok], 1.0])
     assert line.get_label() == f"153 (AUC {roc.auc[row]:.3f})"
+    title = drawn[1].axes[0].get_title()
+    assert f"mean AUC {np.nanmean(roc.auc):.3f} over 50 topics" in title
     # several runs: each run's averaged 11-point curve
     rc, _, err = cli("plot", "pr", QRELS, *RUNS[:3], "-o", tmp_path / "pr3.png")
     assert rc == 0, err

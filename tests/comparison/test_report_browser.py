@@ -189,3 +189,39 @@ def test_screenshot(chromium, page, tmp_path):
     if update:
         SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, SCREENSHOT)
+
+
+@pytest.mark.parametrize("width", [1400, 1280])
+def test_four_measures_fit_the_window(chromium, page, tmp_path, width):
+    """Issue 21: the report with 4 measures (and a baseline: 5 columns each) overflowed a
+    1400 px window. Laid out by Chromium: the page never scrolls sideways, the results table
+    fits its container at 1400 px (and scrolls inside it, not the page, when narrower), and
+    every figure fits its container."""
+    _, path = page
+    probe = (
+        "<script>window.addEventListener('load',function(){"
+        "var t=document.getElementById('results');"
+        "var over=[];document.querySelectorAll('figure svg').forEach(function(s){"
+        "if(s.getBoundingClientRect().width>s.parentNode.clientWidth+0.5)over.push(s.id);});"
+        "document.body.setAttribute('data-page',document.documentElement.scrollWidth);"
+        "document.body.setAttribute('data-table',t.scrollWidth+','+t.parentNode.clientWidth);"
+        "document.body.setAttribute('data-over',over.join(','));"
+        "});</script></body>"
+    )
+    probed = tmp_path / "probe.html"
+    probed.write_text(path.read_text().replace("</body>", probe))
+    proc = _browse(
+        chromium,
+        tmp_path,
+        "--hide-scrollbars",
+        f"--window-size={width},900",
+        "--virtual-time-budget=5000",
+        "--dump-dom",
+        probed.as_uri(),
+    )
+    attrs = _rows(proc.stdout).body_attrs
+    assert int(attrs["data-page"]) <= width
+    table, room = map(int, attrs["data-table"].split(","))
+    if width == 1400:
+        assert table <= room, (table, room)
+    assert attrs["data-over"] == ""

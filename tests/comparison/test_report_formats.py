@@ -282,3 +282,29 @@ def test_latex_compiles(rep, rep_pairwise, tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-2000:]
     assert (tmp_path / "t.pdf").stat().st_size > 1000
+
+
+def test_html_figures_and_table_fit_a_1400_px_window():
+    """Issue 21: the report with 4 measures overflowed a 1400 px window. Every figure is
+    scaled to the page's width (max-width: 100%), every table sits in a container that
+    scrolls rather than widening the page, and the widest figure's natural width fits 1400 px
+    minus the page's padding. (The browser test measures the laid-out page.)"""
+    from cwlkit.comparison.html import CSS
+
+    rules = {
+        sel.strip(): body
+        for sel, body in re.findall(r"([^{}]+)\{([^}]*)\}", CSS)
+        if not sel.strip().startswith(":root")
+    }
+    assert "max-width: 100%" in rules["figure svg"] and "height: auto" in rules["figure svg"]
+    assert "overflow-x: auto" in rules[".scroll"]
+    pad = float(re.search(r"padding: \S+ (\d+)px", rules["main"]).group(1))
+    runs = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+    four = ["P@10", "AP", "nDCG@10", "INST(T=2)"]
+    html = cwlkit.report(
+        QRELS, runs, four, gain="linear", baseline="web2012.ql.cata.run", anova=True
+    ).to_html()
+    widths = [float(w) * 4 / 3 for w in re.findall(r'<svg[^>]* width="([\d.]+)pt"', html)]
+    assert len(widths) >= 7 and max(widths) <= 1400 - 2 * pad  # px = pt x 96/72
+    # every table is inside a scrolling container
+    assert html.count("<table") == html.count('<div class="scroll"><table')

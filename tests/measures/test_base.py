@@ -114,3 +114,88 @@ def test_infinite_parameters_are_refused(name):
     with pytest.raises(ParamError, match="finite number|must be a number"):
         parse_measure(name)
     assert parse_measure("F(beta=inf)").name == "F(beta=inf)"
+
+
+@pytest.mark.parametrize(
+    ("name", "param_name"),
+    [
+        ("Utility(a=1e308)", "a"),  # issue 21: a x num_rel_ret overflowed to inf
+        ("Utility(d=-1e300)", "d"),
+        ("TBG(halflife=5e-324)", "halflife"),  # issue 21: cost / halflife overflowed
+        ("U(L=5e-324)", "L"),
+        ("INST(T=1e308)", "T"),  # (2T)^2 in the tail: NaN
+        ("INSQ(T=1e200)", "T"),
+        ("C_E11(T=1e300)", "T"),
+        ("RBP_eval(scale=1e308)", "scale"),
+        ("BPMD(hb=1e308)", "hb"),
+        ("BPMD(gain_med=-1e306)", "gain_med"),
+    ],
+)
+def test_finite_parameters_that_overflow_are_refused(name, param_name):
+    """A finite parameter whose computation overflows to inf or NaN is refused on
+    construction, with a message naming the parameter (Measure.derived)."""
+    with pytest.raises(ParamError, match=rf"^The '{param_name}' parameter of .* overflows"):
+        parse_measure(name)
+
+
+def test_parameters_below_the_overflow_bound_compute_exactly(tmp_path):
+    """Just inside the bounds the values are finite and equal a hand computation from counts
+    that trec_eval's own measures give (num_rel_ret, num_ret, num_rel)."""
+    import numpy as np
+
+    import cwlkit
+
+    q = tmp_path / "q"
+    r = tmp_path / "r"
+    q.write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 d 1\n")
+    r.write_text("".join(f"1 Q0 {d} {i} {10 - i} x\n" for i, d in enumerate("axbyc", 1)))
+    big = 1e290  # a x 2^55 is about 3.6e306: finite
+    res = cwlkit.evaluate(q, r, [f"Utility(a={big},b=0)", "num_rel_ret", "TBG(halflife=1e-300)"])
+    assert res.mean()[f"Utility(a={big:g},b=0)"] == big * 2  # a and c retrieved
+    # C(1) = 2^(-cost / 1e-300) = 0: the user reads rank 1 only (a, relevant)
+    assert res.mean()["TBG(halflife=1e-300)"] == 1.0  # the rate of gain: 1 per unit of cost
+    # Rprec_mult with x R beyond int64: precision at that rank tends to 0 (no cast overflow)
+    k = 1e300
+    got = cwlkit.evaluate(q, r, [f"Rprec_mult@{k:g}"]).per_topic(f"Rprec_mult@{k:g}")
+    assert list(got.values()) == [2.0 / np.floor(k * 3 + 0.9)]
+
+
+def test_every_parameter_at_the_extremes_is_refused_or_finite():
+    """Every registered family's numeric parameters at +-1e308, +-5e-324 and 1e300: either
+    ParamError on construction, or finite values without a floating-point warning on the
+    bundled example (costs included)."""
+    import warnings
+
+    import numpy as np
+
+    import cwlkit
+    from cwlkit.errors import CwlkitError
+    from cwlkit.measures import registry
+
+    data = pytest.importorskip("conftest").EXAMPLE
+    qrels, run = data / "example.qrels", data / "example.run"
+    tried = 0
+    for cls in registry.entries():
+        for f in dataclasses.fields(cls):
+            meta = f.metadata
+            if not meta or meta.get("choices") or meta.get("integer"):
+                continue
+            if "float" not in str(f.type) and "int" not in str(f.type):
+                continue  # text parameters (gain tables, levels)
+            for v in (1e308, -1e308, 5e-324, -5e-324, 1e300):
+                try:
+                    m = cls(**{f.name: v})
+                except (CwlkitError, TypeError):
+                    continue  # refused, or another parameter is required
+                if f.name == "rel":
+                    continue  # a label threshold: no arithmetic on it
+                tried += 1
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    try:
+                        res = cwlkit.evaluate(qrels, run, [m], costs=data / "example.costs")
+                    except CwlkitError:
+                        continue  # the data do not fit the measure (gains outside its domain)
+                values = np.asarray(list(res.per_topic(m.name).values()), dtype=float)
+                assert np.isfinite(values).all(), (m.name, values)
+    assert tried > 50

@@ -689,7 +689,10 @@ def test_plots(tmp_path):
     curve = pr_curve(batch)
     ax = plot_pr(curve, topics=["Q1", "Q2"])
     lines = ax.get_lines()
-    np.testing.assert_allclose(lines[0].get_ydata(), curve.interpolated[0])
+    from cwlkit.plot.curves import interpolated_steps
+
+    np.testing.assert_array_equal(lines[0].get_xydata().T, interpolated_steps(curve, 0))
+    np.testing.assert_allclose(lines[1].get_ydata(), curve.interpolated[0])  # the 11 points
     np.testing.assert_allclose(lines[-1].get_ydata(), curve.mean_interpolated)
     ax.figure.savefig(tmp_path / "pr.png")
     roc = roc_curve(batch)

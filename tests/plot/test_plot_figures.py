@@ -109,9 +109,11 @@ def test_figure2_points_are_the_evaluated_measurements():
         x, eu = lines[f"TBG(halflife=0.25:2:0.25)|{t}|EU"].get_data()
         etu = lines[f"TBG(halflife=0.25:2:0.25)|{t}|ETU"].get_ydata()
         np.testing.assert_allclose(etu, eu * x, rtol=1e-9)
-    # the first and last points carry their parameter values
-    texts = {t.get_text() for ax in fig.axes for t in ax.texts}
-    assert {"p=0.1", "p=0.9", "halflife=0.25", "halflife=2", "T=0.5", "T=4"} <= texts
+    # the first and last points are marked, and the column titles give their parameter values
+    titles = " ".join(ax.get_title() for ax in fig.axes)
+    for a, b in (("p=0.1", "p=0.9"), ("halflife=0.25", "halflife=2"), ("T=0.5", "T=4")):
+        assert f"\u25b3 {a}   \u25a1 {b}" in titles
+    assert not [t for ax in fig.axes for t in ax.texts]  # no text on the lines
 
 
 def test_figure2_default_is_the_mean_and_infinite_depths_are_left_out():
@@ -222,3 +224,183 @@ def test_svg_is_reproducible_and_png_is_png(tmp_path):
     assert c.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     with pytest.raises(CwlkitError, match=r"\.png or \.svg"):
         save(plot_vectors(vec), tmp_path / "d.pdf")
+
+
+# ------------------------------------------------------------------------ layout (issue 21)
+
+
+def _drawn(fig):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    return fig.canvas.get_renderer()
+
+
+def _texts(fig):
+    """The texts drawn other than tick labels: titles, axis labels, legends, annotations."""
+    out = [t for ax in fig.axes if ax.get_visible() for t in (ax.title, *ax.texts)]
+    out += [ax.xaxis.label for ax in fig.axes] + [ax.yaxis.label for ax in fig.axes]
+    out += [t for leg in fig.legends for t in leg.get_texts()]
+    out += [t for ax in fig.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+    return [t for t in out if t.get_visible() and t.get_text().strip()]
+
+
+def _everything_inside(fig, renderer):
+    """Everything drawn (tick labels included) is inside the figure."""
+    tight = fig.get_tightbbox(renderer)  # inches
+    w, h = fig.get_size_inches()
+    assert tight.x0 >= -0.01 and tight.y0 >= -0.01, tight
+    assert tight.x1 <= w + 0.01 and tight.y1 <= h + 0.01, (tight, w, h)
+
+
+def _inside(box, outer, slack=0.5):
+    return (
+        box.x0 >= outer.x0 - slack
+        and box.y0 >= outer.y0 - slack
+        and box.x1 <= outer.x1 + slack
+        and box.y1 <= outer.y1 + slack
+    )
+
+
+def test_sweep_labels_stay_off_the_lines_and_inside_the_figure():
+    """Issue 21: the parameter labels sat on the lines and ran past the right edge. Every text
+    is inside the figure and none overlaps a pane (the plotting area), so none sits on a
+    line; the first and last grid points carry a triangle and a square."""
+    res = cwlkit.evaluate(Q, R, ["RBP(p=0.1:0.95:0.05)", "INST(T=0.5:5:0.5)"], **CWL)
+    grids = {
+        "RBP(p=0.1:0.95:0.05)": [m for m in res.measures if m.startswith("RBP")],
+        "INST(T=0.5:5:0.5)": [m for m in res.measures if m.startswith("INST")],
+    }
+    fig = plot_sweep(res, grids, topics=["T1", "T2"], mean=True)
+    renderer = _drawn(fig)
+    page = fig.bbox
+    _everything_inside(fig, renderer)
+    panes = [ax.get_window_extent(renderer) for ax in fig.axes]
+    texts = _texts(fig)
+    assert any("mean of 2 topics" == t.get_text() for t in texts)  # the legend
+    for t in texts:
+        box = t.get_window_extent(renderer)
+        assert _inside(box, page), (t.get_text(), box, page)
+        for pane in panes:
+            assert not box.shrunk(0.98, 0.98).overlaps(pane.shrunk(0.98, 0.98)) or (
+                t in fig.axes[0].texts
+            ), (t.get_text(), box, pane)
+    ends = [ln for ax in fig.axes for ln in ax.get_lines() if ln.get_marker() in ("^", "s")]
+    first = [ln for ln in ends if ln.get_marker() == "^" and ln.axes is fig.axes[0]]
+    # RBP's ED is 1 / (1 - p): the triangle is at p = 0.1, for T1, T2 and the mean
+    np.testing.assert_allclose([ln.get_xdata()[0] for ln in first], [1 / 0.9] * 3)
+
+
+def test_scatter_run_names_do_not_overlap_and_stay_inside(web_runs):
+    """Issue 21: the run labels beside the per-system points overlapped and clipped. The runs
+    are named once, in a legend below the panes: every name inside the figure, no two
+    overlapping, none over a pane."""
+    cm = correlation_matrix(web_runs)
+    fig = plot_scatter(cm, "ERR@20")
+    renderer = _drawn(fig)
+    names = [t for t in fig.legends[0].get_texts()]
+    assert [t.get_text() for t in names] == [
+        r.removeprefix("web2012.").removesuffix(".run") for r in cm.runs
+    ]
+    _everything_inside(fig, renderer)
+    boxes = [t.get_window_extent(renderer) for t in names]
+    for i, a in enumerate(boxes):
+        assert _inside(a, fig.bbox), (names[i].get_text(), a)
+        for b in boxes[i + 1 :]:
+            assert not a.overlaps(b)
+        for ax in fig.axes:
+            if ax.get_visible():
+                assert not a.overlaps(ax.get_window_extent(renderer))
+    assert not [t for ax in fig.axes for t in ax.texts]
+    # and with long names, several legend rows rather than names past the edge
+    long = {f"{'x' * 30}{i}": r for i, r in enumerate(web_runs.values())}
+    fig = plot_scatter(correlation_matrix(long), "ERR@20", ys=["AP"])
+    renderer = _drawn(fig)
+    for t in fig.legends[0].get_texts():
+        assert _inside(t.get_window_extent(renderer), fig.bbox), t.get_text()
+
+
+def test_pr_interpolated_line_is_the_step_function():
+    """Issue 21: the interpolated line joined 11 points and ran below measured points.
+    Interpolated precision at recall r is max { P(i) : R(i) >= r }: a step function.
+
+    By hand: relevant a, c, f, g (R = 4); ranking a b c d e f gives (R, P) = (1/4, 1),
+    (1/4, 1/2), (2/4, 2/3), (2/4, 1/2), (2/4, 2/5), (3/4, 1/2); the step function is 1 on
+    [0, 1/4], 2/3 on (1/4, 1/2], 1/2 on (1/2, 3/4], 0 past 3/4."""
+    import pandas as pd
+
+    from cwlkit.measures.curves import pr_curve
+    from cwlkit.plot.curves import plot_pr
+
+    qrels = pd.DataFrame(
+        {"query_id": "q", "doc_id": list("abcdefg"), "relevance": [1, 0, 1, 0, 0, 1, 1]}
+    )
+    run = pd.DataFrame({"query_id": "q", "doc_id": list("abcdef"), "score": range(6, 0, -1)})
+    curve = pr_curve(cwlkit.Evaluator(qrels, []).batch(run))
+    ax = plot_pr(curve, topics=["q"], mean=False)
+    (line,) = [ln for ln in ax.get_lines() if ln.get_label() == "q (interpolated)"]
+    assert line.get_drawstyle() == "steps-pre"
+    xy = line.get_xydata()
+    np.testing.assert_allclose(xy[:, 0], [0, 0.25, 0.5, 0.75, 1.0])
+    np.testing.assert_allclose(xy[:, 1], [1, 1, 2 / 3, 0.5, 0.0])
+    # the 11-point values are on the line
+    (marks,) = [ln for ln in ax.get_lines() if ln.get_label() == "_nolegend_"]
+    np.testing.assert_allclose(marks.get_ydata(), [1, 1, 1, 2 / 3, 2 / 3, 2 / 3, 0.5, 0.5, 0, 0, 0])
+
+
+def _step_at(x, y, r):
+    """A steps-pre line's height at recall r: the segment (x[j-1], x[j]] holding r."""
+    return y[np.searchsorted(x, r, side="left")]
+
+
+def test_pr_interpolated_line_is_never_below_a_measured_point():
+    """The issue's case (0.9 measured at recall 0.06, the line at 0.75) on every Web 2012
+    topic of ql.catb: the drawn line is at or above every measured point, and touches the
+    highest measured precision at each measured recall's right."""
+    from cwlkit.measures.curves import pr_curve
+    from cwlkit.plot.curves import plot_pr
+
+    batch = cwlkit.Evaluator(WEB / "qrels.web.151-200.txt", []).batch(
+        WEB / "runs" / "web2012.ql.catb.run"
+    )
+    curve = pr_curve(batch)
+    ax = plot_pr(curve, topics=[str(t) for t in curve.topics], mean=False, measured=True)
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    for t in curve.topics:
+        step = lines.get(f"{t} (interpolated)")
+        dots = lines.get(f"{t} (measured)")
+        x, y = step.get_xdata(), step.get_ydata()
+        r, p = dots.get_xdata(), dots.get_ydata()
+        if r.size == 0:
+            continue
+        h = _step_at(x, y, r)
+        assert (h >= p).all(), t
+        # and no higher than needed: the best precision at a recall at least r
+        want = np.array([p[r >= v].max() for v in r])
+        np.testing.assert_array_equal(h, want)
+
+
+def test_roc_says_which_topics_it_draws_and_averages():
+    """Issue 21: roc drew the first 10 topics without saying so, and "mean AUC" did not say
+    over which topics."""
+    from cwlkit.measures.curves import roc_curve
+    from cwlkit.plot.curves import plot_roc
+
+    batch = cwlkit.Evaluator(WEB / "qrels.web.151-200.txt", []).batch(
+        WEB / "runs" / "web2012.ql.cata.run"
+    )
+    roc = roc_curve(batch)
+    # topics with an AUC: a judged relevant and a judged non-relevant document (from the file)
+    pos, neg = set(), set()
+    for line in (WEB / "qrels.web.151-200.txt").read_text().split("\n"):
+        if line.strip():
+            t, _, _, lab = line.split()
+            (pos if int(lab) >= 1 else neg if int(lab) >= 0 else set()).add(t)
+    n = len(pos & neg)
+    ax = plot_roc(roc, name="ql.cata")
+    assert ax.get_title() == f"ROC: ql.cata\nmean AUC {np.nanmean(roc.auc):.3f} over {n} topics"
+    assert ax.get_legend().get_title().get_text() == f"first 10 of {n} topics"
+    assert len(ax.get_legend().get_texts()) == 10
+    ax = plot_roc(roc, topics=["153"])
+    assert not ax.get_legend().get_title().get_text()

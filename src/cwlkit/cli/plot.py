@@ -14,7 +14,8 @@ Draw a figure to -o FILE (.png or .svg; needs matplotlib: pip install 'cwlkit[pl
            (its Figure 2): one column per -M grid such as 'RBP(p=0.1:0.95:0.05)'
   pr       precision-recall: a run's interpolated curve averaged over topics (and -t topic
            curves), or the averaged curves of several runs
-  roc      ROC curves (TPR against FPR) of a run's topics, with their areas
+  roc      ROC curves (TPR against FPR) of a run's topics (default the first 10), with
+           their areas and the mean AUC over every topic
   scatter  each -m measure against the first (e.g. ERR@20) per (run, topic) and per system
            (the ERR paper's Figure 4), with Pearson's r and Spearman's rho
   matrix   the correlation matrix of every pair of -m measures as heat maps (its Table 2:
@@ -236,7 +237,7 @@ def build_parser():
 
     roc = action("roc")
     _many_runs(roc, measures=False)
-    _topic_ids(roc, " (default: the first 10)")
+    _topic_ids(roc, " (default: the first 10 topics)")
     roc.add_argument("--rel", type=float, default=1.0, help="relevant: label >= REL (default 1)")
     _common(roc, gain=False)
 
@@ -391,8 +392,7 @@ def _roc(args):
     name, batch = next(iter(batches.items()))
     curve = roc_curve(batch, args.rel)
     fig, axes = figure(5.5, 5.0)
-    plot_roc(curve, topics=args.topic_ids or None, ax=axes[0, 0])
-    axes[0, 0].set_title(f"ROC: {name} (mean AUC {curve.mean_auc:.3f})", fontsize=9)
+    plot_roc(curve, topics=args.topic_ids or None, name=name, ax=axes[0, 0])
     return fig
 
 

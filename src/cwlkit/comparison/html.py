@@ -24,14 +24,14 @@ CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: #fff;
        font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
-main { max-width: 1640px; margin: 0 auto; padding: 20px 24px 48px; }
+main { max-width: 1640px; margin: 0 auto; padding: 20px 16px 48px; }
 h1 { font-size: 1.6em; margin: 0 0 4px; }
 h2 { font-size: 1.2em; margin: 32px 0 8px; border-bottom: 1px solid var(--line); }
 p.meta { color: var(--muted); margin: 0 0 16px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 7px; border-bottom: 1px solid var(--line); white-space: nowrap; }
-#results { font-size: 13px; }
+th, td { padding: 3px 5px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+#results { font-size: 12px; }
 thead th { background: var(--head); font-weight: 600; text-align: center; }
 thead th.group { border-left: 2px solid #fff; }
 th[data-col] { cursor: pointer; user-select: none; }
@@ -52,6 +52,7 @@ sup.up { color: var(--up); } sup.down { color: var(--down); } sup.letters { colo
 .pos { color: var(--up); } .neg { color: var(--down); }
 ul.legend { color: #343a40; padding-left: 20px; }
 figure { margin: 16px 0 24px; }
+figure { max-width: 100%; overflow-x: auto; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: 0.9em; }
 details { margin: 8px 0; } summary { cursor: pointer; color: #1c7ed6; }

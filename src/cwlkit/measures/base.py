@@ -77,6 +77,10 @@ def _domain(meta: Mapping[str, Any]) -> str:
 
 _M = TypeVar("_M")
 
+#: the largest count or rank a measure's :meth:`Measure.derived` bounds assume (2^53, the
+#: largest integer a double holds exactly)
+MAX_COUNT = 2.0**53
+
 
 # Type checkers (PEP 681) read the decorated classes as frozen dataclasses: the constructor
 # they synthesise is the one Measure.__init__ implements (fields in declaration order, by
@@ -241,6 +245,34 @@ class Measure:
                     f"The {f.name!r} parameter of {self.family} must be in {_domain(meta)}; "
                     f"got {format_value(v)}."
                 )
+        self._check_derived()
+
+    def _check_derived(self) -> None:
+        """Refuse parameters whose derived constants (:meth:`derived`) are not finite."""
+        with np.errstate(all="ignore"):
+            checks = self.derived()
+        for name, expr, value in checks:
+            if not math.isfinite(float(value)):
+                raise ParamError(
+                    f"The {name!r} parameter of {self.family} is out of range: {expr} "
+                    f"overflows; got {format_value(getattr(self, name))}."
+                )
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """The constants the computation derives from the parameters, each checked finite on
+        construction (else ParamError naming the parameter).
+
+        Returns
+        -------
+        list of (str, str, float)
+            ``(parameter, expression, value)``: e.g. TBG's ``("halflife", "1/halflife",
+            1 / halflife)``, which overflows for ``halflife=5e-324``. A parameter that is
+            finite and in its domain can still make the computation overflow to inf or NaN;
+            a measure lists here the largest quantity each parameter enters, with its
+            bound on the data (counts and ranks up to 2^53, the largest exact integer of a
+            double). Empty by default.
+        """
+        return []
 
     @property
     def name(self) -> str:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 
 from ..errors import CwlkitError, ParamError
-from .base import Measure, format_value, measure, param
+from .base import MAX_COUNT, Measure, format_value, measure, param
 from .registry import register
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,6 +101,12 @@ class RBP_eval(Measure):  # noqa: N801 (the registry's family name)
         if self.rel is not None and float(self.rel) == 1.0:
             object.__setattr__(self, "rel", None)  # the default, one spelling
         self.earlier_depths()  # validates
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """The fractional gain, label x scale, must be finite for labels up to 2^53."""
+        if self.scale is None:
+            return []
+        return [("scale", "scale x 2^53 (a label's gain)", float(self.scale) * MAX_COUNT)]
 
     def earlier_depths(self) -> list[int]:
         """``after`` as ascending integers, each below ``k``."""

@@ -35,9 +35,11 @@ def plot_scatter(
 ) -> Any:
     """Each measure of ``ys`` against ``x`` (default: the first measure against every other).
 
-    One block of rows per level (``scores``: a point per (run, topic) pair, coloured by run;
-    ``systems``: a point per run, labelled), one pane per measure, ``ncols`` panes a row
-    (default up to 5); each pane's title gives Pearson's r and Spearman's rho from ``cm``.
+    One block of rows per level (``scores``: a point per (run, topic) pair; ``systems``: a
+    point per run), the points coloured by run, which a legend below the panes names (names
+    beside the points overlapped and ran past the edge); one pane per measure, ``ncols``
+    panes a row (default up to 5); each pane's title gives Pearson's r and Spearman's rho
+    from ``cm``.
     """
     from .report import short_names
 
@@ -68,24 +70,15 @@ def plot_scatter(
             c = k % ncols
             ax = axes[lv * per + k // ncols, c]
             xs, yv = d.values[i], d.values[j]
-            ax.scatter(
+            ax.scatter(  # coloured by run; the legend below the panes names the colours
                 xs,
                 yv,
-                s=8 if level == "scores" else 22,
+                s=8 if level == "scores" else 26,
                 c=[colour[str(u)] for u in runs_of],
                 alpha=0.55 if level == "scores" else 0.9,
                 linewidths=0,
                 gid=f"{level}|{x}|{y}",
             )
-            if level == "systems":
-                for xv, yy, run in zip(xs, yv, runs_of, strict=True):
-                    ax.annotate(
-                        short[str(run)],
-                        (xv, yy),
-                        textcoords="offset points",
-                        xytext=(3, 2),
-                        fontsize=6,
-                    )
             pr = cm.values[level].get("pearson")
             sr = cm.values[level].get("spearman")
             stats = []
@@ -100,13 +93,19 @@ def plot_scatter(
             ax.tick_params(labelsize=7)
             ax.grid(linewidth=0.3, alpha=0.6)
             ax.margins(0.08)
+    from matplotlib.lines import Line2D
+
     handles = [
-        axes[0, 0].scatter([], [], s=14, color=colour[run], label=short[run]) for run in cm.runs
+        Line2D([], [], linestyle="none", marker="o", color=colour[run], label=short[run])
+        for run in cm.runs
     ]
+    # as many runs a row as fit the figure's width (about 0.06 in a character at 7 pt, and
+    # 0.45 in for the marker and the gaps), so that no name runs past the edge
+    entry = max(0.45 + 0.06 * max(len(short[r]) for r in cm.runs), 0.8)
     fig.legend(
         handles=handles,
         loc="outside lower center",
-        ncols=min(len(handles), 8),
+        ncols=max(1, min(len(handles), int(fig.get_figwidth() // entry))),
         fontsize=7,
         frameon=False,
     )

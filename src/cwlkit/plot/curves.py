@@ -57,7 +57,8 @@ def plot_pr(
         From :func:`cwlkit.measures.curves.pr_curve`.
     topics : sequence of str, optional
         Topics whose curves to draw: the measured points (precision and recall after each
-        rank, dots) and the interpolated precision at ``curve.levels`` (a step line).
+        rank, dots) and the interpolated precision, a step function through the measured
+        recalls (:func:`interpolated_steps`), with its values at ``curve.levels`` marked.
     mean : bool
         Draw the interpolated curve averaged over all topics (the lecture's averaged 11-point
         curve).
@@ -73,12 +74,17 @@ def plot_pr(
     ax = _axes(ax)
     for row in _rows(curve.topics, topics):
         name = str(curve.topics[row])
-        line = ax.plot(
+        x, y = interpolated_steps(curve, row)
+        line = ax.plot(x, y, drawstyle="steps-pre", label=f"{name} (interpolated)")
+        colour = line[0].get_color()
+        ax.plot(
             curve.levels,
             curve.interpolated[row],
+            linestyle="none",
             marker="o",
             markersize=3,
-            label=f"{name} (interpolated)",
+            color=colour,
+            label="_nolegend_",
         )
         if measured:
             ok = ~np.isnan(curve.precision[row])
@@ -87,7 +93,7 @@ def plot_pr(
                 curve.precision[row][ok],
                 linestyle="none",
                 marker=".",
-                color=line[0].get_color(),
+                color=colour,
                 alpha=0.6,
                 label=f"{name} (measured)",
             )
@@ -110,23 +116,67 @@ def plot_pr(
     return ax
 
 
+def interpolated_steps(curve: PRCurve, row: int) -> tuple[np.ndarray, np.ndarray]:
+    """The interpolated precision of one topic as a step function, drawn with
+    ``drawstyle="steps-pre"``.
+
+    Interpolated precision at recall r is the largest precision measured at a recall >= r:
+    ``P_interp(r) = max { P(i) : R(i) >= r }``. It is constant on each interval
+    (R_(j-1), R_j] between consecutive distinct measured recalls R_1 < ... < R_m (R_0 = 0),
+    at the value ``P_interp(R_j)``, so it is never below a measured point; past the last
+    recall R_m (when R_m < 1) no point qualifies and it is 0 (trec_eval's convention).
+
+    Returns
+    -------
+    x, y : numpy.ndarray
+        ``x = [0, R_1, ..., R_m(, 1)]``, ``y = [P_interp(R_1), P_interp(R_1), ...,
+        P_interp(R_m)(, 0)]``: with ``steps-pre`` the segment ending at ``x[i]`` is drawn at
+        ``y[i]``. Empty arrays for a topic with no ranks.
+    """
+    ok = ~(np.isnan(curve.recall[row]) | np.isnan(curve.precision[row]))
+    r = curve.recall[row][ok]
+    p = curve.precision[row][ok]
+    if r.size == 0:
+        return np.zeros(0), np.zeros(0)
+    best = np.maximum.accumulate(p[::-1])[::-1]  # max over the ranks from here on
+    levels, first = np.unique(r, return_index=True)  # recall never decreases with rank
+    value = best[first]
+    x = np.concatenate(([0.0], levels))
+    y = np.concatenate((value[:1], value))
+    if levels[-1] < 1.0:
+        x = np.append(x, 1.0)
+        y = np.append(y, 0.0)
+    return x, y
+
+
+#: topics :func:`plot_roc` draws when none are named
+ROC_DEFAULT_TOPICS = 10
+
+
 def plot_roc(
     curve: ROCCurve,
     *,
     topics: Sequence[str] | None = None,
+    name: str | None = None,
     ax: Any = None,
 ) -> Any:
     """Plot ROC curves (TPR against FPR) with their area in the legend.
 
     Each curve starts at (0, 0), follows the run's ranks and is closed by a straight segment to
     (1, 1) (the unretrieved documents in random order, see
-    :func:`cwlkit.measures.curves.roc_curve`). The diagonal is a random ranking.
+    :func:`cwlkit.measures.curves.roc_curve`). The diagonal is a random ranking. The title
+    gives the mean AUC and the topics it is over (every topic where the AUC is defined, not
+    only those drawn); when the default picks the topics, the legend's title says so
+    ("first 10 of 50 topics").
 
     Parameters
     ----------
     curve : ROCCurve
     topics : sequence of str, optional
-        Topics to draw; default every topic where the curve is defined, up to 10.
+        Topics to draw; default the first :data:`ROC_DEFAULT_TOPICS` (10) topics where the
+        curve is defined.
+    name : str, optional
+        The run's name, for the title.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure when omitted.
 
@@ -135,11 +185,17 @@ def plot_roc(
     matplotlib.axes.Axes
     """
     ax = _axes(ax)
-    rows = (
-        _rows(curve.topics, topics)
-        if topics is not None
-        else [int(i) for i in np.flatnonzero(~np.isnan(curve.auc))[:10]]
-    )
+    defined = np.flatnonzero(~np.isnan(curve.auc))
+    if topics is not None:
+        rows = _rows(curve.topics, topics)
+        note = None
+    else:
+        rows = [int(i) for i in defined[:ROC_DEFAULT_TOPICS]]
+        note = (
+            f"first {len(rows)} of {defined.size} topics"
+            if defined.size > len(rows)
+            else f"all {defined.size} topics"
+        )
     for row in rows:
         x, y = roc_points(curve, row)
         ax.plot(x, y, label=f"{curve.topics[row]} (AUC {curve.auc[row]:.3f})")
@@ -148,9 +204,14 @@ def plot_roc(
     ax.set_ylabel("true positive rate (recall)")
     ax.set_xlim(0.0, 1.0)
     ax.set_ylim(0.0, 1.0)
-    ax.set_title("ROC")
+    s = "" if defined.size == 1 else "s"
+    ax.set_title(
+        f"ROC{': ' + name if name else ''}\n"
+        f"mean AUC {curve.mean_auc:.3f} over {defined.size} topic{s}",
+        fontsize=9,
+    )
     if rows:
-        ax.legend(loc="lower right", fontsize="small")
+        ax.legend(loc="lower right", fontsize="small", title=note, title_fontsize="small")
     return ax
 
 

@@ -155,8 +155,10 @@ def plot_sweep(
     Returns
     -------
     matplotlib.figure.Figure
-        Rows EU, ETU, ETC; one column per grid; points joined in grid order, the first and
-        last labelled with their parameter value. Points with an infinite ED are left out.
+        Rows EU, ETU, ETC; one column per grid; points joined in grid order, the first
+        marked with a triangle and the last with a square, whose parameter values the
+        column's title gives (no text on the lines); the series (topics, mean) in a legend
+        below the panes. Points with an infinite ED are left out.
     """
     if not grids:
         raise CwlkitError("no grid to plot")
@@ -189,23 +191,38 @@ def plot_sweep(
                 )
                 if par is not None and ok.any():
                     idx = np.flatnonzero(ok)
-                    for i in {int(idx[0]), int(idx[-1])}:
-                        ax.annotate(
-                            f"{par[0]}={par[1][i]}",
-                            (x[i], y[i]),
-                            textcoords="offset points",
-                            xytext=(3, 3),
-                            fontsize=6,
+                    for i, shape in ((int(idx[0]), "^"), (int(idx[-1]), "s")):
+                        ax.plot(
+                            x[i],
+                            y[i],
+                            linestyle="none",
+                            marker=shape,
+                            markersize=6,
+                            markerfacecolor="none",
                             color=color,
+                            label="_nolegend_",
                         )
-                ax.margins(x=0.12, y=0.1)  # room for the parameter labels
+                ax.margins(x=0.05, y=0.08)
                 if c == 0:
                     ax.set_ylabel(ylabel, fontsize=8)
                 if r == 0:
-                    ax.set_title(wrap(title, 40), fontsize=9)
+                    ends = (
+                        ""
+                        if par is None
+                        else f"\n\u25b3 {par[0]}={par[1][0]}   \u25a1 {par[0]}={par[1][-1]}"
+                    )
+                    ax.set_title(wrap(title, 40) + ends, fontsize=9)
                 if r == len(MEASUREMENTS) - 1:
                     ax.set_xlabel("ED: expected depth", fontsize=8)
                 ax.tick_params(labelsize=7)
                 ax.grid(linewidth=0.3, alpha=0.6)
-    axes[0, 0].legend(fontsize=7, loc="best")
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    fig.legend(
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=max(1, min(len(handles), int(fig.get_figwidth() // 1.6))),
+        fontsize=7,
+        frameon=False,
+    )
     return fig

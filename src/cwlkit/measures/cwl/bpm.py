@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import measure, param
+from ..base import MAX_COUNT, measure, param
 from .base import CWLMetric, register_cwl
 from .engine import CWLContext
 
@@ -59,6 +59,16 @@ class BPMD(CWLMetric):
     hb: float = param(1.0, doc="how far T moves per unit of gain above gain_med")
     hc: float = param(1.0, doc="how far K moves per unit of gain above gain_med")
     gain_med: float = param(0.5, doc="the gain that leaves T and K unchanged")
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """The bounds' moves stay finite up to rank 2^53: the sum of g_j - gain_med over the
+        ranks before (at most (1 + |gain_med|) 2^53 for gains in [0, 1]) times hb and hc."""
+        span = (1.0 + abs(self.gain_med)) * MAX_COUNT
+        return [
+            ("gain_med", "gain_med x 2^53", self.gain_med * MAX_COUNT),
+            ("hb", "hb x (1 + |gain_med|) x 2^53", self.hb * span),
+            ("hc", "hc x (1 + |gain_med|) x 2^53", self.hc * span),
+        ]
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         if x.compat:

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..base import measure, param
+from ..base import MAX_COUNT, measure, param
 from .base import CWLMetric, register_cwl
 from .engine import CWLContext, geometric_tail, trigamma_tail
 
@@ -37,6 +37,9 @@ class INST(CWLMetric):
     gain_domain: ClassVar[tuple[float, float] | None] = (0.0, 1.0)
     T: float = param(1.0, gt=0.0, doc="total gain the user wants")
 
+    def derived(self) -> list[tuple[str, str, float]]:
+        return _t_derived(self.T)
+
     def continuation(self, x: CWLContext) -> np.ndarray:
         a = x.rank + 2.0 * self.T - x.cum_gain
         if x.compat:  # cwl_eval's (and inst_eval.py's) Equation 1 as written
@@ -53,6 +56,13 @@ class INST(CWLMetric):
         if 0.0 < x.pad_gain <= 0.9:
             return _power_tail(H, 2.0 * self.T - cg, x.pad_gain)
         return None  # gain in (0.9, 1): V decays like m^(-2/(1-a)) <= m^-20; the engine extends
+
+
+def _t_derived(T: float) -> list[tuple[str, str, float]]:
+    """INST's, INSQ's and C_E11's check of T: the tail squares i + 2T at ranks i up to 2^53
+    ((i + 2T)^2 psi_1(i + 2T)), which must be finite (T below about 6.7e153)."""
+    x = np.float64(2.0) * T + MAX_COUNT
+    return [("T", "(i + 2T)^2 at rank i = 2^53", float(x * x))]
 
 
 def _continue(a: np.ndarray) -> np.ndarray:
@@ -123,6 +133,9 @@ class INSQ(CWLMetric):
     cwl_params = (("T", "T", "1.0"),)
     cwl_format = "INSQ-T={T}"
     T: float = param(1.0, gt=0.0, doc="total gain the user wants")
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        return _t_derived(self.T)
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         b = x.rank + 2.0 * self.T

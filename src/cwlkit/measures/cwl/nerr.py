@@ -21,6 +21,7 @@ import numpy as np
 from ..base import measure, param
 from .base import CWLMetric, register_cwl
 from .engine import CWLContext, geometric_tail, trigamma_tail
+from .inst import _t_derived
 
 
 @register_cwl
@@ -151,6 +152,10 @@ class NERR(CWLMetric):
             return self.phi
         b = rank + 2.0 * self.T
         return ((b - 1.0) / b) ** 2
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """C_E11's T is checked as INSQ's (:func:`~cwlkit.measures.cwl.inst._t_derived`)."""
+        return _t_derived(self.T) if self.eq == 11 else []
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         c = self.factor(x.rank) * (1.0 - x.gain)

@@ -26,6 +26,10 @@ class TBG(CWLMetric):
     cwl_format = "TBG-H@{halflife}"
     halflife: float = param(224.0, gt=0.0, doc="half-life, in cost units")
 
+    def derived(self) -> list[tuple[str, str, float]]:
+        """1/halflife, the rate every cost is scaled by, must be finite."""
+        return [("halflife", "1/halflife", 1.0 / self.halflife)]
+
     def continuation(self, x: CWLContext) -> np.ndarray:
         c = np.exp2(-x.cost / self.halflife)
         if x.compat:
@@ -54,6 +58,10 @@ class UMeasure(CWLMetric):
     cwl_params = (("L", "L", "1000"),)
     cwl_format = "U-L@{L}"
     L: float = param(1000.0, gt=0.0, doc="cost budget (e.g. characters)")
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """1/L, the rate every cost is scaled by, must be finite."""
+        return [("L", "1/L", 1.0 / self.L)]
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         start = x.cum_cost - x.cost  # CC(i-1)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ...errors import ParamError
-from ..base import Measure, measure
+from ..base import MAX_COUNT, Measure, measure
 from ._ctx import Ctx, codes_of, stand_ins
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -339,6 +339,11 @@ class Linear(TrecBase):
     c: float
     d: float
     N: int
+
+    def derived(self) -> list[tuple[str, str, float]]:
+        """Each coefficient times 2^55 must be finite: each of the four terms is a
+        coefficient times a count up to 2^53, and their sum at most four times the largest."""
+        return [(p, f"{p} x 2^55", float(getattr(self, p)) * 4.0 * MAX_COUNT) for p in "abcd"]
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
         fn = self.trec_row().compute

@@ -66,6 +66,10 @@ def Rprec_mult(ctx: Ctx, cutoffs) -> list[np.ndarray]:
     """Precision at rank (long)(x R + 0.9) for each multiple x."""
     out = []
     for x in cutoffs:
-        c = np.floor(x * ctx.num_rel.astype(np.float64) + 0.9).astype(np.int64)
-        out.append(_div(_rel_at(ctx, np.maximum(c, 0)), c))
+        # the cutoff stays a double (inf when x R overflows): ranks past the ranking count
+        # as its last, so the index is clipped to the depth, and the precision tends to 0
+        with np.errstate(over="ignore"):
+            c = np.floor(x * ctx.num_rel.astype(np.float64) + 0.9)
+        k = np.clip(c, 0, ctx.depth).astype(np.int64)
+        out.append(_div(_rel_at(ctx, k), c))
     return out
