@@ -41,6 +41,7 @@ PAGES = (
     [(name,) for name in SUBCOMMANDS]
     + [("plot", a) for a in ("vectors", "sweep", "pr", "roc", "scatter", "matrix")]
     + [("letor", s) for s in ("score", "rank", "ttest")]
+    + [("pool", "simulate")]
 )
 
 
@@ -86,6 +87,9 @@ def _parsers():
             if isinstance(action, argparse._SubParsersAction):
                 for sub, sp in action.choices.items():
                     yield f"{name} {sub}", sp
+    from cwlkit.cli.pool import build_simulate_parser
+
+    yield "pool simulate", build_simulate_parser()
 
 
 @pytest.mark.parametrize("name,parser", list(_parsers()), ids=[n for n, _ in _parsers()])

@@ -4,8 +4,6 @@ RUN...``: simulated judging budgets against complete qrels."""
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from ..errors import ParamError
 
@@ -72,32 +70,51 @@ def _common(p) -> None:
 
 
 def build_parser():
+    from ._options import QL, QRELS, RM, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit pool",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit pool {QL} {RM} --depth 10",
+            f"cwlkit pool {QL} {RM} -s rbp -p 0.8 --aggregate max --depth 20",
+            f"cwlkit pool {QL} {RM} -s residual -m 'RBP(p=0.8)' --budget 200 --qrels {QRELS}",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
-    p.add_argument("--strategy", "-s", default="depth", choices=("depth", "rbp", "rrf", "residual"))
+    p.add_argument(
+        "--strategy",
+        "-s",
+        default="depth",
+        choices=("depth", "rbp", "rrf", "residual"),
+        help="how documents are prioritised (default depth; see above)",
+    )
     p.add_argument("--depth", "-d", type=int, help="documents a topic (depth: the rank cut)")
     p.add_argument("--budgets", metavar="FILE", help="documents per topic: lines 'topic n'")
     p.add_argument("--budget", type=int, help="residual: documents to judge in all")
     p.add_argument("--qrels", help="residual: judgements already made")
     p.add_argument("--gain", help="residual: how --qrels labels map to gains (default auto)")
     p.add_argument("--label", default="0", help="the label column written (default 0)")
-    p.add_argument("-o", "--output", help="write here (default standard output)")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write the pool to FILE (default standard output)"
+    )
     _common(p)
     return p
 
 
 def build_simulate_parser():
+    from ._options import QL, QRELS, RM, add_output_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit pool simulate",
         description=DESCRIPTION,
+        epilog=examples(
+            f"cwlkit pool simulate {QRELS} {QL} {RM} -s depth -b 1,5,20",
+            f"cwlkit pool simulate {QRELS} {QL} {RM} -s rbp -s residual -b 5,50 -M AP -f json",
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("qrels", help="the complete qrels (the oracle)")
@@ -114,7 +131,7 @@ def build_simulate_parser():
     p.add_argument(
         "--budgets", "-b", default="1,2,5,10,20,50,100", help="documents a topic, comma-separated"
     )
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_output_options(p, ("text", "json"))
     p.add_argument("--plot", metavar="FILE", help="tau against judgements, per strategy (PNG)")
     _common(p)
     return p
@@ -135,18 +152,17 @@ def main(argv: list[str]) -> int:
     if args.strategy == "residual" and args.qrels:
         kw["qrels"] = args.qrels
     pl = pool(args.runs, args.strategy, depth=depth, budget=args.budget, **kw)
-    text = pl.to_qrels_text(args.label)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    from ._options import write_output
+
+    write_output(args, pl.to_qrels_text(args.label))
     return 0
 
 
 def simulate(argv: list[str]) -> int:
     args = build_simulate_parser().parse_args(argv)
     from ..judging import simulate_judging
+    from ..support.jsontext import dumps
+    from ._options import output_format, write_output
 
     try:
         budgets = [int(x) for x in args.budgets.split(",") if x.strip()]
@@ -161,11 +177,11 @@ def simulate(argv: list[str]) -> int:
         if "measure" in kw:
             kw["pool_measure"] = kw.pop("measure")
         sims.append(simulate_judging(args.qrels, args.runs, s, args.ranking_measure, budgets, **kw))
-    if args.format == "json":
+    if output_format(args) == "json":
         out = [
             {"strategy": s.strategy, "measure": s.measure, "records": s.to_records()} for s in sims
         ]
-        sys.stdout.write(json.dumps(out, indent=1) + "\n")
+        write_output(args, dumps(out, indent=1) + "\n")
     else:
         lines = ["strategy\tbudget\tjudged\ttau\ttau_ap\tmax_residual\tmean_residual\tchanged"]
         for s in sims:
@@ -175,7 +191,7 @@ def simulate(argv: list[str]) -> int:
                     f"{r['tau_ap']:.4f}\t{r['max_residual']:.4f}\t{r['mean_residual']:.4f}\t"
                     f"{','.join(r['changed']) or '-'}"
                 )
-        sys.stdout.write("\n".join(lines) + "\n")
+        write_output(args, "\n".join(lines) + "\n")
     if args.plot:
         import matplotlib
 
