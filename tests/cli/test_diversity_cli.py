@@ -46,7 +46,7 @@ def _ir_measures(qrels, run, names) -> dict[str, dict[str, float]]:
 
 def test_evaluate_per_topic_is_ir_measures(cli, files):
     qrels, a, _ = files
-    code, out, err = cli("evaluate", qrels, a, "-m", " ".join(NAMES), "--per-topic", "-o", "json")
+    code, out, err = cli("evaluate", qrels, a, "-m", " ".join(NAMES), "--per-topic", "-f", "json")
     assert (code, err) == (0, "")
     rows = json.loads(out)
     ref = _ir_measures(qrels, a, NAMES)
@@ -61,7 +61,7 @@ def test_evaluate_mean_and_ordinary_measures(cli, files):
     """The mean over topics, with an ordinary measure next to it (each document's largest
     label: D relevant, B relevant)."""
     qrels, a, b = files
-    code, out, err = cli("evaluate", qrels, a, b, "-m", "alpha_nDCG@20", "-m", "P@2", "-o", "tsv")
+    code, out, err = cli("evaluate", qrels, a, b, "-m", "alpha_nDCG@20", "-m", "P@2", "-f", "tsv")
     assert (code, err) == (0, "")
     lines = [x.split("\t") for x in out.splitlines()]
     assert lines[0] == ["run", "alpha_nDCG@20", "P@2"]
@@ -85,7 +85,7 @@ def test_one_subtopic_warns_on_one_line(cli, tmp_path):
     q, r = tmp_path / "q", tmp_path / "r"
     q.write_text("1 0 a 1\n1 0 b 0\n")
     r.write_text("1 Q0 b 1 2 x\n1 Q0 a 2 1 x\n")
-    code, out, err = cli("evaluate", q, r, "-m", "StRecall@1 StRecall@2", "-o", "tsv")
+    code, out, err = cli("evaluate", q, r, "-m", "StRecall@1 StRecall@2", "-f", "tsv")
     assert code == 0 and out.splitlines()[1].split("\t")[1:] == ["0.0", "1.0"]
     assert err == (
         f"cwlkit: warning: {q}: every topic has a single subtopic (second column), so "
@@ -98,7 +98,7 @@ def test_compare(cli, files):
     """Means and the paired t-test of ir_measures' per-topic alpha-nDCG@20 (scipy's)."""
     stats = pytest.importorskip("scipy.stats")
     qrels, a, b = files
-    code, out, err = cli("compare", qrels, a, b, "-m", "alpha_nDCG@20", "-o", "json")
+    code, out, err = cli("compare", qrels, a, b, "-m", "alpha_nDCG@20", "-f", "json")
     assert (code, err) == (0, "")
     got = json.loads(out)
     ref = {p.name: _ir_measures(qrels, p, ["alpha_nDCG@20"])["alpha_nDCG@20"] for p in (a, b)}
@@ -127,7 +127,7 @@ def test_correlate(cli, files):
     values."""
     qrels, a, b = files
     code, out, err = cli(
-        "correlate", qrels, a, b, "-a", "alpha_nDCG@20", "-b", "P_IA@5", "-o", "json"
+        "correlate", qrels, a, b, "-a", "alpha_nDCG@20", "-b", "P_IA@5", "-f", "json"
     )
     assert (code, err) == (0, "")
     got = json.loads(out)

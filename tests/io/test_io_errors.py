@@ -148,7 +148,7 @@ def test_topic_order_and_split_topics(cli, tmp_path):
 
 
 def test_example_runs(cli):
-    rc, out, err = cli("cwl", "--example", "-n", "--mean", "-o", "json")
+    rc, out, err = cli("cwl", "--example", "-n", "--mean", "-f", "json")
     assert rc == 0 and '"topic": "all"' in out
     assert (EXAMPLE / "example.metrics").exists()
 

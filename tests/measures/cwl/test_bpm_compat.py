@@ -204,7 +204,7 @@ def cwl_eval_rows(d: Path, *, max_n: int, max_cost: float, min_cost: float) -> d
 
 def cwlkit_rows(cli, d: Path, *args) -> dict:
     rc, out, err = cli(
-        "cwl", d / "qrels", d / "run", "-m", d / "m", "-c", d / "costs", "-r", "-o", "tsv", *args
+        "cwl", d / "qrels", d / "run", "-m", d / "m", "-c", d / "costs", "-r", "-f", "tsv", *args
     )
     assert rc == 0, err
     rows = [ln.split("\t") for ln in out.splitlines()[1:]]

@@ -13,7 +13,7 @@ lines out of score order; an element-type cost file with a type it does not list
   into its working directory), against ``cwlkit cwl``'s text output: same lines, same topics,
   same metric names, every number equal to the printed 4 decimals;
 * cwl_eval's own classes in process (``RankingMaker`` + ``*CWLMetric.measure``) against
-  ``cwlkit cwl -o tsv``: every raw float, residuals included, to 1e-9.
+  ``cwlkit cwl -f tsv``: every raw float, residuals included, to 1e-9.
 
 Where the two differ by design, a test pins the difference down exactly: BPM-Dynamic with
 hc != 0 (cwl_eval ignores hc), IFT's rate 0/0 with zero costs (cwl_eval: NaN), negative labels
@@ -312,7 +312,7 @@ def test_every_metric_matches_cwl_eval_raw_floats(cli, tmp_path, seed):
 def test_raw_floats_without_costs_or_residuals(cli, tmp_path):
     make_inputs(tmp_path, seed=23)
     theirs = cwl_eval_raw(tmp_path, ALL_METRICS, residuals=False, costs=False)
-    rows = run_cwlkit(cli, tmp_path, "-m", "metrics", "-o", "tsv")
+    rows = run_cwlkit(cli, tmp_path, "-m", "metrics", "-f", "tsv")
     assert len(rows) - 1 == len(theirs)
     for row in rows[1:]:
         np.testing.assert_allclose(
@@ -342,7 +342,7 @@ def test_other_depth_cuts_match_raw_floats(cli, tmp_path, depth):
     )  # (cwl_eval crashes on P@k with k > N + 1)
     theirs = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True, max_n=depth)
     rows = _raw_rows(
-        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "-o", "tsv", depth=depth)
+        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "-f", "tsv", depth=depth)
     )
     assert rows.keys() == theirs.keys()
     for key, want in theirs.items():
@@ -361,7 +361,7 @@ def test_bpm_dynamic_hc_is_the_documented_departure(cli, tmp_path):
     lines = [*FIXED_BUG_METRICS, "BPMDCWLMetric(2,6,0.5,0,0.25)", "BPMDCWLMetric(1,3,1.0,0)"]
     theirs = cwl_eval_raw(tmp_path, lines, residuals=False, costs=True)
     (tmp_path / "m").write_text("\n".join(lines) + "\n")
-    rows = run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-o", "tsv")[1:]
+    rows = run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-f", "tsv")[1:]
     ours = {(r[0], r[1]): np.array([float(v) for v in r[2:]]) for r in rows}
     pairs = [
         ("BPM-Dynamic-T=2-K=6-hb=0.5-hc=1.0", "BPM-Dynamic-T=2-K=6-hb=0.5-hc=0"),
@@ -394,7 +394,7 @@ def test_zero_costs_differ_only_where_cwl_eval_divides_zero_by_zero(cli, tmp_pat
     (tmp_path / "costs").write_text("Q0 0\nsnip 0.5\ndoc 2.5\n")
     with np.errstate(all="ignore"):
         theirs = cwl_eval_raw(tmp_path, ALL_METRICS, residuals=True, costs=True)
-    ours = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "metrics", "-c", "costs", "-r", "-o", "tsv"))
+    ours = _raw_rows(run_cwlkit(cli, tmp_path, "-m", "metrics", "-c", "costs", "-r", "-f", "tsv"))
     assert ours.keys() == theirs.keys()
     nan_rows = {key for key, v in theirs.items() if np.isnan(v).any()}
     assert nan_rows and all(name.startswith(("IFT-C2", "IFT-C1-C2")) for _, name in nan_rows)
@@ -421,7 +421,7 @@ def test_negative_labels_score_as_zero_gain(cli, tmp_path):
     metrics = [m for m in ALL_METRICS if not m.startswith(("INST", "NERR", "IFT"))]
     (tmp_path / "m").write_text("\n".join(metrics) + "\n")
     ours = _raw_rows(
-        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "--min-gain", "-1", "-o", "tsv")
+        run_cwlkit(cli, tmp_path, "-m", "m", "-c", "costs", "-r", "--min-gain", "-1", "-f", "tsv")
     )
     with np.errstate(all="ignore"):
         negative = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
