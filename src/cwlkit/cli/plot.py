@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from importlib import resources
 
 DESCRIPTION = """\
@@ -151,7 +152,7 @@ def _cwl_inputs(p: argparse.ArgumentParser) -> None:
         metavar="METRIC",
         help="a C/W/L metric, e.g. 'RBP(p=0.8)' (repeatable)",
     )
-    _topic_ids(p, "")
+    _topic_ids(p, " (default: vectors the first 3 topics; sweep the mean over all)")
     p.add_argument("-c", "--cost-file", help="element-type costs: 'type cost' per line")
     p.add_argument("--doc-costs", help="per-document costs: 'topic document cost' per line")
     p.add_argument(
@@ -285,7 +286,8 @@ def _cwl_setup(args) -> dict:
 
     # every run topic is drawn (cwl's rule), but a run that shares no topic with the qrels
     # is refused as in every other subcommand of cwlkit's own (NoTopicsError, naming both)
-    Evaluator(args.qrels, [], order=args.order).batch(args.run)
+    batch = Evaluator(args.qrels, [], order=args.order).batch(args.run)
+    args.shared_topics = [str(t) for t in batch.topics]
     return {
         "topics": "run",
         "trec_version": 10,  # as cwlkit cwl: rank by the double-precision score
@@ -296,6 +298,10 @@ def _cwl_setup(args) -> dict:
     }
 
 
+#: the topics ``plot vectors`` draws without ``-t``: the first few the run and qrels share
+DEFAULT_VECTOR_TOPICS = 3
+
+
 def _vectors(args):
     from ..api import cwl_vectors, parse_list
     from ..errors import CwlkitError
@@ -303,7 +309,12 @@ def _vectors(args):
 
     options = _cwl_setup(args)
     if not args.topic_ids:
-        raise CwlkitError("cwlkit plot vectors: name the topics to draw with -t T")
+        args.topic_ids = args.shared_topics[:DEFAULT_VECTOR_TOPICS]
+        shown = ", ".join(args.topic_ids)
+        sys.stderr.write(
+            f"cwlkit plot vectors: the first {len(args.topic_ids)} topics ({shown}); "
+            "choose them with -t T\n"
+        )
     if args.ranks is not None and args.ranks < 1:
         raise CwlkitError(f"--ranks must be >= 1; got {args.ranks}")
     metrics = parse_list(args.metrics)
