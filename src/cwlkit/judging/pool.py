@@ -231,9 +231,10 @@ def _group(topic: np.ndarray, doc: np.ndarray, value: np.ndarray, how: str) -> p
     """Aggregate ``value`` per (topic, document) with pyarrow's group-by."""
     t = pa.table({"topic": pa.array(topic, pa.string()), "doc": pa.array(doc, pa.string())})
     t = t.append_column("v", pa.array(value, pa.float64()))
-    # in a canonical order and on one thread, so that the sums do not depend on the order of
-    # the runs (floating-point addition is not associative)
-    t = t.sort_by([("topic", "ascending"), ("doc", "ascending"), ("v", "ascending")])
+    if how == "sum":
+        # in a canonical order and on one thread, so that the sums do not depend on the order
+        # of the runs (floating-point addition is not associative; the largest is exact)
+        t = t.sort_by([("topic", "ascending"), ("doc", "ascending"), ("v", "ascending")])
     g = t.group_by(["topic", "doc"], use_threads=False).aggregate([("v", how)])
     return g.rename_columns(["topic", "doc", "v"]) if g.column_names[0] == "topic" else g
 
