@@ -93,7 +93,7 @@ def _by_judge(
 
 
 def bandit_pool(
-    runs: Any,
+    rows: Any,
     strategy: str,
     *,
     depth: int | Mapping[str, int] | None = None,
@@ -102,12 +102,13 @@ def bandit_pool(
     judge: Callable[[str, str], float] | None = None,
     rel: float = 1.0,
     order: str = "score",
-) -> Any:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
     """The ``maxmean`` or ``mtf`` pool of ``runs`` (see the module's description).
 
     Parameters
     ----------
-    runs : run, sequence or mapping of runs
+    rows : Ranked
+        Every ranked row of the runs (:func:`cwlkit.judging.pool.ranked_rows`).
     strategy : {"maxmean", "mtf"}
     depth : int or mapping of str to int, optional
         Documents to judge a topic (or ``{topic: n}``); default every pooled document.
@@ -122,15 +123,15 @@ def bandit_pool(
     rel : float
         The smallest label that is a reward (relevant).
     order : {"score", "rank", "file"}
-        How each run is ranked (the Evaluator's option).
+        How each run was ranked (recorded in the parameters).
 
     Returns
     -------
-    Pool
-        ``priority`` is minus the position in the topic's judging order (1-based).
+    topics, docs, priority, params
+        The :class:`~cwlkit.judging.pool.Pool`'s fields: ``priority`` is minus the
+        position in the topic's judging order (1-based).
     """
     from ..io.inputs import as_qrels
-    from .pool import Pool, ranked_rows
 
     if strategy not in BANDITS:
         raise ParamError(f"bandit strategies are {', '.join(BANDITS)}; got {strategy!r}")
@@ -141,7 +142,6 @@ def bandit_pool(
         )
     if pool_depth is not None and pool_depth < 1:
         raise ParamError(f"pool_depth must be at least 1; got {pool_depth}")
-    rows = ranked_rows(runs, order=order)
     keep = rows.rank <= pool_depth if pool_depth is not None else np.ones(rows.rank.size, bool)
     t = pa.array(rows.topic[keep], pa.string())
     d = pa.array(rows.doc[keep], pa.string())
@@ -200,6 +200,5 @@ def bandit_pool(
         out_p.append(-(np.arange(seq.size, dtype=np.float64) + 1.0))
     cat = [np.concatenate(x) if x else np.zeros(0) for x in (out_t, out_d, out_p)]
     params: dict[str, Any] = {"depth": depth, "pool_depth": pool_depth, "rel": rel}
-    return Pool(
-        cat[0].astype(object), cat[1].astype(object), cat[2].astype(np.float64), strategy, params
-    )
+    params["order"] = order
+    return cat[0].astype(object), cat[1].astype(object), cat[2].astype(np.float64), params

@@ -321,8 +321,8 @@ def pool(
 
         if budget is not None:
             raise ParamError("bandit pooling judges topic by topic: give depth= (per topic)")
-        return bandit_pool(
-            runs,
+        b_topics, b_docs, b_prio, b_params = bandit_pool(
+            ranked_rows(runs, order=order),
             strategy,
             depth=depth,
             pool_depth=pool_depth,
@@ -331,6 +331,7 @@ def pool(
             rel=rel,
             order=order,
         )
+        return Pool(b_topics, b_docs, b_prio, strategy, b_params)
     if budget is not None and strategy != "residual":
         raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
     if isinstance(depth, int | np.integer) and depth < 0:
