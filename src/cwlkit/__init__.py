@@ -51,6 +51,8 @@ _LAZY = {
     "simulate_judging": "cwlkit.judging",
     "Simulation": "cwlkit.judging",
     "compare_runs": "cwlkit.judging",
+    "reusability": "cwlkit.judging",
+    "Reusability": "cwlkit.judging",
 }
 
 __all__ = [
@@ -84,6 +86,8 @@ __all__ = [
     "RBO",
     "rbo",
     "report",
+    "Reusability",
+    "reusability",
     "roc_curve",
     "Simulation",
     "simulate_judging",
@@ -101,7 +105,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .io.inputs import as_qrels, as_run
     from .io.trec import Qrels, Run, read_qrels, read_run
     from .ir_measures_provider import to_ir_measures
-    from .judging import Pool, Simulation, compare_runs, pool, simulate_judging
+    from .judging import (
+        Pool,
+        Reusability,
+        Simulation,
+        compare_runs,
+        pool,
+        reusability,
+        simulate_judging,
+    )
     from .measures.catalogue import list_measures
     from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure

@@ -71,3 +71,16 @@ def test_compare_runs(cli):
     assert rows[-1].startswith("mean")
     rc, _, err = cli("compare-runs", RUNS[0], RUNS[1], "-p", "1")
     assert rc == 2 and "(0, 1)" in err
+
+
+def test_bandit_pools_take_the_qrels_as_oracle(cli):
+    rc, out, err = cli(
+        "pool", *RUNS, "-s", "mtf", "--qrels", QRELS, "--pool-depth", "20", "--depth", "3"
+    )
+    assert rc == 0, err
+    want = cwlkit.pool(RUNS, "mtf", qrels=QRELS, pool_depth=20, depth=3)
+    assert [tuple(ln.split()[::2]) for ln in out.splitlines()] == [
+        (t, d) for t, d in zip(want.topics, want.docs, strict=True)
+    ]
+    rc, _, err = cli("pool", *RUNS, "-s", "maxmean")
+    assert rc == 2 and "one oracle" in err and err.count("\n") == 1

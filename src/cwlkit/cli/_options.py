@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.base import Measure
@@ -255,9 +255,13 @@ def parse_measure_args(specs: Sequence[str]) -> list[Measure]:
     return out
 
 
-def correlation_matrix(args: argparse.Namespace, measures: list[Measure], too_few: str):
+def correlation_matrix(
+    args: argparse.Namespace, measures: list[Measure], too_few: str, **extra: Any
+):
     """The correlation matrix of ``measures`` over ``args.runs`` with the options of
-    :func:`add_correlation_options` (``too_few``: the message when fewer than 2 measures)."""
+    :func:`add_correlation_options` (``too_few``: the message when fewer than 2 measures;
+    ``extra``: more options of :func:`~cwlkit.stats.matrix.correlate_runs`, such as
+    ``coefficients``)."""
     from ..errors import ParamError
     from ..stats.matrix import LEVELS, correlate_runs
 
@@ -276,4 +280,5 @@ def correlation_matrix(args: argparse.Namespace, measures: list[Measure], too_fe
         order=args.order,
         topics=args.topics,
         gain=getattr(args, "gain", "auto"),
+        **extra,
     )

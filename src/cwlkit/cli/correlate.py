@@ -23,7 +23,9 @@ weighted tau of every pair of measures, over the systems (each run's mean over t
 topics) and over the (run, topic) pairs, printed as square matrices: Kendall above the
 diagonal and the weighted tau below (the ERR paper's Table 2 layout), then Pearson above and
 Spearman below. -f json gives every matrix with its p-values; -f tsv (or csv) one row per
-pair. Headers name each measure by its canonical name (-a MAP prints AP).
+pair. Headers name each measure by its canonical name (-a MAP prints AP). --tau-ap adds
+tau_AP's matrix (not symmetric: row i, column j takes measure i's system ordering as the
+truth), in full; -f tsv gives it one row per ordered pair.
 """
 
 FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
@@ -67,6 +69,11 @@ def build_parser():
         "'AP P@10')",
     )
     add_correlation_options(p, note="with --all-pairs: ")
+    p.add_argument(
+        "--tau-ap",
+        action="store_true",
+        help="with --all-pairs: tau_AP too (Yilmaz et al. 2008; a full matrix, row = truth)",
+    )
     p.add_argument(
         "--rbo-p", type=float, default=0.9, help="RBO persistence p in (0, 1) (default 0.9)"
     )
@@ -194,6 +201,8 @@ def main(argv: list[str]) -> int:
     fmt = output_format(args)
     if args.all_pairs or args.measures:
         return _all_pairs(args, fmt)
+    if args.tau_ap:
+        raise ParamError("--tau-ap is for --all-pairs (with -a and -b, tau_AP is always printed)")
     if not args.measure_a or not args.measure_b:
         missing = [
             f
@@ -233,10 +242,15 @@ def _all_pairs(args, fmt: str) -> int:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
     if not args.all_pairs:
         raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
+    from ..stats.matrix import ALL_COEFFICIENTS, COEFFICIENTS
+
     measures = parse_measure_args(args.measures)
     apply_quiet(args)
     cm = correlation_matrix(
-        args, measures, f"--all-pairs needs at least 2 measures (-m); got {len(measures)}"
+        args,
+        measures,
+        f"--all-pairs needs at least 2 measures (-m); got {len(measures)}",
+        coefficients=ALL_COEFFICIENTS if args.tau_ap else COEFFICIENTS,
     )
     write_output(args, format_correlation_matrix(cm, fmt))
     return 0

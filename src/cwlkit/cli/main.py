@@ -41,6 +41,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "pool": ("cwlkit.cli.pool", "pool runs for judging; 'pool simulate': judging budgets vs tau"),
     "compare-runs": ("cwlkit.cli.compare_runs", "per-topic RBO between two runs' rankings"),
+    "reusability": (
+        "cwlkit.cli.reusability",
+        "leave each group of runs out of the pool: how far its scores and ranks move",
+    ),
     "plot": (
         "cwlkit.cli.plot",
         "figures: C/W/L vectors and parameter sweeps, PR, ROC, scatter, correlation matrix",

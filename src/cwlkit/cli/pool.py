@@ -16,6 +16,10 @@ topic's documents are judged by decreasing priority (ties by document id):
   rrf       reciprocal rank fusion, 1 / (k + rank) summed
   residual  the residual weight W(i) of --measure (any C/W/L metric) summed over the runs;
             with --qrels, judged documents are skipped and W follows their gains
+  maxmean   bandit pooling (Losada et al. 2016): judge next from the run of largest
+            posterior mean relevance; --qrels is the oracle (complete judgements)
+  mtf       bandit pooling, move-to-front: stay with a run while it yields relevant
+            documents; --qrels is the oracle
 
 Writes TREC qrels-shaped lines (topic 0 document 0), in judging order. --depth is the
 documents a topic (the rank cut for depth; default 10), --budgets FILE a number per topic
@@ -51,6 +55,8 @@ def _params(args) -> dict:
         kw.update(measure=args.measure)
         if getattr(args, "gain", None):
             kw.update(gain=args.gain)
+    elif args.strategy in ("maxmean", "mtf"):
+        kw.update(pool_depth=args.pool_depth, rel=args.rel)
     return kw
 
 
@@ -60,6 +66,12 @@ def _common(p) -> None:
     p.add_argument("-k", type=float, default=60.0, help="rrf: the constant k (default 60)")
     p.add_argument(
         "-m", "--measure", default="RBP(p=0.8)", help="residual: a C/W/L metric (RBP(p=0.8))"
+    )
+    p.add_argument(
+        "--pool-depth", type=int, help="maxmean, mtf: cut each run at this rank (default none)"
+    )
+    p.add_argument(
+        "--rel", type=float, default=1.0, help="maxmean, mtf: the smallest relevant label (1)"
     )
     p.add_argument(
         "--order",
@@ -88,13 +100,13 @@ def build_parser():
         "--strategy",
         "-s",
         default="depth",
-        choices=("depth", "rbp", "rrf", "residual"),
+        choices=("depth", "rbp", "rrf", "residual", "maxmean", "mtf"),
         help="how documents are prioritised (default depth; see above)",
     )
     p.add_argument("--depth", "-d", type=int, help="documents a topic (depth: the rank cut)")
     p.add_argument("--budgets", metavar="FILE", help="documents per topic: lines 'topic n'")
     p.add_argument("--budget", type=int, help="residual: documents to judge in all")
-    p.add_argument("--qrels", help="residual: judgements already made")
+    p.add_argument("--qrels", help="residual: judgements already made; maxmean, mtf: the oracle")
     p.add_argument("--gain", help="residual: how --qrels labels map to gains (default auto)")
     p.add_argument("--label", default="0", help="the label column written (default 0)")
     p.add_argument(
@@ -149,7 +161,7 @@ def main(argv: list[str]) -> int:
             raise ParamError("give --depth or --budgets, not both")
         depth = _budgets_file(args.budgets)
     kw = _params(args)
-    if args.strategy == "residual" and args.qrels:
+    if args.strategy in ("residual", "maxmean", "mtf") and args.qrels:
         kw["qrels"] = args.qrels
     pl = pool(args.runs, args.strategy, depth=depth, budget=args.budget, **kw)
     from ._options import write_output

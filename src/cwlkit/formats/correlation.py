@@ -50,7 +50,11 @@ def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
         for level in cm.levels:
             for c in cm.values[level]:
                 for i, a in enumerate(cm.measures):
-                    for j in range(i + 1, len(cm.measures)):
+                    # tau_AP is not symmetric: every ordered pair (row i the truth)
+                    others = (
+                        range(len(cm.measures)) if c == "tau_ap" else range(i + 1, len(cm.measures))
+                    )
+                    for j in (j for j in others if j != i):
                         rows.append(
                             [
                                 level,
@@ -85,6 +89,20 @@ def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
                 parts.append(f"**{title}**\n\n" + table_markdown(header, body, right))
             elif fmt == "latex":
                 parts.append(f"% {title}\n" + table_latex(header, body, right))
+            else:
+                parts.append(f"# {title}\n" + table_text(header, body, right))
+        if "tau_ap" in cm.values[level]:
+            mat = np.array(cm.values[level]["tau_ap"], dtype=np.float64)
+            np.fill_diagonal(mat, np.nan)
+            body = [
+                [name] + ["-" if np.isnan(v) else fmt_num(float(v), 3) for v in mat[i]]
+                for i, name in enumerate(cm.measures)
+            ]
+            header = ["", *cm.measures]
+            right = [False] + [True] * len(cm.measures)
+            title = f"{level} ({_items(cm, level)}): {LABELS['tau_ap']}, column: estimate"
+            if fmt == "markdown":
+                parts.append(f"**{title}**\n\n" + table_markdown(header, body, right))
             else:
                 parts.append(f"# {title}\n" + table_text(header, body, right))
     return "\n".join(parts)

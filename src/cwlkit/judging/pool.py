@@ -22,6 +22,13 @@ or takes the largest over the runs, and judges each topic's documents by decreas
     the known gains (so an adaptive metric such as INST weighs the ranks as its user would,
     with unjudged documents at gain 0). ``budget`` judges the ``N`` documents of largest
     priority over every topic at once instead of ``n`` a topic.
+``maxmean``, ``mtf`` (``qrels=`` or ``judge=``, ``depth=n``, ``pool_depth=k``, ``rel=1``)
+    Losada, Parapar and Barreiro's (2016) bandit pooling: the runs are arms, a pull judges
+    the run's next unjudged document, the reward is its relevance; MaxMean pulls the run of
+    largest posterior mean relevance (Beta(1, 1) prior), move-to-front stays with a run
+    while it yields relevant documents. They judge as they go, so they take an oracle:
+    complete ``qrels`` or a function ``judge(topic, doc) -> label``. See
+    :mod:`cwlkit.judging.bandit`.
 
 The ranks are the runs' rankings as cwlkit evaluates them: by decreasing score, ties by
 document id descending (trec_eval's order; ``order="rank"`` takes the rank column, as
@@ -42,7 +49,7 @@ import pyarrow.compute as pc
 
 from ..errors import ParamError
 
-STRATEGIES = ("depth", "rbp", "rrf", "residual")
+STRATEGIES = ("depth", "rbp", "rrf", "residual", "maxmean", "mtf")
 
 
 @dataclass
@@ -224,9 +231,10 @@ def _group(topic: np.ndarray, doc: np.ndarray, value: np.ndarray, how: str) -> p
     """Aggregate ``value`` per (topic, document) with pyarrow's group-by."""
     t = pa.table({"topic": pa.array(topic, pa.string()), "doc": pa.array(doc, pa.string())})
     t = t.append_column("v", pa.array(value, pa.float64()))
-    # in a canonical order and on one thread, so that the sums do not depend on the order of
-    # the runs (floating-point addition is not associative)
-    t = t.sort_by([("topic", "ascending"), ("doc", "ascending"), ("v", "ascending")])
+    if how == "sum":
+        # in a canonical order and on one thread, so that the sums do not depend on the order
+        # of the runs (floating-point addition is not associative; the largest is exact)
+        t = t.sort_by([("topic", "ascending"), ("doc", "ascending"), ("v", "ascending")])
     g = t.group_by(["topic", "doc"], use_threads=False).aggregate([("v", how)])
     return g.rename_columns(["topic", "doc", "v"]) if g.column_names[0] == "topic" else g
 
@@ -258,6 +266,9 @@ def pool(
     qrels: Any = None,
     order: str = "score",
     gain: Any = None,
+    pool_depth: int | None = None,
+    judge: Any = None,
+    rel: float = 1.0,
 ) -> Pool:
     """A pool of ``runs`` under ``strategy`` (see the module's description).
 
@@ -265,7 +276,7 @@ def pool(
     ----------
     runs : run, sequence of runs or mapping of name to run
         Any form :func:`cwlkit.as_run` reads.
-    strategy : {"depth", "rbp", "rrf", "residual"}
+    strategy : {"depth", "rbp", "rrf", "residual", "maxmean", "mtf"}
     depth : int or mapping of str to int, optional
         ``depth``: the rank cut k (default 10). Otherwise the documents a topic (default 10
         for ``rbp`` and ``rrf``, every retrieved document for ``residual``), or a budget per
@@ -281,7 +292,12 @@ def pool(
         ``residual``'s C/W/L metric.
     qrels : optional
         ``residual``: judgements already made (their documents are skipped; W follows their
-        gains). ``gain`` maps their labels as the Evaluator's option does.
+        gains). ``gain`` maps their labels as the Evaluator's option does. ``maxmean`` and
+        ``mtf``: the oracle, complete judgements (a document they lack is not relevant).
+    pool_depth, judge, rel : optional
+        ``maxmean`` and ``mtf``: each run's ranking cut at ``pool_depth``; the oracle as a
+        function ``judge(topic, doc) -> label`` instead of ``qrels``; the smallest label
+        that is relevant (a reward).
     order : {"score", "rank", "file"}
         How each run is ranked (the Evaluator's option). ``"rank"`` takes the rank column's
         values themselves as the ranks for ``depth``, ``rbp`` and ``rrf``, gaps included, as
@@ -300,6 +316,22 @@ def pool(
     """
     if strategy not in STRATEGIES:
         raise ParamError(f"pool strategies are {', '.join(STRATEGIES)}; got {strategy!r}")
+    if strategy in ("maxmean", "mtf"):
+        from .bandit import bandit_pool
+
+        if budget is not None:
+            raise ParamError("bandit pooling judges topic by topic: give depth= (per topic)")
+        b_topics, b_docs, b_prio, b_params = bandit_pool(
+            ranked_rows(runs, order=order),
+            strategy,
+            depth=depth,
+            pool_depth=pool_depth,
+            qrels=qrels,
+            judge=judge,
+            rel=rel,
+            order=order,
+        )
+        return Pool(b_topics, b_docs, b_prio, strategy, b_params)
     if budget is not None and strategy != "residual":
         raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
     if isinstance(depth, int | np.integer) and depth < 0:

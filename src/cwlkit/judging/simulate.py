@@ -91,6 +91,8 @@ def simulate_judging(
     strategy : str
         A :func:`cwlkit.pool` strategy; ``params`` are its parameters (``depth`` and
         ``budget`` excepted: the budgets set them). For ``depth`` the order is by best rank.
+        ``maxmean`` and ``mtf`` judge with ``qrels`` as their oracle (their order does not
+        depend on the budget, so each budget judges a prefix of it).
     measure : str
         The measure the systems are ranked by.
     budgets : sequence of int
@@ -129,6 +131,8 @@ def simulate_judging(
     kw = {k: v for k, v in params.items() if k not in ("depth", "budget")}
     if strategy == "residual":
         kw["measure"] = pool_measure if pool_measure is not None else measure
+    if strategy in ("maxmean", "mtf"):
+        kw["qrels"] = q  # the bandits judge as they go, with the complete qrels as oracle
     if strategy == "depth":
         kw["depth"] = 10**9  # every document, by best rank
         whole = pool(items, "depth", **kw)
