@@ -37,17 +37,23 @@ NOBODY = 65534
 SHARED_TMP = [Path("/tmp"), Path("/var/tmp"), Path("/dev/shm")]
 
 # What runs as the unprivileged user: the blocks of one file, in order.
+#: runs the blocks in order, Python ones in one namespace as in an interactive session; the
+#: main guard keeps the processes that multiprocessing spawns (dask's LocalCluster workers)
+#: from running the blocks again when they import this script
 DRIVER = r"""
 import json, subprocess, sys
-blocks = json.load(open(sys.argv[1]))
-ns = {"__name__": "__docs__"}
-for i, (lang, code) in enumerate(blocks):
-    if lang == "python":
-        exec(compile(code, f"block {i} (python)", "exec"), ns)
-    else:
-        p = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
-        if p.returncode:
-            sys.exit(f"block {i} (exit {p.returncode}):\n{code}\n{p.stderr[-2000:]}")
+def main():
+    blocks = json.load(open(sys.argv[1]))
+    ns = {"__name__": "__docs__"}
+    for i, (lang, code) in enumerate(blocks):
+        if lang == "python":
+            exec(compile(code, f"block {i} (python)", "exec"), ns)
+        else:
+            p = subprocess.run(["bash", "-e", "-c", code], capture_output=True, text=True)
+            if p.returncode:
+                sys.exit(f"block {i} (exit {p.returncode}):\n{code}\n{p.stderr[-2000:]}")
+if __name__ == "__main__":
+    main()
 """
 
 
@@ -135,19 +141,7 @@ def _python_for(prefix: list[str], root: Path) -> tuple[list[str], str, str | No
 @pytest.mark.skipif(not (SHARED / "data").is_dir(), reason="../shared/data is not beside the repo")
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(
-            p,
-            marks=pytest.mark.xfail(
-                reason="as nobody with the bind-mounted interpreter, dask's Nanny fails to "
-                "start its worker process (not yet diagnosed; runs as root)",
-                strict=False,
-            ),
-        )
-        if p.name == "scale.md"
-        else p
-        for p in DOCS
-    ],
+    DOCS,
     ids=IDS,
 )
 def test_examples_run_anywhere(path, sandbox):
