@@ -54,9 +54,9 @@ def main(argv: list[str]) -> int:
         return 0
     entries = list_measures(args.name)
     if fmt == "json":
-        import json
+        from ..support.jsontext import dumps
 
-        write_output(args, json.dumps(entries, indent=1) + "\n")
+        write_output(args, dumps(entries, indent=1) + "\n")
     else:
         write_output(args, format_catalogue(entries))
     return 0

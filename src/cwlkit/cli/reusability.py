@@ -4,9 +4,7 @@ reusability of a test collection (Zobel 1998; Buckley et al. 2007)."""
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
 
 DESCRIPTION = """\
 Is the collection fair to a system that did not contribute to its pool? For each group of
@@ -43,7 +41,7 @@ COLUMNS = (
 
 
 def build_parser():
-    from ._options import QRELS, WEB, examples
+    from ._options import QRELS, WEB, add_output_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -82,8 +80,7 @@ def build_parser():
         help="how runs are ranked: score (trec_eval's, default), rank (the rank column), file",
     )
     p.add_argument("--gain", help="how labels map to C/W/L gains (default auto)")
-    p.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here (default standard output)")
+    add_output_options(p, FORMATS)
     return p
 
 
@@ -96,6 +93,8 @@ def _cell(v) -> str:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     from ..judging import reusability
+    from ..support.jsontext import dumps
+    from ._options import output_format, write_output
 
     r = reusability(
         args.qrels,
@@ -108,22 +107,19 @@ def main(argv: list[str]) -> int:
         gain=args.gain,
     )
     rows = r.to_records()
-    if args.format == "json":
-
-        def clean(d: dict) -> dict:
-            return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in d.items()}
-
+    fmt = output_format(args)
+    if fmt == "json":
         body = {
             "depth": r.depth,
             "baseline": args.baseline,
             "groups": r.groups,
-            "records": [clean(x) for x in rows],
-            "summary": [clean(x) for x in r.summary()],
+            "records": rows,
+            "summary": r.summary(),
         }
-        text = json.dumps(body, indent=1) + "\n"
+        text = dumps(body, indent=1) + "\n"
     else:
         lines = ["\t".join(COLUMNS)] + ["\t".join(_cell(x[c]) for c in COLUMNS) for x in rows]
-        if args.format == "text":
+        if fmt == "text":
             lines.insert(0, f"# depth {r.depth}, {len(r.groups)} groups, baseline {args.baseline}")
             lines += ["", "measure\tmean |delta|\tmax |delta|\tmean |rank change|\tmax"]
             for s in r.summary():
@@ -132,9 +128,5 @@ def main(argv: list[str]) -> int:
                     f"{s['mean_abs_rank_change']:.3f}\t{s['max_abs_rank_change']}"
                 )
         text = "\n".join(lines) + "\n"
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        sys.stdout.write(text)
+    write_output(args, text)
     return 0
