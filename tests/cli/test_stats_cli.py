@@ -288,6 +288,16 @@ def test_fit_recovers_parameter_text_tsv_json(cli):
     assert len(doc["curve"]) == 9
 
 
+def test_fit_jobs_give_the_same_output(cli):
+    """-j N evaluates the runs in N processes: the same bytes for any N (the target being
+    one of the grid's values is evaluated once and serves both)."""
+    args = ["fit", QRELS, *RUNS, "--target", "RBP(p=0.7)", "--metric", "RBP(p=0.5:0.9:0.1)"]
+    outs = {cli(*args, "-f", "json", "--max-residual", "0.05", "-j", j)[1] for j in ("1", "2")}
+    assert len(outs) == 1
+    doc = json.loads(outs.pop())
+    assert doc["best_pearson"]["value"] == pytest.approx(0.7)
+
+
 def test_fit_plot(cli, tmp_path):
     out = tmp_path / "curve.png"
     args = [

@@ -53,7 +53,7 @@ def build_parser():
         metavar="FILE",
         help="draw the two curves to FILE (png, pdf, svg; needs matplotlib)",
     )
-    add_evaluation_options(p, FORMATS, jobs=False)
+    add_evaluation_options(p, FORMATS)
     return p
 
 
@@ -141,7 +141,7 @@ def main(argv: list[str]) -> int:
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
-    apply_quiet(args)
+    progress = apply_quiet(args)
     parse_grid(args.metric)  # report a bad grid before reading any file
     if args.plot:
         try:
@@ -157,6 +157,8 @@ def main(argv: list[str]) -> int:
         gain=args.gain,
         order=args.order,
         topics=args.topics,
+        jobs=args.jobs,
+        progress=progress,
     )
     text = render(res, fmt)
     if args.plot:

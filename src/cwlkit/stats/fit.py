@@ -221,17 +221,20 @@ def fit_runs(
     gain: str = "auto",
     order: str = "score",
     topics: str = "both",
+    jobs: int | None = 1,
+    progress: bool | None = False,
 ) -> FitResult:
     """Evaluate ``runs`` with ``target`` and the grid ``metric`` and fit
     (see :func:`fit_parameter`).
 
-    Every run is joined with the qrels once; the target (with its residual when
-    ``max_residual`` is given) and every grid measure are computed on that batch. C/W/L
-    metrics use ``gain`` (``identity``, ``linear``, ``exp``, ``err`` or a table, as
+    The target (with its residual when ``max_residual`` is given) and every grid measure
+    are one evaluation of each run (:meth:`cwlkit.Evaluator.evaluate_many`: ``jobs``
+    processes, ``None`` every core; the same values for any number). C/W/L metrics use
+    ``gain`` (``identity``, ``linear``, ``exp``, ``err`` or a table, as
     ``cwlkit cwl --gain``); other measures use their own gains. The residual of a C/W/L
     target is its ``ResEU``; other measures need a ``residual(batch)`` method.
     """
-    from ..api import Evaluator
+    from ..api import Evaluator, named_runs
     from ..measures.parse import parse_measure
 
     tm = parse_measure(target)
@@ -239,16 +242,22 @@ def fit_runs(
     if not runs:
         raise ParamError("fit needs at least one run")
     opts = {"gain": gain, "order": order, "topics": topics}
-    target_ev = Evaluator(qrels, [tm], residuals=max_residual is not None, **opts)
-    grid_ev = Evaluator(target_ev.qrels, grid_ms, **opts)
+    # the target first, then the grid's measures (a grid value equal to the target is
+    # evaluated once: its row serves both)
+    names = [tm.name] + [m.name for m in grid_ms]
+    unique = [tm] + [m for m in grid_ms if m.name != tm.name]
+    rows = [[u.name for u in unique].index(n) for n in names]
+    ev = Evaluator(qrels, unique, residuals=max_residual is not None, **opts)
+    items = named_runs(runs)
+    if len({n for n, _ in items}) != len(items):  # (the same run twice: one name each)
+        items = [(f"{i}:{n}", r) for i, (n, r) in enumerate(items)]
+    scored = ev.evaluate_many(dict(items), jobs=jobs, progress=progress)
     tv, tr, mv = [], [], []
-    for run in runs:
-        batch = target_ev.batch(run)  # one join per run, shared by target and grid
-        tres = target_ev.score(batch)
-        tv.append(tres.values[0])
-        nan = np.full(batch.n_topics, np.nan)
-        tr.append(tres.columns["ResEU"][0] if max_residual is not None else nan)
-        mv.append(grid_ev.score(batch).values)
+    for r in scored.values():
+        tv.append(r.values[0])
+        nan = np.full(r.values.shape[1], np.nan)
+        tr.append(r.columns["ResEU"][0] if max_residual is not None else nan)
+        mv.append(r.values[rows[1:]])
     t = np.concatenate(tv)
     res = np.concatenate(tr)
     vals = np.concatenate(mv, axis=1)
