@@ -132,6 +132,31 @@ class Results:
             return False
         return True
 
+    def select(self, names: Any) -> Results:
+        """The results of the measures ``names`` only (any spelling or Measure objects), in
+        that order: the same values, columns, topics and run.
+
+        Raises NotInResultsError naming a measure these results do not hold.
+        """
+        if isinstance(names, (str, bytes)) or not hasattr(names, "__iter__"):
+            names = [names]
+        rows = [self._row(n) for n in names]
+        aggregates = self.aggregates or []
+        return Results(
+            values=self.values[rows],
+            measures=[self.measures[i] for i in rows],
+            topics=list(self.topics),
+            columns={c: a[rows] for c, a in self.columns.items()},
+            run=self.run,
+            aggregates=[aggregates[i] for i in rows],
+            text={
+                self.measures[i]: self.text[self.measures[i]]
+                for i in rows
+                if self.measures[i] in self.text
+            },
+            absent=list(self.absent),
+        )
+
     # --- aggregation -------------------------------------------------------------------
     def aggregate(self, column: str | None = None) -> dict[str, float]:
         """Each measure over topics, with its own aggregation (mean, sum or geometric mean).

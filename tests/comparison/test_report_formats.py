@@ -43,22 +43,27 @@ def rep_pairwise():
 
 
 def test_each_run_is_evaluated_once(monkeypatch):
-    calls = {"batch": 0, "score": 0}
-    batch, score = Evaluator.batch, Evaluator.score
+    from cwlkit.plan import Plan
 
-    def count_batch(self, run):
-        calls["batch"] += 1
-        return batch(self, run)
+    calls = {"build": 0}
+    build = Plan.build
 
-    def count_score(self, b, *, run=""):
-        calls["score"] += 1
-        return score(self, b, run=run)
+    def count_build(self, *args, **kwargs):
+        calls["build"] += 1
+        return build(self, *args, **kwargs)
 
-    monkeypatch.setattr(Evaluator, "batch", count_batch)
-    monkeypatch.setattr(Evaluator, "score", count_score)
+    monkeypatch.setattr(Plan, "build", count_build)
     r = cwlkit.report(QRELS, RUNS, MEASURES, gain="linear")
-    assert calls == {"batch": 3, "score": 3}  # one batch per run gives scores and PR curve
+    assert calls == {"build": 3}  # one batch per run gives the scores and the PR curve
     assert set(r.pr_curves) == set(NAMES) and r.levels is not None and len(r.levels) == 11
+
+
+def test_jobs_give_the_same_report():
+    one = cwlkit.report(QRELS, RUNS, MEASURES, gain="linear", jobs=1)
+    two = cwlkit.report(QRELS, RUNS, MEASURES, gain="linear", jobs=2)
+    assert one.render("json") == two.render("json")
+    for name in NAMES:
+        np.testing.assert_array_equal(one.pr_curves[name], two.pr_curves[name])
 
 
 def test_report_equals_evaluate_then_report_table(rep):
@@ -115,7 +120,7 @@ def test_progress_bar_only_when_asked(capfd, monkeypatch):
     monkeypatch.setenv("CWLKIT_PROGRESS", "1")
     cwlkit.report(QRELS, RUNS, ["P@10"], curves=False)
     err = capfd.readouterr().err
-    assert "evaluating runs" in err and "/3 " in err  # tqdm draws, then clears the line
+    assert "runs:" in err and "/3 " in err  # tqdm draws, then clears the line
     monkeypatch.delenv("CWLKIT_PROGRESS")
     cwlkit.report(QRELS, RUNS, ["P@10"], curves=False)  # stderr is not a terminal here
     assert capfd.readouterr().err == ""

@@ -747,3 +747,30 @@ def test_properties_bounds_and_topic_order(topics, beta):
     b = build_batch(qrels, Run.from_records(r))
     ip = interpolated_precision(b)
     assert np.all(np.diff(ip, axis=1) <= 1e-15)
+
+
+def test_intp_by_hand_and_against_trec_eval_iprec():
+    """IntP(r): the highest precision at a rank whose recall is at least r. Three relevant
+    documents at ranks 1, 4 and 5 of a run of 6: P = 1, 1/2, 1/3, 1/2, 3/5, 1/2 and recall
+    1/3, 1/3, 1/3, 2/3, 1, 1; so IntP(0) = IntP(0.3) = 1, IntP(0.4) = IntP(0.7) = IntP(1) =
+    3/5. trec_eval's IPrec@0.7 reaches the level at (long)(0.7 * 3 + 0.9) = 2 relevant
+    documents: also 3/5 here (the maximum after the 2nd is at the 3rd)."""
+    qrels = {"q": {"a": 1, "d": 1, "e": 1, "x": 0}}
+    run = {"q": {"a": 6, "b": 5, "c": 4, "d": 3, "e": 2, "f": 1}}
+    names = ["IntP", "IntP(r=0.3)", "IntP(r=0.4)", "IntP(r=0.7)", "IntP(r=1)"]
+    got = cwlkit.evaluate(qrels, run, names).mean()
+    assert [got[n] for n in names] == [1.0, 1.0, 0.6, 0.6, 0.6]
+    # Web 2012 topic 155 (67 relevant): 0.3 x 67 + 0.9 truncates to 20 in trec_eval (the
+    # 20th relevant document is at rank 172), where IntP needs ceil(20.1) = 21 (rank 199)
+    from conftest import DATA
+
+    web = DATA / "web2012"
+    res = cwlkit.evaluate(
+        web / "qrels.web.151-200.txt",
+        web / "runs" / "web2012.ql.catb.run",
+        ["IntP(r=0.3)", "IPrec@0.3"],
+    )
+    assert res.per_topic("IPrec@0.3")["155"] == 20 / 172
+    assert res.per_topic("IntP(r=0.3)")["155"] == max(21 / 199, 22 / 201, 23 / 209)
+    with pytest.raises(ParamError):
+        cwlkit.parse_measure("IntP(r=1.5)")

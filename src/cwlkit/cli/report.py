@@ -36,6 +36,7 @@ def build_parser():
         QRELS,
         RM,
         WEB,
+        add_jobs_option,
         add_measure_option,
         add_output_options,
         add_quiet_option,
@@ -89,6 +90,7 @@ def build_parser():
     )
     p.add_argument("--no-plots", action="store_true", help="HTML without plots")
     add_ranking_options(p)
+    add_jobs_option(p)
     add_quiet_option(p)
     return p
 
@@ -140,6 +142,7 @@ def main(argv: list[str]) -> int:
         topics=args.topics,
         gain=args.gain,
         progress=progress,
+        jobs=args.jobs,
     )
     kw = {"plots": not args.no_plots, "distribution": args.distribution} if fmt == "html" else {}
     write_output(args, rep.render(fmt, **kw))

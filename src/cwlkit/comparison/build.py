@@ -134,6 +134,7 @@ def report(
     title: str | None = None,
     curves: bool = True,
     progress: bool | None = None,
+    jobs: int | None = 1,
     **options: Any,
 ) -> Report:
     """Evaluate ``runs`` against ``qrels`` with ``measures`` and build a comparison report.
@@ -169,6 +170,9 @@ def report(
         Compute each run's 11-point precision-recall curve (for the HTML page).
     progress : bool, optional
         Progress bar on stderr while runs are evaluated (default: on a terminal only).
+    jobs : int or None, default 1
+        Processes evaluating the runs (None: every available core); the same numbers for
+        any value.
     **options :
         :class:`cwlkit.Evaluator`'s options (``topics``, ``gain``, ``order``, ...).
     """
@@ -183,7 +187,7 @@ def report(
             raise ParamError("report: give the qrels to evaluate the runs with")
         if measures is None:
             raise ParamError("report: name at least one measure (e.g. ['P@10', 'AP'])")
-        results, raw_curves = _evaluate(qrels, runs, measures, curves, progress, options)
+        results, raw_curves = _evaluate(qrels, runs, measures, curves, progress, options, jobs)
         source = {"qrels": _describe(qrels), **{k: _plain(v) for k, v in options.items()}}
     if len(results) < 2:
         raise ParamError(f"a report compares at least 2 runs; got {len(results)}")
@@ -229,28 +233,32 @@ def _describe(obj: Any) -> str:
 
 
 def _evaluate(
-    qrels: Any, runs: Any, measures: Any, curves: bool, progress: bool | None, options: dict
+    qrels: Any,
+    runs: Any,
+    measures: Any,
+    curves: bool,
+    progress: bool | None,
+    options: dict,
+    jobs: int | None = 1,
 ) -> tuple[dict[str, Results], dict[str, tuple[list[str], np.ndarray]]]:
-    """Score each run once (every measure) and take its PR curve from the same batch."""
-    from ..api import Evaluator, named_runs
-    from ..support.progress import track
+    """Score every run once with the measures and, for the curves, the interpolated
+    precision at the 11 standard recall levels (``IntP(r=0)`` ... ``IntP(r=1)``: the
+    11-point curve of ``cwlkit.pr_curve``, computed on the same batch), in ``jobs``
+    processes (:meth:`Evaluator.evaluate_many`)."""
+    from ..api import Evaluator, named_runs, parse_list
+    from ..measures.curves import STANDARD_LEVELS
 
-    ev = Evaluator(qrels, measures, **options)
+    wanted = list(dict.fromkeys(m.name for m in parse_list(measures)))
+    levels = [m.name for m in parse_list([f"IntP(r={x:g})" for x in STANDARD_LEVELS])]
+    extra = [n for n in levels if n not in wanted] if curves else []
+    ev = Evaluator(qrels, [*wanted, *extra], **options)
     items = named_runs(runs)
-    names = [n for n, _ in items]
-    if len(set(names)) != len(names):
+    if len({n for n, _ in items}) != len(items):
         raise ParamError("run names must be distinct")
-    results: dict[str, Results] = {}
+    scored = ev.evaluate_many(dict(items), jobs=jobs, progress=progress)
+    results = {name: res.select(wanted) for name, res in scored.items()}
     raw: dict[str, tuple[list[str], np.ndarray]] = {}
-    for name, run in track(
-        items, total=len(items), desc="evaluating runs", unit="run", enable=progress
-    ):
-        batch = ev.batch(run)
-        results[name] = ev.score(batch, run=name)
-        if curves:
-            from ..measures.curves import pr_curve
-
-            c = pr_curve(batch)
-            raw[name] = ([str(t) for t in c.topics], np.asarray(c.interpolated))
-        del batch
+    if curves:
+        for name, res in scored.items():
+            raw[name] = (list(res.topics), res.select(levels).values.T.copy())
     return results, raw

@@ -225,6 +225,41 @@ class F(Measure):
 
 @register
 @measure
+class IntP(Measure):
+    """Interpolated precision at one recall level (the lecture's definition): the 11-point
+    precision-recall curve is ``IntP(r=0), IntP(r=0.1), ..., IntP(r=1)``.
+
+    ``IntP(r) = P~(r) = max { P(i) : recall(i) >= r }``, the highest precision at any rank
+    whose recall is at least ``r``; recall ``r`` is reached once ``ceil(r num_rel)`` relevant
+    documents are retrieved, computed exactly (``cwlkit.pr_curve``'s ``interpolated`` and the
+    curves of ``cwlkit plot pr`` and ``cwlkit report``).
+
+    Parameters
+    ----------
+    r : float, default 0
+        The recall level, in [0, 1].
+    rel : float, default 1
+        Relevance threshold: qrels labels ``>= rel`` are relevant.
+
+    Notes
+    -----
+    Unjudged documents are non-relevant; a level the run never reaches gives 0, and so does
+    a topic with no relevant documents. trec_eval's ``iprec_at_recall`` (``IPrec@r``) reaches
+    a level at ``(long)(r num_rel + 0.9)`` relevant documents (9.0.8), one fewer than this
+    measure where ``r num_rel`` has a fraction of at most 0.1: on Web 2012's topic 155
+    (67 relevant), ``IPrec@0.3`` reads the 20th relevant document and ``IntP(r=0.3)`` the 21st.
+    """
+
+    family = "IntP"
+    r: float = param(0.0, ge=0.0, le=1.0, doc="recall level in [0, 1]")
+    rel: float = param(1.0, doc="relevance threshold: labels >= rel are relevant")
+
+    def compute(self, batch: RankingBatch) -> np.ndarray:
+        return interpolated_precision(batch, np.array([self.r]), self.rel)[:, 0]
+
+
+@register
+@measure
 class IAP11(Measure):
     """11-point interpolated average precision of each topic (the lecture's definition).
 
