@@ -58,3 +58,27 @@ def test_a_budget_scores_the_runs_on_its_judgements():
 def test_errors():
     with pytest.raises(ParamError, match="two runs"):
         simulate_judging(QRELS, RUNS[:1])
+
+
+def test_residual_judges_in_rounds_with_the_gains_known():
+    """Residual pooling under an adaptive metric (INST: its weights depend on the gains seen)
+    judges in rounds: the budget-3 pool is round 1 (depth 1, nothing known) then the next 2
+    documents a topic given round 1's judgements, which differs from pooling 3 at once (on 1
+    topic of 50 here; on 8 at budget 10)."""
+    measure = "INST(T=3)"
+    sim = simulate_judging(QRELS, RUNS, "residual", measure, [1, 3])
+    first = pool(RUNS, "residual", measure=measure, depth=1)
+    assert sim.pools[1].to_dict() == first.to_dict()
+    labels = {}
+    for line in QRELS.read_text().splitlines():
+        t, _, d, label = line.split()
+        labels[(t, d)] = float(label)
+    known = [(t, d, labels.get((t, d), 0.0)) for t, ds in first.to_dict().items() for d in ds]
+    second = pool(
+        RUNS, "residual", measure=measure, depth=2, qrels=cwlkit.Qrels.from_records(known)
+    )
+    expected = {t: first.to_dict()[t] + second.to_dict().get(t, []) for t in first.to_dict()}
+    assert sim.pools[3].to_dict() == expected
+    at_once = pool(RUNS, "residual", measure=measure, depth=3).to_dict()
+    assert any(set(expected[t]) != set(at_once[t]) for t in expected)
+    assert sim.records[1]["judged"] == sum(len(v) for v in expected.values())

@@ -33,11 +33,15 @@ class Simulation:
         ``mean_residual`` (over the runs, of each run's mean C/W/L residual ``ResEU``; NaN
         for other measures) and ``changed`` (the runs whose paired t-test against the best
         run, p < ``alpha``, changes its verdict).
+    pools : dict of int to Pool
+        The documents judged at each budget (``residual``: judged in rounds, one per budget,
+        each given the judgements of the rounds before).
     """
 
     strategy: str
     measure: str
     records: list[dict[str, Any]] = field(default_factory=list)
+    pools: dict[int, Any] = field(default_factory=dict)
 
     def to_records(self) -> list[dict[str, Any]]:
         return [dict(r) for r in self.records]
@@ -133,12 +137,15 @@ def simulate_judging(
         kw["measure"] = pool_measure if pool_measure is not None else measure
     if strategy in ("maxmean", "mtf"):
         kw["qrels"] = q  # the bandits judge as they go, with the complete qrels as oracle
-    if strategy == "depth":
+    labels = _labels(q)
+    heads: dict[int, Any] | None = None
+    if strategy == "residual":  # in rounds: W follows the gains judged so far
+        heads = _residual_rounds(items, kw, budgets, labels)
+    elif strategy == "depth":
         kw["depth"] = 10**9  # every document, by best rank
         whole = pool(items, "depth", **kw)
     else:
         whole = pool(items, strategy, depth=10**9, **kw)
-    labels = _labels(q)
 
     def significant(per: np.ndarray) -> np.ndarray:
         with np.errstate(all="ignore"):
@@ -153,11 +160,9 @@ def simulate_judging(
     sig_full = significant(per_full)
     out = Simulation(strategy, str(mname))
     for b in budgets:
-        pl = whole.head(int(b))
-        recs = [
-            (t, d, float(labels.get((t, d), 0.0)))
-            for t, d in zip(pl.topics.tolist(), pl.docs.tolist(), strict=True)
-        ]
+        pl = heads[int(b)] if heads is not None else whole.head(int(b))
+        out.pools[int(b)] = pl
+        recs = _judged(pl, labels)
         if recs:
             res = Evaluator(Qrels.from_records(recs), [measure], residuals=True).evaluate_many(
                 dict(zip(names, items, strict=True))
@@ -195,6 +200,53 @@ def simulate_judging(
             }
         )
     return out
+
+
+def _judged(pl: Any, labels: dict) -> list[tuple[str, str, float]]:
+    """The oracle's label of each pooled (topic, document); 0 for one it does not hold."""
+    return [
+        (t, d, float(labels.get((t, d), 0.0)))
+        for t, d in zip(pl.topics.tolist(), pl.docs.tolist(), strict=True)
+    ]
+
+
+def _residual_rounds(items: list, kw: dict, budgets: Sequence[int], labels: dict) -> dict[int, Any]:
+    """Residual pooling in rounds, one per budget (ascending): each round pools the next
+    ``budget - previous`` documents a topic given the judgements of the rounds before
+    (judged documents skipped, W computed with their gains: an adaptive metric such as INST
+    re-weighs its ranks), so the pool of a budget holds every earlier round's.
+
+    Returns ``{budget: Pool}`` (the union of the rounds up to it; each topic's documents in
+    the order they were judged)."""
+    from ..io.trec import Qrels
+    from .pool import Pool, pool
+
+    out: dict[int, Any] = {}
+    got = Pool(np.zeros(0, dtype=object), np.zeros(0, dtype=object), np.zeros(0), "residual")
+    done = 0
+    for b in sorted({int(x) for x in budgets}):
+        if b > done:
+            known = Qrels.from_records(_judged(got, labels)) if len(got) else None
+            step = pool(items, "residual", depth=b - done, qrels=known, **kw)
+            got = _union(got, step)
+            done = b
+        out[b] = got
+    return out
+
+
+def _union(a: Any, b: Any) -> Any:
+    """``a``'s pairs then ``b``'s, grouped by topic (string order), each topic's in order."""
+    from .pool import Pool
+
+    t = np.concatenate([a.topics, b.topics])
+    order = np.argsort(t.astype(str), kind="stable")
+    return Pool(
+        t[order],
+        np.concatenate([a.docs, b.docs])[order],
+        np.concatenate([a.priority, b.priority])[order],
+        "residual",
+        dict(b.params),
+    )
 
 
 def _name(run: Any, i: int) -> str:
