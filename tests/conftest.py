@@ -105,3 +105,17 @@ def run_refs(python: Path, code: str, payload: object) -> object:
         timeout=600,
     )
     return json.loads(out.stdout)
+
+
+#: ndeval 4.5's own main(), in the library pyndeval ships: ``python -c NDEVAL ARGS...`` runs
+#: it as the ndeval program (the reference for cwlkit's ndeval and intent-aware measures)
+NDEVAL = """
+import ctypes, sys, _pyndeval
+lib = ctypes.CDLL(_pyndeval.__file__)
+args = [b"ndeval"] + [a.encode() for a in sys.argv[1:]]
+argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+lib.main.restype = ctypes.c_int
+rc = lib.main(len(args), argv)
+ctypes.CDLL(None).fflush(None)
+sys.exit(rc)
+"""

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, NDEVAL
 
 import cwlkit
 from cwlkit.errors import FormatError, InputError
@@ -272,17 +272,6 @@ def test_no_warning_for_diversity_qrels(div):
         warnings.simplefilter("error")
         cwlkit.evaluate(str(paths["random"]), str(runs[0]), ["alpha_nDCG@20"])
 
-
-NDEVAL = """
-import ctypes, sys, _pyndeval
-lib = ctypes.CDLL(_pyndeval.__file__)
-args = [b"ndeval"] + [a.encode() for a in sys.argv[1:]]
-argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-lib.main.restype = ctypes.c_int
-rc = lib.main(len(args), argv)
-ctypes.CDLL(None).fflush(None)
-sys.exit(rc)
-"""
 
 #: ndeval's columns, by cwlkit name
 NDEVAL_COLUMNS = {

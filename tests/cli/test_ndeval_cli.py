@@ -18,19 +18,9 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import NDEVAL
 
 pytest.importorskip("pyndeval")
-
-NDEVAL = """
-import ctypes, sys, _pyndeval
-lib = ctypes.CDLL(_pyndeval.__file__)
-args = [b"ndeval"] + [a.encode() for a in sys.argv[1:]]
-argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-lib.main.restype = ctypes.c_int
-rc = lib.main(len(args), argv)
-ctypes.CDLL(None).fflush(None)
-sys.exit(rc)
-"""
 
 
 def ndeval(*args) -> tuple[int, str]:

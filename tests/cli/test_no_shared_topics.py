@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED
+from conftest import NDEVAL, REPO, SHARED
 
 import cwlkit
 
@@ -101,18 +101,6 @@ def test_cwl_scores_every_run_topic_as_cwl_eval(cli, files, tmp_path):
         pytest.skip("cwl-eval (a test extra) is not installed")
     ref = subprocess.run([exe, q, r], capture_output=True, text=True, cwd=tmp_path)
     assert ref.returncode == 0 and ref.stdout == out
-
-
-NDEVAL = """
-import ctypes, sys, _pyndeval
-lib = ctypes.CDLL(_pyndeval.__file__)
-args = [b"ndeval"] + [a.encode() for a in sys.argv[1:]]
-argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
-lib.main.restype = ctypes.c_int
-rc = lib.main(len(args), argv)
-ctypes.CDLL(None).fflush(None)
-sys.exit(rc)
-"""
 
 
 def test_ndeval_prints_zero_lines_and_nan_mean_as_ndeval(cli, files):

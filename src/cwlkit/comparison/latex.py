@@ -10,23 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def tex_escape(text: str) -> str:
-    """Escape LaTeX's special characters."""
-    return "".join(_ESCAPES.get(c, c) for c in str(text))
+from ..stats.render import tex_escape
 
 
 def caption(t: Any) -> str:
