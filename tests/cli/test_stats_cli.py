@@ -102,6 +102,18 @@ def test_compare_all_pairs_correction_against_statsmodels(cli, per_topic, correc
     assert doc["means"][0]["P@10"] == pytest.approx(per_topic[NAMES[0]].mean()["P@10"])
 
 
+def test_compare_per_topic_prints_the_paired_scores(cli, per_topic):
+    rc, out, err = cli("compare", QRELS, *RUNS, "-m", *MEASURES, "--per-topic", "-f", "json")
+    assert rc == 0, err
+    rows = json.loads(out)
+    assert len(rows) == sum(len(r.topics) for r in per_topic.values())
+    for row in rows:
+        want = per_topic[row["run"]]
+        assert all(row[m] == want.per_topic(m)[row["topic"]] for m in MEASURES)
+    _, evaluated, _ = cli("evaluate", QRELS, *RUNS, "-m", *MEASURES, "--per-topic", "-f", "json")
+    assert out == evaluated
+
+
 def test_compare_text_and_markdown(cli, per_topic):
     rc, out, _ = cli(
         "compare",

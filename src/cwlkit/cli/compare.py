@@ -76,6 +76,12 @@ def build_parser():
         help="add each measure's two-way ANOVA of topics x systems",
     )
     p.add_argument(
+        "--per-topic",
+        action="store_true",
+        help="print the scores the tests pair instead, one row per run and topic "
+        "(as 'cwlkit evaluate --per-topic')",
+    )
+    p.add_argument(
         "--samples",
         type=int,
         default=10_000,
@@ -253,6 +259,11 @@ def main(argv: list[str]) -> int:
         jobs=args.jobs,
         progress=apply_quiet(args),
     )
+    if args.per_topic:
+        from ..formats.table import format_table
+
+        write_output(args, format_table(results, per_topic=True, fmt=fmt))
+        return 0
     table = compare(
         results,
         test=args.test,
