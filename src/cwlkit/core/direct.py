@@ -43,7 +43,9 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
         inners = list(q.by_topic.values())
         counts = np.fromiter(map(len, inners), np.int64, len(inners))
         n = int(counts.sum())
-        labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
+        labels = q.memo.pop("labels", None)  # (read already when the dict was checked)
+        if labels is None or labels.size != n:
+            labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
         starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
         row = np.repeat(np.arange(len(inners)), counts)
         labels = labels[np.lexsort((-labels, row))]
@@ -57,6 +59,7 @@ def label_values(q: GroupedQrels) -> np.ndarray:
     got = q.memo.get("label_values")
     if got is None:
         got = np.unique(qrels_arrays(q)[3])
+        got.setflags(write=False)  # (shared by every batch of these qrels)
         q.memo["label_values"] = got
     return got
 
@@ -117,25 +120,16 @@ def direct_batch(
             scores = scores.astype(np.float32)
     elif score_precision != "double":
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
-    flat: list | None = None
+    flat: np.ndarray | None = None  # (every document id, object[n], made if needed)
     perm = _score_order(row, scores)
-    row, scores = row[perm], scores[perm]
-    same = (scores[1:] == scores[:-1]) & (row[1:] == row[:-1])
+    row = row[perm]
+    ranked = scores[perm]
+    same = (ranked[1:] == ranked[:-1]) & (row[1:] == row[:-1])
     if same.any():  # ties: document id descending, in byte (code point) order
-        flat = list(chain.from_iterable(docs))
-        tie = np.zeros(n, dtype=bool)
-        tie[1:] |= same
-        tie[:-1] |= same
-        pos = np.flatnonzero(tie)
-        new = np.ones(pos.size, dtype=bool)
-        new[1:] = ~same[pos[1:] - 1]
-        group = np.cumsum(new)
-        tied = perm[pos]
-        names_tied = np.asarray(flat, dtype=object)[tied].astype(str)
-        _, rank = np.unique(names_tied, return_inverse=True)
-        sub = np.lexsort((-rank.reshape(-1), group))
-        perm[pos] = tied[sub]
-        scores[pos] = scores[pos][sub]
+        flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
+        perm = _break_ties(perm, same, flat, label if light else None)
+        ranked = scores[perm]
+    scores = ranked
     idx = perm
     depth = np.bincount(row, minlength=T).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
@@ -176,9 +170,9 @@ def direct_batch(
         q0 = np.where(valid, 0, -1).astype(np.int64)
         q0_names = ["Q0"]
         if flat is None:
-            flat = list(chain.from_iterable(docs))
+            flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
         docs_m = np.full((T, D), None, dtype=object)
-        docs_m[row, col] = np.asarray(flat, dtype=object)[idx]
+        docs_m[row, col] = flat[idx]
     batch_topics = [names[i] for i in order]
     qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
     values = label_values(qrels)
@@ -217,6 +211,82 @@ def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
         key |= (~up).astype(np.uint64)
         return np.argsort(key)
     return np.lexsort((-scores, row))
+
+
+#: tie groups of at most this many documents are ordered by comparing every pair of their
+#: document ids (no sort, no string array); larger ones are sorted
+PAIRWISE_GROUP = 32
+
+
+def _break_ties(
+    perm: np.ndarray, same: np.ndarray, flat: np.ndarray, label: np.ndarray | None
+) -> np.ndarray:
+    """``perm`` (rows in batch order, scores descending) with each group of tied scores
+    ordered by document id descending (Python's ``str`` order: code points, which is UTF-8
+    byte order). ``same[i]``: positions i and i + 1 tie. ``flat``: the document ids, in
+    the order ``perm`` indexes. ``label`` (a light batch, which keeps no document id): each
+    row's label (NaN: unjudged); a group whose labels are all equal is left in any order,
+    as no array of the batch can tell its documents apart.
+
+    A document id appears once per topic, so within a group the ids are distinct and a
+    document's place is the number of the group's ids above its own: counted by comparing
+    every pair of a small group at C speed (``object`` arrays compare as ``str``); larger
+    groups are sorted by their ids as a numpy string array.
+    """
+    n = perm.size
+    tie = np.zeros(n, dtype=bool)
+    tie[1:] |= same
+    tie[:-1] |= same
+    pos = np.flatnonzero(tie)  # (positions in groups, group after group)
+    new = np.ones(pos.size, dtype=bool)
+    new[1:] = ~same[pos[1:] - 1]
+    first = np.flatnonzero(new)  # (each group's first index into pos)
+    sizes = np.diff(np.append(first, pos.size))
+    if label is not None:
+        lab = label[perm[pos]]
+        key = np.where(np.isnan(lab), np.inf, lab)  # (labels are finite: inf is unjudged)
+        mixed = np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
+        if not mixed.all():
+            pos = pos[np.repeat(mixed, sizes)]
+            sizes = sizes[mixed]
+    if not pos.size:
+        return perm
+    perm = perm.copy()
+    small = sizes <= PAIRWISE_GROUP
+    member_small = np.repeat(small, sizes)
+    if small.any():
+        _order_pairwise(perm, pos[member_small], sizes[small], flat)
+    if not small.all():
+        _order_sorted(perm, pos[~member_small], sizes[~small], flat)
+    return perm
+
+
+def _order_pairwise(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
+    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document id
+    descending: each id's place is the count of its group's ids greater than it, from one
+    comparison per pair."""
+    m = pos.size
+    rows = perm[pos]
+    ids = flat[rows]
+    start = np.repeat(np.cumsum(sizes) - sizes, sizes)  # (each member's group start)
+    later = start + np.repeat(sizes, sizes) - np.arange(m) - 1  # (members after it)
+    first = np.repeat(np.arange(m), later)  # (pairs first < second of a group)
+    second = first + 1 + (np.arange(first.size) - np.repeat(np.cumsum(later) - later, later))
+    greater = ids[second] > ids[first]
+    above = np.bincount(first, weights=greater, minlength=m)
+    above += np.bincount(second, weights=~greater, minlength=m)
+    out = np.empty(m, dtype=perm.dtype)
+    out[start + above.astype(np.int64)] = rows
+    perm[pos] = out
+
+
+def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
+    """As :func:`_order_pairwise`, by sorting (large groups)."""
+    rows = perm[pos]
+    group = np.repeat(np.arange(sizes.size), sizes)
+    names = flat[rows].astype(str)
+    _, rank = np.unique(names, return_inverse=True)
+    perm[pos] = rows[np.lexsort((-rank.reshape(-1), group))]
 
 
 def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np.ndarray]:

@@ -283,7 +283,9 @@ def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
     by_topic = {t: dict(inner) for t, inner in zip(topics, inners, strict=True) if inner}
-    return GroupedQrels(by_topic, path=path or "<dict>")
+    out = GroupedQrels(by_topic, path=path or "<dict>")
+    out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
+    return out
 
 
 def qrels_from_columns(

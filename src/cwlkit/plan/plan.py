@@ -74,6 +74,7 @@ class Plan:
         #: keep each ranked document's id in the batches (``RankingBatch.doc_cells``), which
         #: the plan otherwise drops when no measure reads them (pooling reads them)
         self.keep_docs = False
+        self._layout: _Layout | None = None
 
     def __getstate__(self) -> dict:
         # qrels already read are sent without the object they were read from
@@ -261,7 +262,6 @@ class Plan:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
         from ..core.ranking import RankingBatch
         from ..errors import ParamError
-        from ..measures.base import is_cwl
 
         if not isinstance(batch, RankingBatch) and not self.prefs:
             raise ParamError(
@@ -273,19 +273,20 @@ class Plan:
             return per_topic(self, batch, self.topic_params, run)
         ms = self.measures if measures is None else measures
         o = self.options
-        want = o.cwl_columns
-        if want is None:
-            want = o.residuals or any(is_cwl(m) for m in ms)
+        lay = self._layout
+        if lay is None or lay.measures is not ms or lay.options is not o:
+            lay = _Layout(ms, o)
+            if measures is None:
+                self._layout = lay
         values = np.full((len(ms), batch.n_topics), np.nan)
-        cols = {c: np.full(values.shape, np.nan) for c in _column_names(want, o.residuals)}
+        cols = {c: np.full(values.shape, np.nan) for c in lay.columns}
         inputs: dict[Any, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
-        grouped = _grouped_values(ms, batch)
+        grouped = _grouped_values(ms, lay.groups, batch)
         text: dict[str, list[str]] = {}
-        for i, m in enumerate(ms):
-            if getattr(m, "text_valued", False):  # (its row of values stays NaN)
+        for i, (m, form) in enumerate(zip(ms, lay.forms, strict=True)):
+            if form is _TEXT:  # (its row of values stays NaN)
                 text[m.name] = m.compute_text(batch)  # type: ignore[attr-defined]
                 continue
-            form = m.cwl_form() if (want or is_cwl(m)) else None
             if form is None or form[0] is not m:
                 got = grouped.get(i)
                 values[i] = np.asarray(m.compute(batch) if got is None else got, dtype=np.float64)
@@ -297,7 +298,9 @@ class Plan:
                 self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
             elif o.residuals and hasattr(m, "residual"):
                 cols["ResEU"][i] = m.residual(batch)
-        return batch_results(batch, ms, values, cols, run=run, text=text)
+        return batch_results(
+            batch, ms, values, cols, run=run, text=text, names=lay.names, aggregates=lay.aggregates
+        )
 
     def cwl_input(self, batch: RankingBatch, gain: Any = None) -> Any:
         """The C/W/L engine's input (gains and costs) of ``batch`` under these options."""
@@ -374,20 +377,56 @@ def _column_names(want: bool, residuals: bool) -> tuple[str, ...]:
     return CWL_COLUMNS if want else ()
 
 
-def _grouped_values(ms: list[Measure], batch: RankingBatch) -> dict[int, np.ndarray]:
-    """Values of the measures that share a :meth:`~Measure.group_key` with another one,
-    computed a group at a time: ``{index in ms: values}``."""
+def _groups(ms: list[Measure]) -> list[list[int]]:
+    """The indices in ``ms`` of the measures sharing a :meth:`~Measure.group_key` with
+    another one (each group computed in one call)."""
     groups: dict[tuple, list[int]] = {}
     for i, m in enumerate(ms):
         key = m.group_key()
         if key is not None:
             groups.setdefault(key, []).append(i)
+    return [idx for idx in groups.values() if len(idx) > 1]
+
+
+def _grouped_values(
+    ms: list[Measure], groups: list[list[int]], batch: RankingBatch
+) -> dict[int, np.ndarray]:
+    """Values of the measures of ``groups`` (see :func:`_groups`), computed a group at a
+    time: ``{index in ms: values}``."""
     out: dict[int, np.ndarray] = {}
-    for idx in groups.values():
-        if len(idx) > 1:
-            members = [ms[i] for i in idx]
-            out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
+    for idx in groups:
+        members = [ms[i] for i in idx]
+        out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
     return out
+
+
+#: the form of a measure whose values are text (:class:`_Layout`)
+_TEXT: Any = ("text",)
+
+
+class _Layout:
+    """What :meth:`Plan.score` derives from the measures and options alone, once per plan
+    (a training loop's Evaluator scores thousands of small runs): each measure's C/W/L form
+    (:data:`_TEXT` for a text-valued measure), the groups computed together, the columns,
+    names and aggregates of the Results."""
+
+    def __init__(self, ms: list[Measure], o: Options) -> None:
+        from ..measures.base import is_cwl
+
+        self.measures, self.options = ms, o
+        want = o.cwl_columns
+        if want is None:
+            want = o.residuals or any(is_cwl(m) for m in ms)
+        self.columns = _column_names(want, o.residuals)
+        self.forms: list[Any] = [
+            _TEXT
+            if getattr(m, "text_valued", False)
+            else (m.cwl_form() if (want or is_cwl(m)) else None)
+            for m in ms
+        ]
+        self.groups = _groups(ms)
+        self.names = [m.name for m in ms]
+        self.aggregates = [m.aggregate for m in ms]
 
 
 def _read_costs(o: Options) -> tuple[Any, Any]:

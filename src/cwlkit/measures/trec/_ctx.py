@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -99,7 +99,7 @@ def _check_levels(batch: RankingBatch) -> None:
     from ...errors import ParamError
 
     values = batch.qrels_label_values
-    if values is None or not values.size:
+    if values is None or not values.size or values is _CHECKED[0]:
         return
     top = float(np.nanmax(np.abs(values)))
     if top > MAX_LEVEL:
@@ -107,6 +107,13 @@ def _check_levels(batch: RankingBatch) -> None:
             f"a qrels label of magnitude {top:.6g} is beyond 2^53: trec_eval's measures read "
             "labels as integers (trec_eval cannot compute them either); rescale the labels"
         )
+    if not values.flags.writeable:  # (read-only: the qrels' own, checked once for every run)
+        _CHECKED[0] = values
+
+
+#: the last read-only label values found within bounds (kept alive here, so that the same
+#: object is the same values)
+_CHECKED: list[Any] = [None]
 
 
 def stand_ins(
@@ -218,6 +225,10 @@ class Ctx:
 
         ``k`` larger than the ranking takes the last value; ``k = 0`` gives 0.
         """
+        if type(k) is int and self.D and k > 0:  # (one cutoff for every topic)
+            kk = np.minimum(self.depth, k)
+            if kk.all():
+                return mat[self._rows, kk - 1]
         k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.T,))
         kk = np.minimum(k, self.depth)
         out = np.zeros(self.T, dtype=mat.dtype)
@@ -225,6 +236,11 @@ class Ctx:
         if has.any() and self.D:
             out[has] = mat[np.flatnonzero(has), kk[has] - 1]
         return out
+
+    @cached_property
+    def _rows(self) -> np.ndarray:
+        """int64[T], 0..T-1."""
+        return np.arange(self.T)
 
     # ---- gains -----------------------------------------------------------------------
     def gain_table(self, pairs: list[tuple[str, float]] | None) -> dict[int, float]:

@@ -40,7 +40,19 @@ def _pairs(params) -> list[tuple[str, float]]:
 
 
 def _disc(n: int, offset: float = 1.0) -> np.ndarray:
-    return np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
+    """float64[n], ``log2(rank + offset)`` for ranks 1..n (read-only; the last few kept)."""
+    key = (n, offset)
+    got = _DISC.get(key)
+    if got is None:
+        got = np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
+        got.setflags(write=False)
+        if len(_DISC) >= 64:
+            _DISC.clear()
+        _DISC[key] = got
+    return got
+
+
+_DISC: dict[tuple[int, float], np.ndarray] = {}
 
 
 def _dcg_parts(ctx: Ctx, params) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,82 @@
+"""The direct (numpy-only) ranking batch: ties in score ordered by document id descending, in
+code point order, whatever the size of the tie group (pairs compared, large groups sorted),
+against rankings sorted here with Python's ``sorted`` (an independent reference), and
+against the columnar path (:func:`cwlkit.core.batch.build_batch`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import cwlkit
+from cwlkit.core import direct
+from cwlkit.core.direct import direct_batch
+from cwlkit.io.grouped import grouped_qrels, grouped_run
+
+#: document ids of several scripts and lengths (code point order is not byte order of
+#: UTF-16, nor a locale's order)
+IDS = st.text(alphabet="aZ0_é中😀-", min_size=1, max_size=4)
+
+
+@st.composite
+def tied_runs(draw) -> tuple[dict, dict]:
+    """1 to 4 topics of up to 90 documents whose scores take 1 to 3 values (tie groups from
+    pairs to the whole ranking), a third judged with labels 0..2."""
+    qrels: dict = {}
+    run: dict = {}
+    for t in range(draw(st.integers(1, 4))):
+        docs = draw(st.lists(IDS, unique=True, min_size=1, max_size=90))
+        values = draw(st.integers(1, 3))
+        scores = draw(st.lists(st.integers(0, values - 1), min_size=len(docs), max_size=len(docs)))
+        run[f"q{t}"] = {d: s / 4 for d, s in zip(docs, scores, strict=True)}
+        qrels[f"q{t}"] = {d: (i % 3) for i, d in enumerate(docs) if i % 3 != 1} or {docs[0]: 1}
+    return qrels, run
+
+
+def _reference(run: dict, topic: str) -> list[str]:
+    """The ranking of ``topic``: float32 score descending, then document id descending."""
+    ds = run[topic]
+    return sorted(ds, key=lambda d: (np.float32(ds[d]), d), reverse=True)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(tied_runs())
+def test_ties_are_ordered_by_document_id_descending(data):
+    qrels, run = data
+    batch = direct_batch(
+        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=False
+    )
+    for i, t in enumerate(batch.topics):
+        got = [d for d in batch.docs[i] if d is not None]
+        assert got == _reference(run, t)
+    # a light batch keeps no ids: its labels are the reference ranking's labels
+    light = direct_batch(
+        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=True
+    )
+    for i, t in enumerate(light.topics):
+        want = [qrels[t].get(d, np.nan) for d in _reference(run, t)]
+        assert np.array_equal(light.labels[i, : len(want)], want, equal_nan=True)
+
+
+@pytest.mark.parametrize("pairwise", [1, 32, 1000])
+def test_both_ways_of_ordering_a_group_agree_with_the_columnar_path(pairwise, monkeypatch):
+    """Tie groups ordered all by pairs, some sorted, all sorted: the batch of the columnar
+    path, to the array (documents kept: ``ties="average"``)."""
+    monkeypatch.setattr(direct, "PAIRWISE_GROUP", pairwise)
+    rng = np.random.default_rng(5)
+    run = {
+        f"t{t}": {f"d{rng.integers(10**6)}é{i}": float(rng.integers(0, 4)) for i in range(70)}
+        for t in range(3)
+    }
+    qrels = {t: {d: int(rng.integers(0, 3)) for d in list(ds)[::2]} for t, ds in run.items()}
+    for opts in ({}, {"ties": "average"}):
+        ev = cwlkit.Evaluator(qrels, ["AP", "nDCG@10", "P@5"], **opts)
+        col = cwlkit.Evaluator(cwlkit.as_qrels(qrels), ["AP", "nDCG@10", "P@5"], **opts)
+        a, b = ev.batch(run), col.batch(cwlkit.as_run(run))
+        assert np.array_equal(a.labels, b.labels, equal_nan=True)
+        if opts:
+            assert np.array_equal(a.docs, b.docs)
+        got, want = ev.evaluate(run), col.evaluate(cwlkit.as_run(run))
+        assert np.array_equal(got.values, want.values, equal_nan=True)
