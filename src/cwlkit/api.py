@@ -134,13 +134,19 @@ class Evaluator:
     def __init__(self, qrels: Any, measures: Any, *, client: Any = None, **options: Any) -> None:
         from .executors.choose import text_file
 
+        # (_copy_qrels=False: :func:`evaluate`'s Evaluator, held by no one else, reads a qrels
+        # dict's topics without copying them)
+        copy_qrels = bool(options.pop("_copy_qrels", True))
+
         try:
             opts = Options(**options)
         except TypeError as exc:
             raise ParamError(f"Evaluator: {exc}") from None
         # a qrels text file is streamed with each run (read then, not here)
         streamed = opts.chunk_topics is not None and text_file(qrels) is not None
-        self.plan = Plan(qrels, _parse_measures(measures), opts, stream_qrels=streamed)
+        self.plan = Plan(
+            qrels, _parse_measures(measures), opts, stream_qrels=streamed, copy_qrels=copy_qrels
+        )
         self._client = None
         if client is not None:
             from .executors.dask import check_client
@@ -297,7 +303,7 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
     >>> res.mean()
     {'P@2': 0.25, 'AP': 0.4388888888888889}
     """
-    ev = Evaluator(qrels, measures, **options)
+    ev = Evaluator(qrels, measures, _copy_qrels=False, **options)
     if _is_many(run):
         return ev.evaluate_many(run)
     return ev.evaluate(run)

@@ -16,6 +16,7 @@ takes a fraction of a millisecond, and at a million rows it does no string encod
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain, repeat
 from typing import TYPE_CHECKING
 
@@ -105,6 +106,10 @@ def direct_batch(
     order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
     row_of = np.empty(T, dtype=np.int64)
     row_of[order] = np.arange(T)
+    batch_topics = [names[i] for i in order]
+    # (the qrels' arrays first, while no array of the run's size is held: lower peak memory)
+    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
+    values = label_values(qrels)
     if n_run == len(rt):
         counts, scores, docs = run.counts, run.scores, run.docs
     else:
@@ -122,19 +127,32 @@ def direct_batch(
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
     flat: np.ndarray | None = None  # (every document id, object[n], made if needed)
     perm = _score_order(row, scores)
-    row = row[perm]
+    del row  # (sorted, the rows are each batch row's documents together: made so below)
+    depth = np.zeros(T, dtype=np.int64)
+    depth[row_of[:n_run]] = counts
+    row = np.repeat(np.arange(T), depth)
     ranked = scores[perm]
     same = (ranked[1:] == ranked[:-1]) & (row[1:] == row[:-1])
     if same.any():  # ties: document id descending, in byte (code point) order
-        flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
-        perm = _break_ties(perm, same, flat, label if light else None)
+        ids: list[np.ndarray] = []  # (made once the tie groups are known: lower peak memory)
+
+        def every_id() -> np.ndarray:
+            if not ids:
+                ids.append(np.fromiter(chain.from_iterable(docs), dtype=object, count=n))
+            return ids[0]
+
+        del ranked
+        perm = _break_ties(perm, same, every_id, label if light else None)
         ranked = scores[perm]
+        flat = None if light or not ids else ids[0]
+        del ids
+    del same
     scores = ranked
     idx = perm
-    depth = np.bincount(row, minlength=T).astype(np.int64)
     starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-    col = np.arange(n, dtype=np.int64) - starts[row]
+    col: np.ndarray | None = None  # (each row's rank - 1, made when needed)
     if max_depth is not None:
+        col = np.arange(n, dtype=np.int64) - starts[row]
         sel = col < max_depth
         idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
         depth = np.minimum(depth, max_depth)
@@ -147,7 +165,9 @@ def direct_batch(
         col = np.arange(idx.size, dtype=np.int64) - starts[row]
     D = int(depth.max(initial=0))
     full = idx.size == T * D
-    flat_pos = None if full else row * D + col
+    if col is None and not (full and light):
+        col = np.arange(idx.size, dtype=np.int64) - starts[row]
+    flat_pos = None if full or col is None else row * D + col
 
     def matrix(values: np.ndarray, fill: object) -> np.ndarray:
         if full:
@@ -157,6 +177,7 @@ def direct_batch(
         return out.reshape(T, D)
 
     lab = label[idx]
+    del label
     labels = matrix(lab, np.nan)
     judged = matrix(~np.isnan(lab), False)
     valid = np.arange(D)[None, :] < depth[:, None]
@@ -173,9 +194,6 @@ def direct_batch(
             flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
         docs_m = np.full((T, D), None, dtype=object)
         docs_m[row, col] = flat[idx]
-    batch_topics = [names[i] for i in order]
-    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
-    values = label_values(qrels)
     batch = RankingBatch(
         topics=np.asarray(batch_topics, dtype=object),
         depth=depth,
@@ -205,10 +223,18 @@ def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
     if scores.dtype == np.float32 and row.size:
         # one sort of uint64 keys: the row above, the score's bits made monotone below
         # (-0.0 as 0.0: they tie, as they compare equal)
+        # (in place, a 4-byte array at a time: a non-negative score's bits with all but the
+        # sign flipped, a negative one's as they are, so that larger scores come first)
         bits = (scores + np.float32(0)).view(np.uint32)
-        up = np.where(bits >> np.uint32(31), ~bits, bits | np.uint32(0x80000000))
-        key = row.astype(np.uint64) << np.uint64(32)
-        key |= (~up).astype(np.uint64)
+        low = bits >> np.uint32(31)
+        low ^= np.uint32(1)
+        low *= np.uint32(0x7FFFFFFF)
+        low ^= bits
+        del bits
+        key = row.astype(np.uint64)
+        key <<= np.uint64(32)
+        key |= low
+        del low
         return np.argsort(key)
     return np.lexsort((-scores, row))
 
@@ -216,17 +242,20 @@ def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
 #: tie groups of at most this many documents are ordered by comparing every pair of their
 #: document ids (no sort, no string array); larger ones are sorted
 PAIRWISE_GROUP = 32
+#: documents of the small tie groups ordered at a time
+PAIRWISE_BLOCK = 1 << 16
 
 
 def _break_ties(
-    perm: np.ndarray, same: np.ndarray, flat: np.ndarray, label: np.ndarray | None
+    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
 ) -> np.ndarray:
-    """``perm`` (rows in batch order, scores descending) with each group of tied scores
-    ordered by document id descending (Python's ``str`` order: code points, which is UTF-8
-    byte order). ``same[i]``: positions i and i + 1 tie. ``flat``: the document ids, in
-    the order ``perm`` indexes. ``label`` (a light batch, which keeps no document id): each
-    row's label (NaN: unjudged); a group whose labels are all equal is left in any order,
-    as no array of the batch can tell its documents apart.
+    """``perm`` (rows in batch order, scores descending; changed in place) with each group
+    of tied scores ordered by document id descending (Python's ``str`` order: code points,
+    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``every_id()``: the
+    document ids, object[n] in the order ``perm`` indexes (asked for once the groups to
+    order are known). ``label`` (a light batch, which keeps no document id): each row's
+    label (NaN: unjudged); a group whose labels are all equal is left in any order, as no
+    array of the batch can tell its documents apart.
 
     A document id appears once per topic, so within a group the ids are distinct and a
     document's place is the number of the group's ids above its own: counted by comparing
@@ -238,26 +267,38 @@ def _break_ties(
     tie[1:] |= same
     tie[:-1] |= same
     pos = np.flatnonzero(tie)  # (positions in groups, group after group)
+    del tie
     new = np.ones(pos.size, dtype=bool)
     new[1:] = ~same[pos[1:] - 1]
     first = np.flatnonzero(new)  # (each group's first index into pos)
+    del new
     sizes = np.diff(np.append(first, pos.size))
     if label is not None:
-        lab = label[perm[pos]]
-        key = np.where(np.isnan(lab), np.inf, lab)  # (labels are finite: inf is unjudged)
+        key = label[perm[pos]]
+        key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
         mixed = np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
+        del key
         if not mixed.all():
             pos = pos[np.repeat(mixed, sizes)]
             sizes = sizes[mixed]
+    del first
     if not pos.size:
         return perm
-    perm = perm.copy()
+    flat = every_id()
     small = sizes <= PAIRWISE_GROUP
-    member_small = np.repeat(small, sizes)
-    if small.any():
-        _order_pairwise(perm, pos[member_small], sizes[small], flat)
     if not small.all():
+        member_small = np.repeat(small, sizes)
         _order_sorted(perm, pos[~member_small], sizes[~small], flat)
+        pos, sizes = pos[member_small], sizes[small]
+        del member_small
+    # (the pairs a block of groups at a time: bounded memory)
+    ends = np.cumsum(sizes)
+    g = 0
+    while g < sizes.size:
+        a = int(ends[g - 1]) if g else 0
+        h = max(int(np.searchsorted(ends, a + PAIRWISE_BLOCK, side="right")), g + 1)
+        _order_pairwise(perm, pos[a : int(ends[h - 1])], sizes[g:h], flat)
+        g = h
     return perm
 
 

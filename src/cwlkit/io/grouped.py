@@ -257,11 +257,12 @@ def _pandas_qrels(df: Any, path: str | None) -> GroupedQrels | None:
     return GroupedQrels(by_topic, path=path or "<DataFrame>")
 
 
-def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
+def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> GroupedQrels | None:
     """A pytrec_eval qrels dict ``{query_id: {doc_id: relevance}}`` (or a pandas DataFrame
     of such columns) as :class:`GroupedQrels`, or None unless it is well formed (string
     ids, finite numeric labels, one judgement at least): :func:`cwlkit.io.inputs.as_qrels`
-    reads it then."""
+    reads it then. ``copy=False``: a topic's ``dict`` is used as it is, not copied (for an
+    evaluation that ends before the caller can change it: ``cwlkit.evaluate``)."""
     if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
         return _pandas_qrels(obj, path)
     if not isinstance(obj, Mapping):
@@ -282,7 +283,11 @@ def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
-    by_topic = {t: dict(inner) for t, inner in zip(topics, inners, strict=True) if inner}
+    by_topic = {
+        t: inner if not copy and type(inner) is dict else dict(inner)
+        for t, inner in zip(topics, inners, strict=True)
+        if inner
+    }
     out = GroupedQrels(by_topic, path=path or "<dict>")
     out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
     return out

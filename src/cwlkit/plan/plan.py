@@ -40,10 +40,18 @@ class Plan:
         Checked.
     stream_qrels : bool
         Keep a qrels text file unread (see above; ignored with intent-aware measures).
+    copy_qrels : bool, default True
+        Copy a qrels dict's topics (False: the plan ends before its caller can change them).
     """
 
     def __init__(
-        self, qrels: Any, measures: list[Measure], options: Options, *, stream_qrels: bool
+        self,
+        qrels: Any,
+        measures: list[Measure],
+        options: Options,
+        *,
+        stream_qrels: bool,
+        copy_qrels: bool = True,
     ) -> None:
 
         self.options = options
@@ -65,7 +73,7 @@ class Plan:
         if not streamed and not self.wants_subtopics:
             from ..io.grouped import grouped_qrels
 
-            self._grouped = grouped_qrels(qrels)
+            self._grouped = grouped_qrels(qrels, copy=copy_qrels)
         self._qrels: Any = None if streamed or self._grouped else self._read_qrels()
         self.costs = _read_costs(options)
         #: the label values of a qrels file streamed (not read whole), once a run has been

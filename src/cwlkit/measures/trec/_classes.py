@@ -41,10 +41,19 @@ def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
         absent = batch.memo.get("absent")
         if version >= 10 and absent is not None and not batch.memo.get("judged_only"):
             codes, depth = stand_ins(codes, depth, absent)
-        with np.errstate(invalid="ignore"):
-            qlev = np.trunc(batch.qrel_labels)
+        values = batch.qrels_label_values
+        if values is not None and not batch.qrel_labels.flags.writeable and _whole(values):
+            qlev = batch.qrel_labels  # (integer labels, read-only: shared, not truncated)
+        else:
+            with np.errstate(invalid="ignore"):
+                qlev = np.trunc(batch.qrel_labels)
         got = batch.memo[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
     return got
+
+
+def _whole(values: np.ndarray) -> bool:
+    """Whether every one of the (few, distinct) label ``values`` is a whole number."""
+    return bool(np.all(np.trunc(values) == values))
 
 
 #: what trec_eval 10.0 resets to 0 (or '') on a topic the run lacks (its stand-in ranking),

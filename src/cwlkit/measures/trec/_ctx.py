@@ -81,9 +81,11 @@ def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
     non-relevant), :data:`PAD` past the ranking's end."""
     _check_levels(batch)
     with np.errstate(invalid="ignore"):
-        # NaN (unjudged) casts to garbage that the judged mask replaces
-        lvl = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
-        codes = np.where(batch.judged, np.where(lvl < 0, UNJUDGED, lvl), NONPOOL)
+        # NaN (unjudged) casts to garbage that the judged mask replaces (in place: one
+        # int64 matrix at a time)
+        codes = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
+    codes[codes < 0] = UNJUDGED
+    codes[~batch.judged] = NONPOOL
     codes[~batch.valid] = PAD
     return codes, batch.depth.astype(np.int64)
 
@@ -264,12 +266,22 @@ class Ctx:
             got = self._memo[key] = self._gains(table)
         return got
 
-    def _gains(self, table: dict[int, float]) -> np.ndarray:
-        c = self.codes
-        g = np.where(c >= 0, c, 0).astype(np.float64)
+    def gains_to(self, table: dict[int, float], width: int) -> np.ndarray:
+        """The first ``width`` columns of :meth:`gains` (made alone when the whole matrix
+        is not memoised yet: a cutoff measure reads a few ranks of a deep ranking)."""
+        key = ("gains", tuple(sorted(table.items())))
+        got = self._memo.get(key)
+        if got is None and width < self.D:
+            return self._gains(table, width)
+        return self.gains(table)[:, :width]
+
+    def _gains(self, table: dict[int, float], width: int | None = None) -> np.ndarray:
+        c = self.codes[:, :width]
+        g = c.astype(np.float64)
+        g[c < 0] = 0.0
         for lvl, val in table.items():
             g[c == lvl] = val
-        g[~self.valid] = 0.0
+        g[~self.valid[:, :width]] = 0.0
         return g
 
     def ideal(self, table: dict[int, float]) -> np.ndarray:
@@ -286,11 +298,14 @@ class Ctx:
         q = self.qrel_levels
         with np.errstate(invalid="ignore"):
             ok = q >= 0
-        g = np.where(ok, q, 0.0)
-        g = np.nan_to_num(g, nan=0.0)
+        g = np.where(ok, q, 0.0)  # (NaN, padding, is not >= 0: 0)
         for lvl, val in table.items():
             g[ok & (q == lvl)] = val
-        g = np.where(g > 0, g, 0.0)
-        g = -np.sort(-g, axis=1)
+        del ok
+        g[~(g > 0)] = 0.0
+        # (descending: sorted negated, in place, one matrix at a time)
+        np.negative(g, out=g)
+        g.sort(axis=1)
+        np.negative(g, out=g)
         width = int((g > 0).sum(axis=1).max(initial=0))
         return g[:, :width]

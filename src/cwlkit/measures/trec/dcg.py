@@ -87,7 +87,7 @@ def ndcg_cut(ctx: Ctx, cutoffs, table: dict[int, float] | None = None) -> list[n
     # (cumulative sums run left to right: the first w columns are the same for any width)
     top = max((int(k) for k in cutoffs), default=0)
     w = min(ctx.D, top)
-    g = ctx.gains(table or {})[:, :w]
+    g = ctx.gains_to(table or {}, w)
     ideal = ctx.ideal(table or {})
     ideal = ideal[:, : min(ideal.shape[1], top)]  # (the ideal may go past the run's depth)
     cd = np.cumsum(g / _disc(w)[None, :], axis=1)
