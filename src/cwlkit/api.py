@@ -21,6 +21,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ParamError
+from .executors import evaluate_run, evaluate_runs
+from .executors.choose import text_file
 from .measures.parse import parse_list
 from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
 from .results import Results
@@ -132,8 +134,6 @@ class Evaluator:
     """
 
     def __init__(self, qrels: Any, measures: Any, *, client: Any = None, **options: Any) -> None:
-        from .executors.choose import text_file
-
         # (_copy_qrels=False: :func:`evaluate`'s Evaluator, held by no one else, reads a qrels
         # dict's topics without copying them)
         copy_qrels = bool(options.pop("_copy_qrels", True))
@@ -198,8 +198,6 @@ class Evaluator:
         (None: when stderr is a terminal). See :mod:`cwlkit.executors` for the ways a run is
         scored.
         """
-        from .executors import evaluate_run
-
         return evaluate_run(
             self.plan,
             run,
@@ -227,8 +225,6 @@ class Evaluator:
         cluster's workers and ``jobs`` is not used; a worker lost mid-way has its tasks
         retried by Dask on another worker.
         """
-        from .executors import evaluate_runs
-
         items = named_runs(runs)
         return evaluate_runs(self.plan, items, jobs=jobs, progress=progress, client=self._client)
 

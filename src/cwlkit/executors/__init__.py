@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .choose import DIRECT_CHUNKED_ROWS, buckets_for, is_dask_frame, text_file
+from .processes import resolve_jobs
+
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterator
     from types import EllipsisType
@@ -49,9 +52,6 @@ def evaluate_run(
     unless given. ``progress``: a bar on stderr over the buckets of a streamed run (None:
     when stderr is a terminal).
     """
-    from .choose import buckets_for, is_dask_frame, text_file
-    from .processes import resolve_jobs
-
     _check(plan)
     if jobs is not None:
         resolve_jobs(jobs)  # (checked even when nothing runs in processes)
@@ -74,8 +74,6 @@ def evaluate_run(
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
             return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
     if client is None:  # a run held in Python: its batch made with numpy alone
-        from .choose import DIRECT_CHUNKED_ROWS
-
         limit = DIRECT_CHUNKED_ROWS if isinstance(chunk_topics, int) else None
         batch = plan.direct(run, name, max_rows=limit)
         if batch is not None:

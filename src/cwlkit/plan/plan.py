@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.direct import direct_batch
+from ..core.ranking import RankingBatch
+from ..errors import ParamError
+from ..io.grouped import grouped_qrels, grouped_run
 from ..measures.base import Measure
 from ..results import Results
 from .options import CWL_COLUMNS, Options
 from .parts import batch_results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.batch import RankingBatch
     from ..io.trec import Qrels, Run
 
 
@@ -71,8 +74,6 @@ class Plan:
         #: (never for intent-aware measures, which read the qrels as diversity qrels)
         self._grouped: Any = None
         if not streamed and not self.wants_subtopics:
-            from ..io.grouped import grouped_qrels
-
             self._grouped = grouped_qrels(qrels, copy=copy_qrels)
         self._qrels: Any = None if streamed or self._grouped else self._read_qrels()
         self.costs = _read_costs(options)
@@ -82,7 +83,6 @@ class Plan:
         #: keep each ranked document's id in the batches (``RankingBatch.doc_cells``), which
         #: the plan otherwise drops when no measure reads them (pooling reads them)
         self.keep_docs = False
-        self._layout: _Layout | None = None
 
     def __getstate__(self) -> dict:
         # qrels already read are sent without the object they were read from
@@ -198,13 +198,9 @@ class Plan:
         o = self.options
         if o.order != "score" or self.prefs or self.diversity:
             return None
-        from ..io.grouped import grouped_run
-
         g = grouped_run(run, name)
         if g is None or (max_rows is not None and len(g) > max_rows):
             return None
-        from ..core.direct import direct_batch
-
         batch = direct_batch(
             self.grouped_qrels(),
             g,
@@ -268,9 +264,6 @@ class Plan:
         self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
     ) -> Results:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
-        from ..core.ranking import RankingBatch
-        from ..errors import ParamError
-
         if not isinstance(batch, RankingBatch) and not self.prefs:
             raise ParamError(
                 f"score takes a ranking batch (Evaluator.batch(run)); got {type(batch).__name__}"
@@ -281,11 +274,7 @@ class Plan:
             return per_topic(self, batch, self.topic_params, run)
         ms = self.measures if measures is None else measures
         o = self.options
-        lay = self._layout
-        if lay is None or lay.measures is not ms or lay.options is not o:
-            lay = _Layout(ms, o)
-            if measures is None:
-                self._layout = lay
+        lay = _layout(ms, o)
         values = np.full((len(ms), batch.n_topics), np.nan)
         cols = {c: np.full(values.shape, np.nan) for c in lay.columns}
         inputs: dict[Any, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
@@ -412,16 +401,29 @@ def _grouped_values(
 _TEXT: Any = ("text",)
 
 
+def _layout(ms: list[Measure], o: Options) -> _Layout:
+    """The :class:`_Layout` of ``ms`` under ``o``, made once for the same measure objects
+    (a training loop scores thousands of small runs, with one Evaluator or one per call:
+    :func:`cwlkit.evaluate` parses the same names to the same objects)."""
+    key = (tuple(map(id, ms)), o.cwl_columns, o.residuals)
+    got = _LAYOUTS.get(key)
+    if got is None:  # (a layout holds its measures: their ids stay theirs while kept)
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        got = _LAYOUTS[key] = _Layout(ms, o)
+    return got
+
+
 class _Layout:
-    """What :meth:`Plan.score` derives from the measures and options alone, once per plan
-    (a training loop's Evaluator scores thousands of small runs): each measure's C/W/L form
-    (:data:`_TEXT` for a text-valued measure), the groups computed together, the columns,
-    names and aggregates of the Results."""
+    """What :meth:`Plan.score` derives from the measures and two options (``cwl_columns``,
+    ``residuals``) alone: each measure's C/W/L form (:data:`_TEXT` for a text-valued
+    measure), the groups computed together, the columns, names and aggregates of the
+    Results."""
 
     def __init__(self, ms: list[Measure], o: Options) -> None:
         from ..measures.base import is_cwl
 
-        self.measures, self.options = ms, o
+        self.measures = tuple(ms)
         want = o.cwl_columns
         if want is None:
             want = o.residuals or any(is_cwl(m) for m in ms)
@@ -435,6 +437,9 @@ class _Layout:
         self.groups = _groups(ms)
         self.names = [m.name for m in ms]
         self.aggregates = [m.aggregate for m in ms]
+
+
+_LAYOUTS: dict[tuple, _Layout] = {}
 
 
 def _read_costs(o: Options) -> tuple[Any, Any]:

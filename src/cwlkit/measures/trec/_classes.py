@@ -53,6 +53,8 @@ def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
 
 def _whole(values: np.ndarray) -> bool:
     """Whether every one of the (few, distinct) label ``values`` is a whole number."""
+    if values.size <= 64:
+        return all(x.is_integer() for x in values.tolist())
     return bool(np.all(np.trunc(values) == values))
 
 

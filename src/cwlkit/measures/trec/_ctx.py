@@ -12,8 +12,7 @@ several measures share (relevant mask, cumulative counts, R, the ideal gain list
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -23,6 +22,29 @@ if TYPE_CHECKING:  # pragma: no cover
 NONPOOL = -1
 UNJUDGED = -2
 PAD = -3
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):  # noqa: N801  (functools' name and behaviour)
+    """:func:`functools.cached_property` without its lock (Python 3.11 takes one at every
+    first access: a few microseconds each, which a training loop scoring one-topic runs pays
+    for every array of every :class:`Ctx`). A :class:`Ctx` belongs to one batch, scored by
+    one thread."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        self.name = fn.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 def seqsum(x: np.ndarray) -> np.ndarray:
@@ -103,7 +125,10 @@ def _check_levels(batch: RankingBatch) -> None:
     values = batch.qrels_label_values
     if values is None or not values.size or values is _CHECKED[0]:
         return
-    top = float(np.nanmax(np.abs(values)))
+    if values.size <= 64:  # (a few distinct labels: faster in Python than numpy's calls)
+        top = max((abs(x) for x in values.tolist() if x == x), default=float("nan"))
+    else:
+        top = float(np.nanmax(np.abs(values)))
     if top > MAX_LEVEL:
         raise ParamError(
             f"a qrels label of magnitude {top:.6g} is beyond 2^53: trec_eval's measures read "
