@@ -216,8 +216,10 @@ class Evaluator:
 
         The qrels are read and encoded once. ``jobs`` processes (default: every available
         core) score the runs, each run whole in one process, so the results are identical
-        to ``jobs=1``; the qrels are handed to each worker once. One run alone has its topic
-        chunks scored over ``jobs`` processes (see :meth:`evaluate`). An error in any run is
+        to ``jobs=1``; the qrels are handed to each worker once. Without ``jobs``, runs held
+        in Python (dicts, DataFrames...) of at most a million rows in all are scored in this
+        process, no pool started. One run alone has its topic chunks scored over ``jobs``
+        processes (see :meth:`evaluate`). An error in any run is
         raised (naming its file and line) before any result is returned. ``progress``: a
         bar on stderr (runs and topics done); default when stderr is a terminal.
 
