@@ -59,7 +59,14 @@ def label_values(q: GroupedQrels) -> np.ndarray:
     """float64, the distinct labels of ``q``, ascending (cached)."""
     got = q.memo.get("label_values")
     if got is None:
-        got = np.unique(qrels_arrays(q)[3])
+        # (np.unique's steps: sort, keep each first of equal values; without np.unique,
+        # which imports numpy.ma, 7 ms of a cold start)
+        got = np.sort(qrels_arrays(q)[3])
+        if got.size:
+            keep = np.empty(got.size, dtype=bool)
+            keep[0] = True
+            np.not_equal(got[1:], got[:-1], out=keep[1:])
+            got = got[keep]
         got.setflags(write=False)  # (shared by every batch of these qrels)
         q.memo["label_values"] = got
     return got
