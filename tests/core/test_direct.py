@@ -41,30 +41,43 @@ def _reference(run: dict, topic: str) -> list[str]:
     return sorted(ds, key=lambda d: (np.float32(ds[d]), d), reverse=True)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
-@given(tied_runs())
-def test_ties_are_ordered_by_document_id_descending(data):
+@pytest.mark.parametrize("small", [0, 256])
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(data=tied_runs())
+def test_ties_are_ordered_by_document_id_descending(small, data):
+    """Rankings in Python (small) and with numpy (``SMALL_TIES`` 0)."""
     qrels, run = data
-    batch = direct_batch(
-        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=False
-    )
-    for i, t in enumerate(batch.topics):
-        got = [d for d in batch.docs[i] if d is not None]
-        assert got == _reference(run, t)
-    # a light batch keeps no ids: its labels are the reference ranking's labels
-    light = direct_batch(
-        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=True
-    )
-    for i, t in enumerate(light.topics):
-        want = [qrels[t].get(d, np.nan) for d in _reference(run, t)]
-        assert np.array_equal(light.labels[i, : len(want)], want, equal_nan=True)
+    direct.SMALL_TIES, keep = small, direct.SMALL_TIES
+    try:
+        batch = direct_batch(
+            grouped_qrels(qrels), grouped_run(run), score_precision="single", light=False
+        )
+        for i, t in enumerate(batch.topics):
+            got = [d for d in batch.docs[i] if d is not None]
+            assert got == _reference(run, t)
+        # a light batch keeps no ids: its labels are the reference ranking's labels
+        light = direct_batch(
+            grouped_qrels(qrels), grouped_run(run), score_precision="single", light=True
+        )
+        for i, t in enumerate(light.topics):
+            want = [qrels[t].get(d, np.nan) for d in _reference(run, t)]
+            assert np.array_equal(light.labels[i, : len(want)], want, equal_nan=True)
+    finally:
+        direct.SMALL_TIES = keep
 
 
-@pytest.mark.parametrize("pairwise", [1, 32, 1000])
-def test_both_ways_of_ordering_a_group_agree_with_the_columnar_path(pairwise, monkeypatch):
-    """Tie groups ordered all by pairs, some sorted, all sorted: the batch of the columnar
-    path, to the array (documents kept: ``ties="average"``)."""
+@pytest.mark.parametrize(
+    "small, pairwise, block", [(0, 1, 4), (0, 32, 4), (0, 32, 1 << 16), (0, 1000, 4), (256, 1, 4)]
+)
+def test_every_way_of_ordering_a_group_agrees_with_the_columnar_path(
+    small, pairwise, block, monkeypatch
+):
+    """Tie groups ordered in Python (a small ranking), all by pairs (in blocks of a few
+    documents or all at once), some sorted, all sorted: the batch of the columnar path, to
+    the array (documents kept: ``ties="average"``)."""
+    monkeypatch.setattr(direct, "SMALL_TIES", small)
     monkeypatch.setattr(direct, "PAIRWISE_GROUP", pairwise)
+    monkeypatch.setattr(direct, "PAIRWISE_BLOCK", block)
     rng = np.random.default_rng(5)
     run = {
         f"t{t}": {f"d{rng.integers(10**6)}é{i}": float(rng.integers(0, 4)) for i in range(70)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -270,6 +270,8 @@ def _break_ties(
     groups are sorted by their ids as a numpy string array.
     """
     n = perm.size
+    if n <= SMALL_TIES:
+        return _break_ties_small(perm, same, every_id, label)
     tie = np.zeros(n, dtype=bool)
     tie[1:] |= same
     tie[:-1] |= same
@@ -307,6 +309,38 @@ def _break_ties(
         _order_pairwise(perm, pos[a : int(ends[h - 1])], sizes[g:h], flat)
         g = h
     return perm
+
+
+#: a ranking of at most this many rows has its ties ordered in Python (a few numpy calls
+#: cost more than the work)
+SMALL_TIES = 256
+
+
+def _break_ties_small(
+    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+) -> np.ndarray:
+    """:func:`_break_ties` for a few rows: each tie group sorted by ``sorted`` (ids are
+    distinct within a group: descending order is exact)."""
+    p = perm.tolist()
+    flags = same.tolist()
+    lab = None if label is None else label.tolist()
+    ids: Any = None
+    inf = float("inf")
+    i, last = 0, len(flags)
+    while i < last:
+        if not flags[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < last and flags[j]:
+            j += 1
+        group = p[i : j + 1]  # (rows i..j tie)
+        if lab is None or len({v if v == v else inf for v in map(lab.__getitem__, group)}) > 1:
+            if ids is None:
+                ids = every_id()
+            p[i : j + 1] = sorted(group, key=ids.__getitem__, reverse=True)
+        i = j + 1
+    return np.asarray(p, dtype=perm.dtype)
 
 
 def _order_pairwise(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
