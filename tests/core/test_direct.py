@@ -93,3 +93,25 @@ def test_every_way_of_ordering_a_group_agrees_with_the_columnar_path(
             assert np.array_equal(a.docs, b.docs)
         got, want = ev.evaluate(run), col.evaluate(cwlkit.as_run(run))
         assert np.array_equal(got.values, want.values, equal_nan=True)
+
+
+def test_one_topic_runs_as_a_training_loop_scores_them():
+    """One Evaluator, a run of one topic at a time (the qrels matrix is then a slice of the
+    qrels' arrays): each Results and batch equal to the columnar path's, and pytrec_eval's
+    values."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    rng = np.random.default_rng(11)
+    qrels = {f"q{t}": {f"d{i}": int(rng.integers(0, 4)) for i in range(0, 40, 3)} for t in range(5)}
+    qrels["q9"] = {"x": 1}
+    ev = cwlkit.Evaluator(qrels, ["AP", "nDCG@10", "P@10"])
+    col = cwlkit.Evaluator(cwlkit.as_qrels(qrels), ["AP", "nDCG@10", "P@10"])
+    pe = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.10"})
+    for t in ["q3", "q0", "q9", "q4"]:
+        run = {t: {f"d{i}": float(rng.integers(0, 9)) / 8 for i in range(30)}}
+        a, b = ev.batch(run), col.batch(cwlkit.as_run(run))
+        assert np.array_equal(a.qrel_labels, b.qrel_labels, equal_nan=True)
+        assert np.array_equal(a.n_judged, b.n_judged)
+        got = ev.evaluate(run)
+        assert np.array_equal(got.values, col.evaluate(cwlkit.as_run(run)).values)
+        ref = pe.evaluate(run)[t]
+        assert got.values[:, 0].tolist() == [ref["map"], ref["ndcg_cut_10"], ref["P_10"]]

@@ -379,6 +379,13 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
     if got is not None and got[0] == key:
         return got[1]
     _, qcounts, qstarts, qsorted = qrels_arrays(qrels)
+    if len(where) == 1 and where[0] >= 0:  # (one topic, as a training loop's runs: a slice)
+        a, c = int(qstarts[where[0]]), int(qcounts[where[0]])
+        out = qsorted[a : a + c].reshape(1, c)
+        counts = np.array([c], dtype=np.int64)
+        out.setflags(write=False)
+        counts.setflags(write=False)
+        return out, counts
     w = np.asarray(where, dtype=np.int64)
     has = w >= 0
     counts = np.where(has, qcounts[np.maximum(w, 0)], 0).astype(np.int64)
