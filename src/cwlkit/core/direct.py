@@ -156,10 +156,14 @@ def direct_batch(
     del same
     scores = ranked
     idx = perm
-    starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-    col: np.ndarray | None = None  # (each row's rank - 1, made when needed)
+
+    def rank0() -> np.ndarray:  # (each row's rank - 1)
+        starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
+        return np.arange(idx.size, dtype=np.int64) - starts[row]
+
+    col: np.ndarray | None = None  # (made when needed)
     if max_depth is not None:
-        col = np.arange(n, dtype=np.int64) - starts[row]
+        col = rank0()
         sel = col < max_depth
         idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
         depth = np.minimum(depth, max_depth)
@@ -168,12 +172,11 @@ def direct_batch(
             sel = label[idx] > -1  # (NaN, unjudged, is not)
         idx, row, scores = idx[sel], row[sel], scores[sel]
         depth = np.bincount(row, minlength=T).astype(np.int64)
-        starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-        col = np.arange(idx.size, dtype=np.int64) - starts[row]
+        col = rank0()
     D = int(depth.max(initial=0))
     full = idx.size == T * D
     if col is None and not (full and light):
-        col = np.arange(idx.size, dtype=np.int64) - starts[row]
+        col = rank0()
     flat_pos = None if full or col is None else row * D + col
 
     def matrix(values: np.ndarray, fill: object) -> np.ndarray:
@@ -187,7 +190,7 @@ def direct_batch(
     del label
     labels = matrix(lab, np.nan)
     judged = matrix(~np.isnan(lab), False)
-    valid = np.arange(D)[None, :] < depth[:, None]
+    valid = np.ones((T, D), dtype=bool) if full else np.arange(D)[None, :] < depth[:, None]
     docs_m = None
     if light:
         score_m = np.full((T, 0), np.nan)
@@ -227,7 +230,7 @@ def direct_batch(
 def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """A permutation ordering the rows by batch row, then score descending (tied scores in
     any order: they are ordered by document id afterwards)."""
-    if scores.dtype == np.float32 and row.size:
+    if scores.dtype == np.float32 and row.size > SMALL_TIES:
         # one sort of uint64 keys: the row above, the score's bits made monotone below
         # (-0.0 as 0.0: they tie, as they compare equal)
         # (in place, a 4-byte array at a time: a non-negative score's bits with all but the

@@ -236,9 +236,10 @@ class Ctx:
     @cached_property
     def num_rel(self) -> np.ndarray:
         """int64[T], R: qrels entries with value >= max(0, ``-l``)."""
-        with np.errstate(invalid="ignore"):
-            q = self.qrel_levels
-            return ((q >= 0) & (q >= self.rel_level)).sum(axis=1).astype(np.int64)
+        q = self.qrel_levels  # (NaN padding compares False, without a warning)
+        if self.rel_level >= 0:
+            return (q >= self.rel_level).sum(axis=1, dtype=np.int64)
+        return ((q >= 0) & (q >= self.rel_level)).sum(axis=1, dtype=np.int64)
 
     @cached_property
     def num_nonrel(self) -> np.ndarray:
@@ -321,9 +322,8 @@ class Ctx:
 
     def _ideal(self, table: dict[int, float]) -> np.ndarray:
         q = self.qrel_levels
-        with np.errstate(invalid="ignore"):
-            ok = q >= 0
-        g = np.where(ok, q, 0.0)  # (NaN, padding, is not >= 0: 0)
+        ok = q >= 0  # (NaN, padding, compares False, without a warning)
+        g = np.where(ok, q, 0.0)
         for lvl, val in table.items():
             g[ok & (q == lvl)] = val
         del ok
