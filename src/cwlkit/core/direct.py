@@ -48,8 +48,19 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
         if labels is None or labels.size != n:
             labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
         starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-        row = np.repeat(np.arange(len(inners)), counts)
-        labels = labels[np.lexsort((-labels, row))]
+        if n <= 64:  # (a few: sorted in Python, stable as lexsort, descending)
+            flat, ends = labels.tolist(), np.cumsum(counts).tolist()
+            labels = np.array(
+                [
+                    x
+                    for a, b in zip(starts.tolist(), ends, strict=True)
+                    for x in sorted(flat[a:b], reverse=True)
+                ],
+                dtype=np.float64,
+            )
+        else:
+            row = np.repeat(np.arange(len(inners)), counts)
+            labels = labels[np.lexsort((-labels, row))]
         got = ({t: i for i, t in enumerate(topics)}, counts, starts, labels)
         q.memo["arrays"] = got
     return got
@@ -374,6 +385,10 @@ def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np
     perm[pos] = rows[np.lexsort((-rank.reshape(-1), group))]
 
 
+#: a batch of at most this many topics has its qrels matrix filled a topic at a time
+SMALL_MATRIX = 8
+
+
 def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """float64[T, Q] labels of each batch topic (its qrels index in ``where``, -1: none)
     sorted descending, NaN-padded, and int64[T] counts (read-only; the last is kept)."""
@@ -388,6 +403,16 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
         counts = np.array([c], dtype=np.int64)
         out.setflags(write=False)
         counts.setflags(write=False)
+        return out, counts
+    if len(where) <= SMALL_MATRIX:  # (a few topics: a slice each)
+        spans = [(int(qstarts[i]), int(qcounts[i])) if i >= 0 else (0, 0) for i in where]
+        counts = np.array([c for _, c in spans], dtype=np.int64)
+        out = np.full((len(where), max(c for _, c in spans)), np.nan)
+        for j, (a, c) in enumerate(spans):
+            out[j, :c] = qsorted[a : a + c]
+        out.setflags(write=False)
+        counts.setflags(write=False)
+        qrels.memo["matrix"] = (key, (out, counts))
         return out, counts
     w = np.asarray(where, dtype=np.int64)
     has = w >= 0
