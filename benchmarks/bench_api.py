@@ -319,11 +319,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     rows: list = []
+    load0 = os.getloadavg()[0]
     bench_sizes(QUICK_SIZES if args.quick else SIZES, args.quick, rows)
     bench_repeated(args.quick, rows)
     bench_cold(args.quick, rows)
     bench_memory(args.quick, rows)
-    print(f"# medians of interleaved runs; python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    load1 = os.getloadavg()[0]
+    print(
+        f"# medians of interleaved runs; python {sys.version.split()[0]}, {os.cpu_count()} "
+        f"CPUs, load average before {load0:.2f}, after {load1:.2f}"
+    )
     print(table(rows))
     bad = [r for r in rows if r[1] == "dicts" and r[3] != "exact"]
     if bad:

@@ -21,6 +21,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ParamError
+from .executors import evaluate_run, evaluate_runs
+from .executors.choose import text_file
 from .measures.parse import parse_list
 from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
 from .results import Results
@@ -132,7 +134,9 @@ class Evaluator:
     """
 
     def __init__(self, qrels: Any, measures: Any, *, client: Any = None, **options: Any) -> None:
-        from .executors.choose import text_file
+        # (_copy_qrels=False: :func:`evaluate`'s Evaluator, held by no one else, reads a qrels
+        # dict's topics without copying them)
+        copy_qrels = bool(options.pop("_copy_qrels", True))
 
         try:
             opts = Options(**options)
@@ -140,7 +144,9 @@ class Evaluator:
             raise ParamError(f"Evaluator: {exc}") from None
         # a qrels text file is streamed with each run (read then, not here)
         streamed = opts.chunk_topics is not None and text_file(qrels) is not None
-        self.plan = Plan(qrels, _parse_measures(measures), opts, stream_qrels=streamed)
+        self.plan = Plan(
+            qrels, _parse_measures(measures), opts, stream_qrels=streamed, copy_qrels=copy_qrels
+        )
         self._client = None
         if client is not None:
             from .executors.dask import check_client
@@ -192,8 +198,6 @@ class Evaluator:
         (None: when stderr is a terminal). See :mod:`cwlkit.executors` for the ways a run is
         scored.
         """
-        from .executors import evaluate_run
-
         return evaluate_run(
             self.plan,
             run,
@@ -212,8 +216,10 @@ class Evaluator:
 
         The qrels are read and encoded once. ``jobs`` processes (default: every available
         core) score the runs, each run whole in one process, so the results are identical
-        to ``jobs=1``; the qrels are handed to each worker once. One run alone has its topic
-        chunks scored over ``jobs`` processes (see :meth:`evaluate`). An error in any run is
+        to ``jobs=1``; the qrels are handed to each worker once. Without ``jobs``, runs held
+        in Python (dicts, DataFrames...) of at most a million rows in all are scored in this
+        process, no pool started. One run alone has its topic chunks scored over ``jobs``
+        processes (see :meth:`evaluate`). An error in any run is
         raised (naming its file and line) before any result is returned. ``progress``: a
         bar on stderr (runs and topics done); default when stderr is a terminal.
 
@@ -221,8 +227,6 @@ class Evaluator:
         cluster's workers and ``jobs`` is not used; a worker lost mid-way has its tasks
         retried by Dask on another worker.
         """
-        from .executors import evaluate_runs
-
         items = named_runs(runs)
         return evaluate_runs(self.plan, items, jobs=jobs, progress=progress, client=self._client)
 
@@ -297,7 +301,7 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
     >>> res.mean()
     {'P@2': 0.25, 'AP': 0.4388888888888889}
     """
-    ev = Evaluator(qrels, measures, **options)
+    ev = Evaluator(qrels, measures, _copy_qrels=False, **options)
     if _is_many(run):
         return ev.evaluate_many(run)
     return ev.evaluate(run)

@@ -61,3 +61,47 @@ def test_chunk_for(tmp_path):
     assert _parallel.chunk_for([*small, str(big)], 2) == 1  # big results: one a task
     assert _parallel.chunk_for([*small, object()], 2) == 1  # not files
     assert _parallel.chunk_for([*small, str(tmp_path / "missing")], 2) == 1
+
+
+def test_small_runs_held_in_python_start_no_pool(monkeypatch):
+    """evaluate_many on a few small dict runs (and DataFrames) scores them here: no process
+    pool (imap is never called); the values are each run's own evaluate, and pytrec_eval's."""
+    import pandas as pd
+    import pytrec_eval
+
+    import cwlkit
+    from cwlkit import executors
+    from cwlkit.executors import choose
+
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d1": 0, "d2": 1}}
+    runs = {
+        "a": {"q1": {"d1": 0.5, "d2": 0.4, "d3": 0.3}, "q2": {"d1": 1.0, "d2": 0.2}},
+        "b": {"q1": {"d3": 0.9, "d2": 0.1}, "q2": {"d2": 0.7, "d1": 0.3}},
+        "c": pd.DataFrame(
+            [("q1", "d2", 1.0), ("q2", "d2", 2.0)], columns=["query_id", "doc_id", "score"]
+        ),
+    }
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a process pool was started")
+
+    monkeypatch.setattr(executors, "imap", no_pool, raising=False)
+    monkeypatch.setattr("cwlkit.executors.processes.imap", no_pool)
+    ev = cwlkit.Evaluator(qrels, ["AP", "nDCG@10"])
+    got = ev.evaluate_many(runs)
+    assert list(got) == ["a", "b", "c"]
+    pe = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10"})
+    for name in ("a", "b"):
+        ref = pe.evaluate(runs[name])
+        for t in got[name].topics:
+            assert got[name]["AP"][t] == ref[t]["map"]
+            assert got[name]["nDCG@10"][t] == ref[t]["ndcg_cut_10"]
+    # over the threshold, or with jobs given, the pool is used
+    monkeypatch.setattr(choose, "HELD_POOL_ROWS", 5)
+    with pytest.raises(AssertionError, match="pool was started"):
+        ev.evaluate_many(runs)
+    monkeypatch.setattr(choose, "HELD_POOL_ROWS", 10**6)
+    with pytest.raises(AssertionError, match="pool was started"):
+        ev.evaluate_many(runs, jobs=2)
+    assert choose.held_rows(runs["a"]) == 5 and choose.held_rows(runs["c"]) == 2
+    assert choose.held_rows("a.run") is None

@@ -135,3 +135,64 @@ def test_a_tiny_evaluation_does_not_import_pyarrow():
         env={"PYTHONPATH": src, "PATH": "/usr/bin:/bin"},
     )
     assert out.stdout.split() == ["False", "True"]
+
+
+def _forms(qrels: dict, run: dict) -> dict:
+    """The same qrels and run as polars DataFrames, pyarrow Tables, ir_measures records and
+    pandas DataFrames with rank, Q0 and tag columns."""
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
+    from ir_measures import Qrel, ScoredDoc
+
+    q = [(t, d, r) for t, js in qrels.items() for d, r in js.items()]
+    r = [(t, d, s) for t, ds in run.items() for d, s in ds.items()]
+    qcols = {"query_id": [x[0] for x in q], "doc_id": [x[1] for x in q]}
+    qcols["relevance"] = [x[2] for x in q]
+    rcols = {"query_id": [x[0] for x in r], "doc_id": [x[1] for x in r]}
+    rcols["score"] = [x[2] for x in r]
+    full = pd.DataFrame(rcols)
+    full["rank"] = full.groupby("query_id").cumcount() + 1  # (any rank: ranking is by score)
+    full["q0"], full["tag"] = "Q0", "mytag"
+    return {
+        "polars": (pl.DataFrame(qcols), pl.DataFrame(rcols)),
+        "pyarrow": (pa.table(qcols), pa.table(rcols)),
+        "records": ([Qrel(*x, 0) for x in q], [ScoredDoc(*x) for x in r]),
+        "pandas with rank, Q0, tag": (pd.DataFrame(qcols), full),
+    }
+
+
+@pytest.mark.parametrize("form", ["polars", "pyarrow", "records", "pandas with rank, Q0, tag"])
+def test_other_held_forms_take_the_direct_path(form):
+    """polars, pyarrow, ir_measures records and pandas with rank/Q0/tag columns are grouped
+    directly (no pyarrow conversion of the run) and give the columnar path's values, to the
+    bit, and pytrec_eval's for its measures; the tag column names the run."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qrels, run = _data(6, 25, seed=3)
+    q, r = _forms(qrels, run)[form]
+    assert grouped_qrels(q) is not None and grouped_run(r) is not None
+    ev = cwlkit.Evaluator(q, MEASURES)
+    assert ev.plan._grouped is not None and ev.plan.direct(r, None) is not None
+    got = ev.evaluate(r)
+    _same(got, _columnar(qrels, run))
+    ref = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P.10"}).evaluate(run)
+    for t in got.topics:
+        assert got["AP"][t] == ref[t]["map"] and got["P@10"][t] == ref[t]["P_10"]
+    assert got.run == ("mytag" if "tag" in form else "run")
+
+
+def test_held_forms_that_are_not_for_the_direct_path():
+    """Two tags, an element type other than Q0, a null, a repeated document, a large table:
+    the columnar path reads them (and reports what is wrong)."""
+    import pandas as pd
+    import polars as pl
+
+    base = {"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [1.0, 2.0]}
+    assert grouped_run(pd.DataFrame({**base, "tag": ["x", "y"]})) is None
+    assert grouped_run(pd.DataFrame({**base, "q0": ["Q0", "Q1"]})) is None
+    assert grouped_run(pd.DataFrame({**base, "rank": ["1", "2"]})) is None
+    assert grouped_run(pl.DataFrame({**base, "score": [1.0, None]})) is None
+    assert grouped_run(pl.DataFrame({**base, "doc_id": ["a", "a"]})) is None
+    n = SMALL_FRAME + 1
+    big = pl.DataFrame({"query_id": ["q"] * n, "doc_id": [f"d{i}" for i in range(n)]})
+    assert grouped_run(big.with_columns(score=pl.lit(1.0))) is None

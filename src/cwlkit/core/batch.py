@@ -422,6 +422,7 @@ def qrels_label_values(qrels: Qrels) -> np.ndarray:
     if got is None:
         got = to_numpy(pc.unique(qrels.table.column("label"))).astype(np.float64)
         got = np.sort(got[np.isfinite(got)])
+        got.setflags(write=False)  # (shared by every batch of these qrels)
         qrels.memo["label_values"] = got
     return got
 

@@ -16,8 +16,9 @@ takes a fraction of a millisecond, and at a million rows it does no string encod
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import chain, repeat
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,10 +44,23 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
         inners = list(q.by_topic.values())
         counts = np.fromiter(map(len, inners), np.int64, len(inners))
         n = int(counts.sum())
-        labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
+        labels = q.memo.pop("labels", None)  # (read already when the dict was checked)
+        if labels is None or labels.size != n:
+            labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
         starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
-        row = np.repeat(np.arange(len(inners)), counts)
-        labels = labels[np.lexsort((-labels, row))]
+        if n <= 64:  # (a few: sorted in Python, stable as lexsort, descending)
+            flat, ends = labels.tolist(), np.cumsum(counts).tolist()
+            labels = np.array(
+                [
+                    x
+                    for a, b in zip(starts.tolist(), ends, strict=True)
+                    for x in sorted(flat[a:b], reverse=True)
+                ],
+                dtype=np.float64,
+            )
+        else:
+            row = np.repeat(np.arange(len(inners)), counts)
+            labels = labels[np.lexsort((-labels, row))]
         got = ({t: i for i, t in enumerate(topics)}, counts, starts, labels)
         q.memo["arrays"] = got
     return got
@@ -56,7 +70,15 @@ def label_values(q: GroupedQrels) -> np.ndarray:
     """float64, the distinct labels of ``q``, ascending (cached)."""
     got = q.memo.get("label_values")
     if got is None:
-        got = np.unique(qrels_arrays(q)[3])
+        # (np.unique's steps: sort, keep each first of equal values; without np.unique,
+        # which imports numpy.ma, 7 ms of a cold start)
+        got = np.sort(qrels_arrays(q)[3])
+        if got.size:
+            keep = np.empty(got.size, dtype=bool)
+            keep[0] = True
+            np.not_equal(got[1:], got[:-1], out=keep[1:])
+            got = got[keep]
+        got.setflags(write=False)  # (shared by every batch of these qrels)
         q.memo["label_values"] = got
     return got
 
@@ -102,6 +124,10 @@ def direct_batch(
     order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
     row_of = np.empty(T, dtype=np.int64)
     row_of[order] = np.arange(T)
+    batch_topics = [names[i] for i in order]
+    # (the qrels' arrays first, while no array of the run's size is held: lower peak memory)
+    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
+    values = label_values(qrels)
     if n_run == len(rt):
         counts, scores, docs = run.counts, run.scores, run.docs
     else:
@@ -117,30 +143,38 @@ def direct_batch(
             scores = scores.astype(np.float32)
     elif score_precision != "double":
         raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
-    flat: list | None = None
+    flat: np.ndarray | None = None  # (every document id, object[n], made if needed)
     perm = _score_order(row, scores)
-    row, scores = row[perm], scores[perm]
-    same = (scores[1:] == scores[:-1]) & (row[1:] == row[:-1])
+    del row  # (sorted, the rows are each batch row's documents together: made so below)
+    depth = np.zeros(T, dtype=np.int64)
+    depth[row_of[:n_run]] = counts
+    row = np.repeat(np.arange(T), depth)
+    ranked = scores[perm]
+    same = (ranked[1:] == ranked[:-1]) & (row[1:] == row[:-1])
     if same.any():  # ties: document id descending, in byte (code point) order
-        flat = list(chain.from_iterable(docs))
-        tie = np.zeros(n, dtype=bool)
-        tie[1:] |= same
-        tie[:-1] |= same
-        pos = np.flatnonzero(tie)
-        new = np.ones(pos.size, dtype=bool)
-        new[1:] = ~same[pos[1:] - 1]
-        group = np.cumsum(new)
-        tied = perm[pos]
-        names_tied = np.asarray(flat, dtype=object)[tied].astype(str)
-        _, rank = np.unique(names_tied, return_inverse=True)
-        sub = np.lexsort((-rank.reshape(-1), group))
-        perm[pos] = tied[sub]
-        scores[pos] = scores[pos][sub]
+        ids: list[np.ndarray] = []  # (made once the tie groups are known: lower peak memory)
+
+        def every_id() -> np.ndarray:
+            if not ids:
+                ids.append(np.fromiter(chain.from_iterable(docs), dtype=object, count=n))
+            return ids[0]
+
+        del ranked
+        perm = _break_ties(perm, same, every_id, label if light else None)
+        ranked = scores[perm]
+        flat = None if light or not ids else ids[0]
+        del ids
+    del same
+    scores = ranked
     idx = perm
-    depth = np.bincount(row, minlength=T).astype(np.int64)
-    starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-    col = np.arange(n, dtype=np.int64) - starts[row]
+
+    def rank0() -> np.ndarray:  # (each row's rank - 1)
+        starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
+        return np.arange(idx.size, dtype=np.int64) - starts[row]
+
+    col: np.ndarray | None = None  # (made when needed)
     if max_depth is not None:
+        col = rank0()
         sel = col < max_depth
         idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
         depth = np.minimum(depth, max_depth)
@@ -149,11 +183,12 @@ def direct_batch(
             sel = label[idx] > -1  # (NaN, unjudged, is not)
         idx, row, scores = idx[sel], row[sel], scores[sel]
         depth = np.bincount(row, minlength=T).astype(np.int64)
-        starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-        col = np.arange(idx.size, dtype=np.int64) - starts[row]
+        col = rank0()
     D = int(depth.max(initial=0))
     full = idx.size == T * D
-    flat_pos = None if full else row * D + col
+    if col is None and not (full and light):
+        col = rank0()
+    flat_pos = None if full or col is None else row * D + col
 
     def matrix(values: np.ndarray, fill: object) -> np.ndarray:
         if full:
@@ -163,9 +198,10 @@ def direct_batch(
         return out.reshape(T, D)
 
     lab = label[idx]
+    del label
     labels = matrix(lab, np.nan)
     judged = matrix(~np.isnan(lab), False)
-    valid = np.arange(D)[None, :] < depth[:, None]
+    valid = np.ones((T, D), dtype=bool) if full else np.arange(D)[None, :] < depth[:, None]
     docs_m = None
     if light:
         score_m = np.full((T, 0), np.nan)
@@ -176,12 +212,9 @@ def direct_batch(
         q0 = np.where(valid, 0, -1).astype(np.int64)
         q0_names = ["Q0"]
         if flat is None:
-            flat = list(chain.from_iterable(docs))
+            flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
         docs_m = np.full((T, D), None, dtype=object)
-        docs_m[row, col] = np.asarray(flat, dtype=object)[idx]
-    batch_topics = [names[i] for i in order]
-    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
-    values = label_values(qrels)
+        docs_m[row, col] = flat[idx]
     batch = RankingBatch(
         topics=np.asarray(batch_topics, dtype=object),
         depth=depth,
@@ -208,15 +241,152 @@ def direct_batch(
 def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
     """A permutation ordering the rows by batch row, then score descending (tied scores in
     any order: they are ordered by document id afterwards)."""
-    if scores.dtype == np.float32 and row.size:
+    if scores.dtype == np.float32 and row.size > SMALL_TIES:
         # one sort of uint64 keys: the row above, the score's bits made monotone below
         # (-0.0 as 0.0: they tie, as they compare equal)
+        # (in place, a 4-byte array at a time: a non-negative score's bits with all but the
+        # sign flipped, a negative one's as they are, so that larger scores come first)
         bits = (scores + np.float32(0)).view(np.uint32)
-        up = np.where(bits >> np.uint32(31), ~bits, bits | np.uint32(0x80000000))
-        key = row.astype(np.uint64) << np.uint64(32)
-        key |= (~up).astype(np.uint64)
+        low = bits >> np.uint32(31)
+        low ^= np.uint32(1)
+        low *= np.uint32(0x7FFFFFFF)
+        low ^= bits
+        del bits
+        key = row.astype(np.uint64)
+        key <<= np.uint64(32)
+        key |= low
+        del low
         return np.argsort(key)
     return np.lexsort((-scores, row))
+
+
+#: tie groups of at most this many documents are ordered by comparing every pair of their
+#: document ids (no sort, no string array); larger ones are sorted
+PAIRWISE_GROUP = 32
+#: documents of the small tie groups ordered at a time
+PAIRWISE_BLOCK = 1 << 16
+
+
+def _break_ties(
+    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+) -> np.ndarray:
+    """``perm`` (rows in batch order, scores descending; changed in place) with each group
+    of tied scores ordered by document id descending (Python's ``str`` order: code points,
+    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``every_id()``: the
+    document ids, object[n] in the order ``perm`` indexes (asked for once the groups to
+    order are known). ``label`` (a light batch, which keeps no document id): each row's
+    label (NaN: unjudged); a group whose labels are all equal is left in any order, as no
+    array of the batch can tell its documents apart.
+
+    A document id appears once per topic, so within a group the ids are distinct and a
+    document's place is the number of the group's ids above its own: counted by comparing
+    every pair of a small group at C speed (``object`` arrays compare as ``str``); larger
+    groups are sorted by their ids as a numpy string array.
+    """
+    n = perm.size
+    if n <= SMALL_TIES:
+        return _break_ties_small(perm, same, every_id, label)
+    tie = np.zeros(n, dtype=bool)
+    tie[1:] |= same
+    tie[:-1] |= same
+    pos = np.flatnonzero(tie)  # (positions in groups, group after group)
+    del tie
+    new = np.ones(pos.size, dtype=bool)
+    new[1:] = ~same[pos[1:] - 1]
+    first = np.flatnonzero(new)  # (each group's first index into pos)
+    del new
+    sizes = np.diff(np.append(first, pos.size))
+    if label is not None:
+        key = label[perm[pos]]
+        key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
+        mixed = np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
+        del key
+        if not mixed.all():
+            pos = pos[np.repeat(mixed, sizes)]
+            sizes = sizes[mixed]
+    del first
+    if not pos.size:
+        return perm
+    flat = every_id()
+    small = sizes <= PAIRWISE_GROUP
+    if not small.all():
+        member_small = np.repeat(small, sizes)
+        _order_sorted(perm, pos[~member_small], sizes[~small], flat)
+        pos, sizes = pos[member_small], sizes[small]
+        del member_small
+    # (the pairs a block of groups at a time: bounded memory)
+    ends = np.cumsum(sizes)
+    g = 0
+    while g < sizes.size:
+        a = int(ends[g - 1]) if g else 0
+        h = max(int(np.searchsorted(ends, a + PAIRWISE_BLOCK, side="right")), g + 1)
+        _order_pairwise(perm, pos[a : int(ends[h - 1])], sizes[g:h], flat)
+        g = h
+    return perm
+
+
+#: a ranking of at most this many rows has its ties ordered in Python (a few numpy calls
+#: cost more than the work)
+SMALL_TIES = 256
+
+
+def _break_ties_small(
+    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+) -> np.ndarray:
+    """:func:`_break_ties` for a few rows: each tie group sorted by ``sorted`` (ids are
+    distinct within a group: descending order is exact)."""
+    p = perm.tolist()
+    flags = same.tolist()
+    lab = None if label is None else label.tolist()
+    ids: Any = None
+    inf = float("inf")
+    i, last = 0, len(flags)
+    while i < last:
+        if not flags[i]:
+            i += 1
+            continue
+        j = i + 1
+        while j < last and flags[j]:
+            j += 1
+        group = p[i : j + 1]  # (rows i..j tie)
+        if lab is None or len({v if v == v else inf for v in map(lab.__getitem__, group)}) > 1:
+            if ids is None:
+                ids = every_id()
+            p[i : j + 1] = sorted(group, key=ids.__getitem__, reverse=True)
+        i = j + 1
+    return np.asarray(p, dtype=perm.dtype)
+
+
+def _order_pairwise(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
+    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document id
+    descending: each id's place is the count of its group's ids greater than it, from one
+    comparison per pair."""
+    m = pos.size
+    rows = perm[pos]
+    ids = flat[rows]
+    start = np.repeat(np.cumsum(sizes) - sizes, sizes)  # (each member's group start)
+    later = start + np.repeat(sizes, sizes) - np.arange(m) - 1  # (members after it)
+    first = np.repeat(np.arange(m), later)  # (pairs first < second of a group)
+    second = first + 1 + (np.arange(first.size) - np.repeat(np.cumsum(later) - later, later))
+    greater = ids[second] > ids[first]
+    above = np.bincount(first, weights=greater, minlength=m)
+    above += np.bincount(second, weights=~greater, minlength=m)
+    out = np.empty(m, dtype=perm.dtype)
+    out[start + above.astype(np.int64)] = rows
+    perm[pos] = out
+
+
+def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
+    """As :func:`_order_pairwise`, by sorting (large groups)."""
+    rows = perm[pos]
+    group = np.repeat(np.arange(sizes.size), sizes)
+    names = flat[rows].astype(str)
+    _, rank = np.unique(names, return_inverse=True)
+    perm[pos] = rows[np.lexsort((-rank.reshape(-1), group))]
+
+
+#: a batch of at most this many topics has its qrels matrix filled a topic at a time
+SMALL_MATRIX = 8
 
 
 def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -227,6 +397,23 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
     if got is not None and got[0] == key:
         return got[1]
     _, qcounts, qstarts, qsorted = qrels_arrays(qrels)
+    if len(where) == 1 and where[0] >= 0:  # (one topic, as a training loop's runs: a slice)
+        a, c = int(qstarts[where[0]]), int(qcounts[where[0]])
+        out = qsorted[a : a + c].reshape(1, c)
+        counts = np.array([c], dtype=np.int64)
+        out.setflags(write=False)
+        counts.setflags(write=False)
+        return out, counts
+    if len(where) <= SMALL_MATRIX:  # (a few topics: a slice each)
+        spans = [(int(qstarts[i]), int(qcounts[i])) if i >= 0 else (0, 0) for i in where]
+        counts = np.array([c for _, c in spans], dtype=np.int64)
+        out = np.full((len(where), max(c for _, c in spans)), np.nan)
+        for j, (a, c) in enumerate(spans):
+            out[j, :c] = qsorted[a : a + c]
+        out.setflags(write=False)
+        counts.setflags(write=False)
+        qrels.memo["matrix"] = (key, (out, counts))
+        return out, counts
     w = np.asarray(where, dtype=np.int64)
     has = w >= 0
     counts = np.where(has, qcounts[np.maximum(w, 0)], 0).astype(np.int64)

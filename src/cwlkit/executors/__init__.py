@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .choose import DIRECT_CHUNKED_ROWS, buckets_for, held_in_process, is_dask_frame, text_file
+from .processes import resolve_jobs
+
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Iterator
     from types import EllipsisType
@@ -49,9 +52,6 @@ def evaluate_run(
     unless given. ``progress``: a bar on stderr over the buckets of a streamed run (None:
     when stderr is a terminal).
     """
-    from .choose import buckets_for, is_dask_frame, text_file
-    from .processes import resolve_jobs
-
     _check(plan)
     if jobs is not None:
         resolve_jobs(jobs)  # (checked even when nothing runs in processes)
@@ -74,8 +74,6 @@ def evaluate_run(
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
             return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
     if client is None:  # a run held in Python: its batch made with numpy alone
-        from .choose import DIRECT_CHUNKED_ROWS
-
         limit = DIRECT_CHUNKED_ROWS if isinstance(chunk_topics, int) else None
         batch = plan.direct(run, name, max_rows=limit)
         if batch is not None:
@@ -102,7 +100,9 @@ def evaluate_runs(
 
     ``jobs`` processes (default: every available core) score the runs, each run whole in one
     process, so the results are identical to ``jobs=1``; one run alone has its topic chunks
-    scored over ``jobs`` processes. With a Dask ``client`` each run is one task on the
+    scored over ``jobs`` processes. Without ``jobs``, runs held in Python of at most
+    :data:`~cwlkit.executors.choose.HELD_POOL_ROWS` rows in all are scored in this process
+    (no pool). With a Dask ``client`` each run is one task on the
     cluster. An error in any run is raised (naming its file and line) before any result is
     returned. ``progress``: a bar on stderr (runs and topics done).
     """
@@ -121,6 +121,8 @@ def evaluate_runs(
     elif len(items) == 1:  # the processes score its chunks, if any
         name, run = items[0]
         done = iter([evaluate_run(plan, run, name=name, jobs=jobs)])
+    elif held_in_process([run for _, run in items], jobs):  # (small runs held in Python)
+        done = (evaluate_item(plan, item) for item in items)
     else:
         chunk = chunk_for([run for _, run in items], jobs)
         done = imap(evaluate_item, plan, items, jobs=jobs, chunk=chunk)

@@ -29,6 +29,54 @@ TREC_AUTO_ROWS = 1 << 18
 DIRECT_CHUNKED_ROWS = 50_000
 
 
+#: ``evaluate_many`` without ``jobs``: runs held in Python (dicts, DataFrames, tables, lists
+#: of tuples) of at most this many rows in all are scored in this process, one after the
+#: other: a process pool would pickle each run to its worker and back, and starting it costs
+#: more than scoring them (a million rows take about 0.3 s here)
+HELD_POOL_ROWS = 1_000_000
+
+
+def held_rows(obj: Any) -> int | None:
+    """The number of rows of a run held in Python (a pytrec_eval dict, a pandas or polars
+    DataFrame, a pyarrow Table, a list of tuples), or None (a path, an ``irds:`` id, a lazy
+    frame: anything that is read, or whose size is not known without reading it)."""
+    from collections.abc import Mapping
+
+    if isinstance(obj, (str, os.PathLike)) or is_dask_frame(obj):
+        return None
+    if isinstance(obj, Mapping):
+        try:
+            return sum(len(v) for v in obj.values())
+        except TypeError:
+            return None
+    if isinstance(obj, (list, tuple)):
+        return len(obj)
+    rows = getattr(obj, "num_rows", None)  # (pyarrow)
+    if isinstance(rows, int):
+        return rows
+    shape = getattr(obj, "shape", None)  # (pandas, polars)
+    if isinstance(shape, tuple) and shape and isinstance(shape[0], int):
+        return shape[0]
+    return None
+
+
+def held_in_process(runs: list[Any], jobs: int | None) -> bool:
+    """Whether :func:`cwlkit.executors.evaluate_runs` scores ``runs`` here, one after the
+    other, without a pool: ``jobs`` not given and every run held in Python, with at most
+    :data:`HELD_POOL_ROWS` rows in all."""
+    if jobs is not None:
+        return False
+    total = 0
+    for r in runs:
+        n = held_rows(r)
+        if n is None:
+            return False
+        total += n
+        if total > HELD_POOL_ROWS:
+            return False
+    return True
+
+
 def text_file(obj: Any) -> str | None:
     """The path of ``obj`` if it is a local text file, plain or gzipped (not Parquet)."""
     if not isinstance(obj, (str, os.PathLike)):

@@ -108,21 +108,113 @@ def _all_str(values: Any) -> bool:
     return types <= {str} and bool(types)
 
 
+def _all_mappings(values: list) -> bool:
+    """Whether every one of ``values`` is a Mapping (dicts: by type, at C speed)."""
+    return set(map(type, values)) <= {dict} or all(isinstance(v, Mapping) for v in values)
+
+
 def grouped_run(obj: Any, name: str | None = None) -> Grouped | None:
     """``obj`` as a :class:`Grouped` run, or None when it is not a well-formed pytrec_eval
-    dict ``{query_id: {doc_id: score}}`` or pandas DataFrame (string ids, numeric scores,
+    dict ``{query_id: {doc_id: score}}``, pandas or polars DataFrame, pyarrow Table, or
+    list of ir_measures ``ScoredDoc`` records (named tuples) (string ids, numeric scores,
     no NaN, at least one row): :func:`cwlkit.io.inputs.as_run` reads it then."""
     if isinstance(obj, Mapping):
         return _dict_run(obj, name)
-    if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
+    module = type(obj).__module__ or ""
+    if module.startswith("pandas") and hasattr(obj, "iloc"):
         return _pandas_run(obj, name)
-    return None
+    got = _held_columns(obj, RUN_ROLES, "score")
+    if got is None:
+        return None
+    t, d, scores, tag, path = got
+    name = name or tag
+    small = _small_groups(np.asarray(t, dtype=object), np.asarray(d, dtype=object), scores)
+    if small is None:
+        return None
+    g = _dict_run(small, name)
+    if g is not None:
+        g.path = path
+    return g
+
+
+def _held_columns(obj: Any, roles: dict, value: str) -> tuple | None:
+    """(topic ids, doc ids: lists of str; float64 values; tag or None; what the input is
+    called) of a polars DataFrame, a pyarrow Table or a list of named tuples (ir_measures'
+    ``ScoredDoc``, ``Qrel``), or None when not such an input or not well formed for the
+    direct path (then read by :mod:`cwlkit.io.inputs`, which names the faulty row)."""
+    module = type(obj).__module__ or ""
+    rows = getattr(obj, "height", None) or getattr(obj, "num_rows", None)
+    if rows is None and isinstance(obj, (list, tuple)):
+        rows = len(obj)
+    if not isinstance(rows, int) or rows > SMALL_FRAME:
+        return None  # (a large one: its columns grouped by the columnar path, with no loop)
+    if module.startswith("polars") and type(obj).__name__ == "DataFrame":
+        names = [str(c) for c in obj.columns]
+
+        def column(i: int) -> Any:
+            return obj.get_column(names[i])
+
+        path = "<DataFrame>"
+    elif module.startswith("pyarrow") and type(obj).__name__ == "Table":
+        names = [str(c) for c in obj.column_names]
+
+        def column(i: int) -> Any:
+            return obj.column(i)
+
+        path = "<pyarrow.Table>"
+    elif isinstance(obj, (list, tuple)) and obj and hasattr(obj[0], "_fields"):
+        if len(set(map(type, obj))) != 1:
+            return None
+        names = [str(f) for f in obj[0]._fields]
+        fields = list(zip(*obj, strict=True))
+
+        def column(i: int) -> Any:
+            return fields[i]
+
+        path = "<records>"
+    else:
+        return None
+    lower = [n.lower() for n in names]
+    if len(set(lower)) != len(lower):
+        return None
+    where = {
+        r: next((lower.index(a) for a in accepted if a in lower), None)
+        for r, accepted in roles.items()
+    }
+    ti, di, vi = where["topic"], where["doc"], where[value]
+    if ti is None or di is None or vi is None:
+        return None
+    present = {
+        r: (lambda i=i: np.asarray(_as_list(column(i)), dtype=object))
+        for r, i in where.items()
+        if i is not None
+    }
+    if not _extras_ok(present, value):
+        return None
+    t, d, raw = _as_list(column(ti)), _as_list(column(di)), _as_list(column(vi))
+    if not t or not _all_str(t) or not _all_str(d) or not set(map(type, raw)) <= {int, float}:
+        return None
+    values = np.fromiter(raw, np.float64, len(raw))
+    bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
+    if bad.any():
+        return None
+    return t, d, values, _tag_of(present), path
+
+
+def _as_list(col: Any) -> list:
+    """A column (polars Series, pyarrow ChunkedArray, tuple) as a Python list (nulls as
+    None, which the checks refuse)."""
+    if hasattr(col, "to_pylist"):
+        return col.to_pylist()
+    if hasattr(col, "to_list"):
+        return col.to_list()
+    return list(col)
 
 
 def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
     topics = list(obj.keys())
     inners = list(obj.values())
-    if not topics or not _all_str(topics) or not all(isinstance(v, Mapping) for v in inners):
+    if not topics or not _all_str(topics) or not _all_mappings(inners):
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
@@ -169,16 +261,18 @@ SMALL_FRAME = 4096
 
 
 def _frame_columns(df: Any, roles: dict, value: str) -> tuple | None:
-    """(topic ids, doc ids, float64 values) of a pandas DataFrame of a run (``value``
-    ``"score"``) or qrels (``"label"``), or None when not well formed for the direct path."""
+    """(topic ids, doc ids, float64 values, tag or None) of a pandas DataFrame of a run
+    (``value`` ``"score"``) or qrels (``"label"``), or None when not well formed for the
+    direct path."""
     names = [str(c).lower() for c in df.columns]
     if len(set(names)) != len(names) or df.shape[0] == 0:
         return None
     cols = {r: _frame_column(df, names, roles[r]) for r in roles}
     if any(cols[r] is None for r in ("topic", "doc", value)):
         return None
-    if any(cols[r] is not None for r in roles if r not in ("topic", "doc", value, "iter")):
-        return None  # (a tag, element type or rank column: the columnar path keeps them)
+    present = {r: (lambda c=c: c.to_numpy(dtype=object)) for r, c in cols.items() if c is not None}
+    if not _extras_ok(present, value):
+        return None
     v = cols[value]
     if v.dtype.kind not in "iuf":
         return None
@@ -189,7 +283,40 @@ def _frame_columns(df: Any, roles: dict, value: str) -> tuple | None:
     bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
     if bad.any():
         return None
-    return t, d, values
+    return t, d, values, _tag_of(present)
+
+
+def _extras_ok(present: dict[str, Any], value: str) -> bool:
+    """Whether the columns of a run or qrels other than topic, document, value and iteration
+    (``present``: role -> a function giving the column's values) change nothing the direct
+    path makes: a ``rank`` column (ranking is by score) of numbers, an element type (``q0``)
+    column of ``"Q0"`` alone, a ``tag`` column of one value (the run's tag, see
+    :func:`_tag_of`). Any other: the columnar path keeps it."""
+    for role, values in present.items():
+        if role in ("topic", "doc", value, "iter"):
+            continue
+        if role == "rank":
+            v = values()
+            if not v.size or not set(map(type, v.tolist())) <= {int, float}:
+                return False
+            if not np.isfinite(v.astype(np.float64)).all():
+                return False
+        elif role == "q0":
+            if set(values().tolist()) != {"Q0"}:
+                return False
+        elif role == "tag":
+            tags = set(values().tolist())
+            if len(tags) != 1 or not _all_str(tags):
+                return False
+        else:
+            return False
+    return True
+
+
+def _tag_of(present: dict[str, Any]) -> str | None:
+    """The one value of a ``tag`` column (checked by :func:`_extras_ok`), or None."""
+    got = present.get("tag")
+    return None if got is None else str(got()[0])
 
 
 def _small_groups(t: np.ndarray, d: np.ndarray, values: np.ndarray) -> dict | None:
@@ -206,7 +333,8 @@ def _pandas_run(df: Any, name: str | None) -> Grouped | None:
     got = _frame_columns(df, RUN_ROLES, "score")
     if got is None:
         return None
-    t, d, scores = got
+    t, d, scores, tag = got
+    name = name or tag
     if scores.size <= SMALL_FRAME:
         small = _small_groups(t, d, scores)
         g = None if small is None else _dict_run(small, name)
@@ -237,7 +365,7 @@ def _pandas_qrels(df: Any, path: str | None) -> GroupedQrels | None:
     got = _frame_columns(df, QRELS_ROLES, "label")
     if got is None:
         return None
-    t, d, labels = got
+    t, d, labels, _ = got
     if labels.size <= SMALL_FRAME:
         small = _small_groups(t, d, labels)
         return None if small is None else GroupedQrels(small, path=path or "<DataFrame>")
@@ -257,18 +385,24 @@ def _pandas_qrels(df: Any, path: str | None) -> GroupedQrels | None:
     return GroupedQrels(by_topic, path=path or "<DataFrame>")
 
 
-def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
+def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> GroupedQrels | None:
     """A pytrec_eval qrels dict ``{query_id: {doc_id: relevance}}`` (or a pandas DataFrame
     of such columns) as :class:`GroupedQrels`, or None unless it is well formed (string
     ids, finite numeric labels, one judgement at least): :func:`cwlkit.io.inputs.as_qrels`
-    reads it then."""
+    reads it then. ``copy=False``: a topic's ``dict`` is used as it is, not copied (for an
+    evaluation that ends before the caller can change it: ``cwlkit.evaluate``)."""
     if (type(obj).__module__ or "").startswith("pandas") and hasattr(obj, "iloc"):
         return _pandas_qrels(obj, path)
     if not isinstance(obj, Mapping):
-        return None
+        got = _held_columns(obj, QRELS_ROLES, "label")
+        if got is None:
+            return None
+        t, d, labels, _, what = got
+        small = _small_groups(np.asarray(t, dtype=object), np.asarray(d, dtype=object), labels)
+        return None if small is None else GroupedQrels(small, path=path or what)
     topics = list(obj.keys())
     inners = list(obj.values())
-    if not topics or not _all_str(topics) or not all(isinstance(v, Mapping) for v in inners):
+    if not topics or not _all_str(topics) or not _all_mappings(inners):
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
@@ -282,8 +416,14 @@ def grouped_qrels(obj: Any, path: str | None = None) -> GroupedQrels | None:
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
-    by_topic = {t: dict(inner) for t, inner in zip(topics, inners, strict=True) if inner}
-    return GroupedQrels(by_topic, path=path or "<dict>")
+    by_topic = {
+        t: inner if not copy and type(inner) is dict else dict(inner)
+        for t, inner in zip(topics, inners, strict=True)
+        if inner
+    }
+    out = GroupedQrels(by_topic, path=path or "<dict>")
+    out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
+    return out
 
 
 def qrels_from_columns(

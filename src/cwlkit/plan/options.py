@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -93,7 +94,7 @@ class Options:
         if not isinstance(self.gain, (str, GainMap)):
             raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
         if isinstance(self.gain, str):  # (a bad name or table: refused now, read or not)
-            _ = GainMap(self.gain).threshold
+            _check_gain(self.gain)
         for name in ("max_gain", "min_gain"):
             v = getattr(self, name)
             number = isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
@@ -122,3 +123,12 @@ class Options:
             and self.ties == "none"
             and self.order != "rank"
         )
+
+
+@lru_cache(maxsize=64)
+def _check_gain(gain: str) -> None:
+    """Refuse a bad gain mapping name or table (remembered when good: an Evaluator made per
+    call of a training loop checks its options each time)."""
+    from ..core.gains import GainMap
+
+    _ = GainMap(gain).threshold

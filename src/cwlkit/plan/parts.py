@@ -26,18 +26,21 @@ def batch_results(
     *,
     run: str,
     text: dict[str, list[str]],
+    names: list[str] | None = None,
+    aggregates: list[str] | None = None,
 ) -> Results:
     """The Results of ``measures`` on ``batch``: topics in the batch's order, those the run
-    lacks (``batch.memo["absent"]``, kept by the ``qrels`` and ``either`` rules) marked."""
+    lacks (``batch.memo["absent"]``, kept by the ``qrels`` and ``either`` rules) marked.
+    ``names``, ``aggregates``: the measures' (when known already)."""
     topics = [str(t) for t in batch.topics]
     absent = batch.memo.get("absent")
     return Results(
         values,
-        [m.name for m in measures],
+        [m.name for m in measures] if names is None else list(names),
         topics,
         columns,
         run=run,
-        aggregates=[m.aggregate for m in measures],
+        aggregates=[m.aggregate for m in measures] if aggregates is None else list(aggregates),
         text=text,
         absent=[] if absent is None else [t for t, a in zip(topics, absent, strict=True) if a],
     )

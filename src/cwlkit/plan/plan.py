@@ -13,13 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..core.direct import direct_batch
+from ..core.ranking import RankingBatch
+from ..errors import ParamError
+from ..io.grouped import grouped_qrels, grouped_run
 from ..measures.base import Measure
 from ..results import Results
 from .options import CWL_COLUMNS, Options
 from .parts import batch_results
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..core.batch import RankingBatch
     from ..io.trec import Qrels, Run
 
 
@@ -40,10 +43,18 @@ class Plan:
         Checked.
     stream_qrels : bool
         Keep a qrels text file unread (see above; ignored with intent-aware measures).
+    copy_qrels : bool, default True
+        Copy a qrels dict's topics (False: the plan ends before its caller can change them).
     """
 
     def __init__(
-        self, qrels: Any, measures: list[Measure], options: Options, *, stream_qrels: bool
+        self,
+        qrels: Any,
+        measures: list[Measure],
+        options: Options,
+        *,
+        stream_qrels: bool,
+        copy_qrels: bool = True,
     ) -> None:
 
         self.options = options
@@ -63,9 +74,7 @@ class Plan:
         #: (never for intent-aware measures, which read the qrels as diversity qrels)
         self._grouped: Any = None
         if not streamed and not self.wants_subtopics:
-            from ..io.grouped import grouped_qrels
-
-            self._grouped = grouped_qrels(qrels)
+            self._grouped = grouped_qrels(qrels, copy=copy_qrels)
         self._qrels: Any = None if streamed or self._grouped else self._read_qrels()
         self.costs = _read_costs(options)
         #: the label values of a qrels file streamed (not read whole), once a run has been
@@ -189,13 +198,9 @@ class Plan:
         o = self.options
         if o.order != "score" or self.prefs or self.diversity:
             return None
-        from ..io.grouped import grouped_run
-
         g = grouped_run(run, name)
         if g is None or (max_rows is not None and len(g) > max_rows):
             return None
-        from ..core.direct import direct_batch
-
         batch = direct_batch(
             self.grouped_qrels(),
             g,
@@ -259,10 +264,6 @@ class Plan:
         self, batch: RankingBatch, *, run: str = "", measures: list[Measure] | None = None
     ) -> Results:
         """Every measure on a prepared batch (see :meth:`cwlkit.Evaluator.score`)."""
-        from ..core.ranking import RankingBatch
-        from ..errors import ParamError
-        from ..measures.base import is_cwl
-
         if not isinstance(batch, RankingBatch) and not self.prefs:
             raise ParamError(
                 f"score takes a ranking batch (Evaluator.batch(run)); got {type(batch).__name__}"
@@ -273,19 +274,16 @@ class Plan:
             return per_topic(self, batch, self.topic_params, run)
         ms = self.measures if measures is None else measures
         o = self.options
-        want = o.cwl_columns
-        if want is None:
-            want = o.residuals or any(is_cwl(m) for m in ms)
+        lay = _layout(ms, o)
         values = np.full((len(ms), batch.n_topics), np.nan)
-        cols = {c: np.full(values.shape, np.nan) for c in _column_names(want, o.residuals)}
+        cols = {c: np.full(values.shape, np.nan) for c in lay.columns}
         inputs: dict[Any, Any] = {}  # C/W/L inputs by gain mapping, prepared once each
-        grouped = _grouped_values(ms, batch)
+        grouped = _grouped_values(ms, lay.groups, batch)
         text: dict[str, list[str]] = {}
-        for i, m in enumerate(ms):
-            if getattr(m, "text_valued", False):  # (its row of values stays NaN)
+        for i, (m, form) in enumerate(zip(ms, lay.forms, strict=True)):
+            if form is _TEXT:  # (its row of values stays NaN)
                 text[m.name] = m.compute_text(batch)  # type: ignore[attr-defined]
                 continue
-            form = m.cwl_form() if (want or is_cwl(m)) else None
             if form is None or form[0] is not m:
                 got = grouped.get(i)
                 values[i] = np.asarray(m.compute(batch) if got is None else got, dtype=np.float64)
@@ -297,7 +295,9 @@ class Plan:
                 self._score_cwl(metric, inputs[spec], i, values, cols, own_value=metric is m)
             elif o.residuals and hasattr(m, "residual"):
                 cols["ResEU"][i] = m.residual(batch)
-        return batch_results(batch, ms, values, cols, run=run, text=text)
+        return batch_results(
+            batch, ms, values, cols, run=run, text=text, names=lay.names, aggregates=lay.aggregates
+        )
 
     def cwl_input(self, batch: RankingBatch, gain: Any = None) -> Any:
         """The C/W/L engine's input (gains and costs) of ``batch`` under these options."""
@@ -374,20 +374,72 @@ def _column_names(want: bool, residuals: bool) -> tuple[str, ...]:
     return CWL_COLUMNS if want else ()
 
 
-def _grouped_values(ms: list[Measure], batch: RankingBatch) -> dict[int, np.ndarray]:
-    """Values of the measures that share a :meth:`~Measure.group_key` with another one,
-    computed a group at a time: ``{index in ms: values}``."""
+def _groups(ms: list[Measure]) -> list[list[int]]:
+    """The indices in ``ms`` of the measures sharing a :meth:`~Measure.group_key` with
+    another one (each group computed in one call)."""
     groups: dict[tuple, list[int]] = {}
     for i, m in enumerate(ms):
         key = m.group_key()
         if key is not None:
             groups.setdefault(key, []).append(i)
+    return [idx for idx in groups.values() if len(idx) > 1]
+
+
+def _grouped_values(
+    ms: list[Measure], groups: list[list[int]], batch: RankingBatch
+) -> dict[int, np.ndarray]:
+    """Values of the measures of ``groups`` (see :func:`_groups`), computed a group at a
+    time: ``{index in ms: values}``."""
     out: dict[int, np.ndarray] = {}
-    for idx in groups.values():
-        if len(idx) > 1:
-            members = [ms[i] for i in idx]
-            out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
+    for idx in groups:
+        members = [ms[i] for i in idx]
+        out.update(zip(idx, type(members[0]).compute_group(batch, members), strict=True))
     return out
+
+
+#: the form of a measure whose values are text (:class:`_Layout`)
+_TEXT: Any = ("text",)
+
+
+def _layout(ms: list[Measure], o: Options) -> _Layout:
+    """The :class:`_Layout` of ``ms`` under ``o``, made once for the same measure objects
+    (a training loop scores thousands of small runs, with one Evaluator or one per call:
+    :func:`cwlkit.evaluate` parses the same names to the same objects)."""
+    key = (tuple(map(id, ms)), o.cwl_columns, o.residuals)
+    got = _LAYOUTS.get(key)
+    if got is None:  # (a layout holds its measures: their ids stay theirs while kept)
+        if len(_LAYOUTS) >= 64:
+            _LAYOUTS.clear()
+        got = _LAYOUTS[key] = _Layout(ms, o)
+    return got
+
+
+class _Layout:
+    """What :meth:`Plan.score` derives from the measures and two options (``cwl_columns``,
+    ``residuals``) alone: each measure's C/W/L form (:data:`_TEXT` for a text-valued
+    measure), the groups computed together, the columns, names and aggregates of the
+    Results."""
+
+    def __init__(self, ms: list[Measure], o: Options) -> None:
+        from ..measures.base import is_cwl
+
+        self.measures = tuple(ms)
+        want = o.cwl_columns
+        if want is None:
+            want = o.residuals or any(is_cwl(m) for m in ms)
+        self.columns = _column_names(want, o.residuals)
+        self.forms: list[Any] = [
+            _TEXT
+            if getattr(m, "text_valued", False)
+            else (m.cwl_form() if (want or is_cwl(m)) else None)
+            for m in ms
+        ]
+        self.groups = _groups(ms)
+        self.names = [m.name for m in ms]
+        self.aggregates = [m.aggregate for m in ms]
+
+
+_LAYOUTS: dict[tuple, _Layout] = {}
 
 
 def _read_costs(o: Options) -> tuple[Any, Any]:

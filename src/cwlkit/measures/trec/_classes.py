@@ -41,10 +41,21 @@ def context(batch: RankingBatch, rel: float = 1.0) -> Ctx:
         absent = batch.memo.get("absent")
         if version >= 10 and absent is not None and not batch.memo.get("judged_only"):
             codes, depth = stand_ins(codes, depth, absent)
-        with np.errstate(invalid="ignore"):
-            qlev = np.trunc(batch.qrel_labels)
+        values = batch.qrels_label_values
+        if values is not None and not batch.qrel_labels.flags.writeable and _whole(values):
+            qlev = batch.qrel_labels  # (integer labels, read-only: shared, not truncated)
+        else:
+            with np.errstate(invalid="ignore"):
+                qlev = np.trunc(batch.qrel_labels)
         got = batch.memo[key] = Ctx(codes, depth, qlev, rel_level=rel, version=version)
     return got
+
+
+def _whole(values: np.ndarray) -> bool:
+    """Whether every one of the (few, distinct) label ``values`` is a whole number."""
+    if values.size <= 64:
+        return all(x.is_integer() for x in values.tolist())
+    return bool(np.all(np.trunc(values) == values))
 
 
 #: what trec_eval 10.0 resets to 0 (or '') on a topic the run lacks (its stand-in ranking),
@@ -136,12 +147,24 @@ class TrecBase(Measure):
             return [cls()]
         return [cls(**cls.trec_kwargs(row, values, text))]
 
+    def _trec_call(self) -> tuple[Any, tuple, float]:
+        """(the row's function, its parameters, the relevance level), worked out on first
+        use and kept (measures are immutable; a training loop scores thousands of runs)."""
+        got = self.__dict__.get("_trec_call_")
+        if got is None:
+            fn = self.trec_row().compute
+            assert fn is not None  # (runid and num_q have no class)
+            got = self.__dict__["_trec_call_"] = (fn, self.trec_params(), _rel_level(self))
+        return got
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_trec_call_"}
+
     def compute(self, batch: RankingBatch) -> np.ndarray:
-        fn = self.trec_row().compute
-        assert fn is not None  # (runid and num_q have no class)
+        fn, params, rel = self._trec_call()
         batch = self.ranking_of(batch)
-        ctx = context(batch, _rel_level(self))
-        return self.cleared(batch, np.asarray(fn(ctx, self.trec_params())[0], dtype=np.float64))
+        ctx = context(batch, rel)
+        return self.cleared(batch, np.asarray(fn(ctx, params)[0], dtype=np.float64))
 
     def cleared(self, batch: RankingBatch, values: np.ndarray) -> np.ndarray:
         """``values`` with trec_eval 10.0's resets: on a topic the run lacks, scored as its
@@ -174,11 +197,11 @@ class TrecBase(Measure):
     def compute_group(cls, batch: RankingBatch, measures: list[Measure]) -> list[np.ndarray]:
         trec = [m for m in measures if isinstance(m, TrecBase)]
         first = trec[0]
-        fn = first.trec_row().compute
-        assert fn is not None and len(trec) == len(measures)
+        fn, _, rel = first._trec_call()
+        assert len(trec) == len(measures)
         batch = first.ranking_of(batch)  # (one judged_only for the group: its key)
-        ctx = context(batch, _rel_level(first))
-        cuts = [m.trec_params()[0] for m in trec]
+        ctx = context(batch, rel)
+        cuts = [m._trec_call()[1][0] for m in trec]
         distinct = sorted(set(cuts))
         by_cut = dict(zip(distinct, fn(ctx, tuple(distinct)), strict=True))
         return [

@@ -12,8 +12,7 @@ several measures share (relevant mask, cumulative counts, R, the ideal gain list
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
@@ -23,6 +22,29 @@ if TYPE_CHECKING:  # pragma: no cover
 NONPOOL = -1
 UNJUDGED = -2
 PAD = -3
+
+_T = TypeVar("_T")
+
+
+class cached_property(Generic[_T]):  # noqa: N801  (functools' name and behaviour)
+    """:func:`functools.cached_property` without its lock (Python 3.11 takes one at every
+    first access: a few microseconds each, which a training loop scoring one-topic runs pays
+    for every array of every :class:`Ctx`). A :class:`Ctx` belongs to one batch, scored by
+    one thread."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        self.name = fn.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type | None = None) -> _T:
+        if obj is None:
+            return self  # type: ignore[return-value]
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
 
 
 def seqsum(x: np.ndarray) -> np.ndarray:
@@ -81,9 +103,11 @@ def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
     non-relevant), :data:`PAD` past the ranking's end."""
     _check_levels(batch)
     with np.errstate(invalid="ignore"):
-        # NaN (unjudged) casts to garbage that the judged mask replaces
-        lvl = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
-        codes = np.where(batch.judged, np.where(lvl < 0, UNJUDGED, lvl), NONPOOL)
+        # NaN (unjudged) casts to garbage that the judged mask replaces (in place: one
+        # int64 matrix at a time)
+        codes = np.clip(batch.labels, -(2.0**62), 2.0**62).astype(np.int64)
+    codes[codes < 0] = UNJUDGED
+    codes[~batch.judged] = NONPOOL
     codes[~batch.valid] = PAD
     return codes, batch.depth.astype(np.int64)
 
@@ -99,14 +123,24 @@ def _check_levels(batch: RankingBatch) -> None:
     from ...errors import ParamError
 
     values = batch.qrels_label_values
-    if values is None or not values.size:
+    if values is None or not values.size or values is _CHECKED[0]:
         return
-    top = float(np.nanmax(np.abs(values)))
+    if values.size <= 64:  # (a few distinct labels: faster in Python than numpy's calls)
+        top = max((abs(x) for x in values.tolist() if x == x), default=float("nan"))
+    else:
+        top = float(np.nanmax(np.abs(values)))
     if top > MAX_LEVEL:
         raise ParamError(
             f"a qrels label of magnitude {top:.6g} is beyond 2^53: trec_eval's measures read "
             "labels as integers (trec_eval cannot compute them either); rescale the labels"
         )
+    if not values.flags.writeable:  # (read-only: the qrels' own, checked once for every run)
+        _CHECKED[0] = values
+
+
+#: the last read-only label values found within bounds (kept alive here, so that the same
+#: object is the same values)
+_CHECKED: list[Any] = [None]
 
 
 def stand_ins(
@@ -202,9 +236,10 @@ class Ctx:
     @cached_property
     def num_rel(self) -> np.ndarray:
         """int64[T], R: qrels entries with value >= max(0, ``-l``)."""
-        with np.errstate(invalid="ignore"):
-            q = self.qrel_levels
-            return ((q >= 0) & (q >= self.rel_level)).sum(axis=1).astype(np.int64)
+        q = self.qrel_levels  # (NaN padding compares False, without a warning)
+        if self.rel_level >= 0:
+            return (q >= self.rel_level).sum(axis=1, dtype=np.int64)
+        return ((q >= 0) & (q >= self.rel_level)).sum(axis=1, dtype=np.int64)
 
     @cached_property
     def num_nonrel(self) -> np.ndarray:
@@ -218,6 +253,10 @@ class Ctx:
 
         ``k`` larger than the ranking takes the last value; ``k = 0`` gives 0.
         """
+        if type(k) is int and self.D and k > 0:  # (one cutoff for every topic)
+            kk = np.minimum(self.depth, k)
+            if kk.all():
+                return mat[self._rows, kk - 1]
         k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.T,))
         kk = np.minimum(k, self.depth)
         out = np.zeros(self.T, dtype=mat.dtype)
@@ -225,6 +264,11 @@ class Ctx:
         if has.any() and self.D:
             out[has] = mat[np.flatnonzero(has), kk[has] - 1]
         return out
+
+    @cached_property
+    def _rows(self) -> np.ndarray:
+        """int64[T], 0..T-1."""
+        return np.arange(self.T)
 
     # ---- gains -----------------------------------------------------------------------
     def gain_table(self, pairs: list[tuple[str, float]] | None) -> dict[int, float]:
@@ -248,12 +292,22 @@ class Ctx:
             got = self._memo[key] = self._gains(table)
         return got
 
-    def _gains(self, table: dict[int, float]) -> np.ndarray:
-        c = self.codes
-        g = np.where(c >= 0, c, 0).astype(np.float64)
+    def gains_to(self, table: dict[int, float], width: int) -> np.ndarray:
+        """The first ``width`` columns of :meth:`gains` (made alone when the whole matrix
+        is not memoised yet: a cutoff measure reads a few ranks of a deep ranking)."""
+        key = ("gains", tuple(sorted(table.items())))
+        got = self._memo.get(key)
+        if got is None and width < self.D:
+            return self._gains(table, width)
+        return self.gains(table)[:, :width]
+
+    def _gains(self, table: dict[int, float], width: int | None = None) -> np.ndarray:
+        c = self.codes[:, :width]
+        g = c.astype(np.float64)
+        g[c < 0] = 0.0
         for lvl, val in table.items():
             g[c == lvl] = val
-        g[~self.valid] = 0.0
+        g[~self.valid[:, :width]] = 0.0
         return g
 
     def ideal(self, table: dict[int, float]) -> np.ndarray:
@@ -268,13 +322,15 @@ class Ctx:
 
     def _ideal(self, table: dict[int, float]) -> np.ndarray:
         q = self.qrel_levels
-        with np.errstate(invalid="ignore"):
-            ok = q >= 0
+        ok = q >= 0  # (NaN, padding, compares False, without a warning)
         g = np.where(ok, q, 0.0)
-        g = np.nan_to_num(g, nan=0.0)
         for lvl, val in table.items():
             g[ok & (q == lvl)] = val
-        g = np.where(g > 0, g, 0.0)
-        g = -np.sort(-g, axis=1)
+        del ok
+        g[~(g > 0)] = 0.0
+        # (descending: sorted negated, in place, one matrix at a time)
+        np.negative(g, out=g)
+        g.sort(axis=1)
+        np.negative(g, out=g)
         width = int((g > 0).sum(axis=1).max(initial=0))
         return g[:, :width]

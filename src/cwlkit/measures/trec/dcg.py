@@ -40,7 +40,19 @@ def _pairs(params) -> list[tuple[str, float]]:
 
 
 def _disc(n: int, offset: float = 1.0) -> np.ndarray:
-    return np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
+    """float64[n], ``log2(rank + offset)`` for ranks 1..n (read-only; the last few kept)."""
+    key = (n, offset)
+    got = _DISC.get(key)
+    if got is None:
+        got = np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
+        got.setflags(write=False)
+        if len(_DISC) >= 64:
+            _DISC.clear()
+        _DISC[key] = got
+    return got
+
+
+_DISC: dict[tuple[int, float], np.ndarray] = {}
 
 
 def _dcg_parts(ctx: Ctx, params) -> tuple[np.ndarray, np.ndarray]:
@@ -75,7 +87,7 @@ def ndcg_cut(ctx: Ctx, cutoffs, table: dict[int, float] | None = None) -> list[n
     # (cumulative sums run left to right: the first w columns are the same for any width)
     top = max((int(k) for k in cutoffs), default=0)
     w = min(ctx.D, top)
-    g = ctx.gains(table or {})[:, :w]
+    g = ctx.gains_to(table or {}, w)
     ideal = ctx.ideal(table or {})
     ideal = ideal[:, : min(ideal.shape[1], top)]  # (the ideal may go past the run's depth)
     cd = np.cumsum(g / _disc(w)[None, :], axis=1)

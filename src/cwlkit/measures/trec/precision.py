@@ -46,8 +46,9 @@ def ap_terms(ctx: Ctx) -> np.ndarray:
     """float64[T, D] cumulative sum of precision at each relevant document (AP numerator)."""
     c = ctx._memo.get("ap_terms")
     if c is None:
-        terms = np.where(ctx.rel, ctx.cumrel / ctx.ranks[None, :], 0.0)
-        c = ctx._memo["ap_terms"] = np.cumsum(terms, axis=1)
+        terms = ctx.cumrel / ctx.ranks[None, :]
+        terms[~ctx.rel] = 0.0
+        c = ctx._memo["ap_terms"] = np.cumsum(terms, axis=1, out=terms)
     return c
 
 

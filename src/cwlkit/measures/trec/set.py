@@ -18,9 +18,10 @@ from ._ctx import Ctx
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b`` as float64, 0 where ``b`` is 0."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    out = np.zeros(np.broadcast(a, b).shape)
+    out = np.zeros(a.shape if a.shape == b.shape else np.broadcast(a, b).shape)
     np.divide(a, b, out=out, where=b != 0)
     return out
 
