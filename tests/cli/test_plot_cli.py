@@ -93,6 +93,14 @@ def test_vectors_web_topics_and_ranks(cli, tmp_path, drawn):
     assert rc == 0 and lines_by_gid(drawn[1])["RBP(p=0.5)|151|C"].get_ydata().size == 7
 
 
+def test_vectors_without_topics_draws_the_first_three(cli, tmp_path, drawn):
+    rc, _, err = cli("plot", "vectors", QRELS, RUN, "-M", "RBP(p=0.8)", "-o", tmp_path / "v.png")
+    assert rc == 0
+    assert err == "cwlkit plot vectors: the first 3 topics (151, 152, 153); choose them with -t T\n"
+    drawn_topics = {gid.split("|")[1] for gid in lines_by_gid(drawn[0])}
+    assert drawn_topics == {"151", "152", "153"}
+
+
 def test_sweep_is_figure_2(cli, tmp_path, drawn):
     out = tmp_path / "fig2.png"
     grids = ["RBP(p=0.1:0.95:0.05)", "INST(T=0.5:3:0.5)"]
@@ -233,7 +241,6 @@ def test_scatter_and_matrix(cli, tmp_path, drawn):
             ["vectors", "--example", "-M", "RBP(p=0.8)", "-t", "T9", "-o", "x.png"],
             "'T9' is not in the run",
         ),
-        (["vectors", QRELS, RUN, "-M", "RBP(p=0.8)", "-o", "x.png"], "-t T"),
         (["vectors", "-M", "RBP(p=0.8)", "-o", "x.png"], "needs QRELS and RUN"),
         (["sweep", "--example", "-M", "P@1:5:1", "-o", "x.png"], "not a C/W/L metric"),
         (["sweep", "--example", "-M", "RBP(p=0.9:0.1:0.1)", "-o", "x.png"], "above its stop"),

@@ -287,7 +287,7 @@ def test_every_metric_matches_cwl_eval_raw_floats(cli, tmp_path, seed):
         "3",
         "--min-cost",
         "0.25",
-        "-o",
+        "-f",
         "tsv",
     )
     assert rows[0][2:] == [
