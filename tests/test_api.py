@@ -331,3 +331,22 @@ def test_one_default_gain_everywhere(cli):
         cwlkit.example("qrels"), cwlkit.example("run"), ["RBP(p=0.8)"], gain="identity"
     )
     assert ex.values.tobytes() == kept.values.tobytes()
+
+
+@pytest.mark.parametrize("form", ["dict", "frame", "file"])
+def test_no_shared_topic_is_one_error_on_every_path(form, tmp_path):
+    """The numpy path (dicts, frames) and the columnar path (files) raise the same
+    NoTopicsError with the same message."""
+    import pandas as pd
+
+    from cwlkit.errors import NoTopicsError
+
+    qrels = {"1": {"a": 1}}
+    run: object = {"2": {"a": 1.0}}
+    if form == "frame":
+        run = pd.DataFrame({"query_id": ["2"], "doc_id": ["a"], "score": [1.0]})
+    elif form == "file":
+        (tmp_path / "r").write_text("2 Q0 a 1 1.0 x\n")
+        run = str(tmp_path / "r")
+    with pytest.raises(NoTopicsError, match="share no topic"):
+        cwlkit.evaluate(qrels, run, ["AP"])

@@ -48,6 +48,13 @@ class NoTopicsError(CwlkitError):
     """Nothing to evaluate: the run and the qrels share no topic (under the default topics
     rule, ``topics="both"``; the message names both files), or the rule keeps no topic."""
 
+    @classmethod
+    def between(cls, run: object, qrels: object, topics: str = "both") -> NoTopicsError:
+        """The error for ``run`` and ``qrels`` (their names) under the topics rule."""
+        if topics == "both":
+            return cls(f"no topics to evaluate: {run} and {qrels} share no topic")
+        return cls("no topics to evaluate")
+
 
 class UnknownMeasureError(CwlkitError):
     """A measure name that the registry does not know; suggests the closest names."""

@@ -244,11 +244,7 @@ def _select_topics(
     row_of_code = np.full(n_codes, -1, dtype=np.int64)
     row_of_code[kept_codes] = np.arange(kept_codes.size)
     if kept_codes.size == 0:
-        raise NoTopicsError(
-            f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
-            if topics == "both"
-            else "no topics to evaluate"
-        )
+        raise NoTopicsError.between(run.path, qrels.path, topics)
     return kept_codes, row_of_code
 
 

@@ -145,11 +145,7 @@ class Chunks:
         check_chunk(chunk_topics)
         kept = kept_topics(qrels, run, topics)
         if not kept:
-            raise NoTopicsError(
-                f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
-                if topics == "both"
-                else "no topics to evaluate"
-            )
+            raise NoTopicsError.between(run.path, qrels.path, topics)
         self.n = n = -(-len(kept) // chunk_topics)
         chunk_of = {t: i // chunk_topics for i, t in enumerate(kept)}
         self._q = (qrels, *_rows_by_chunk(qrels.table, chunk_of, n))

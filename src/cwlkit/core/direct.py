@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import CwlkitError, ParamError
+from ..errors import NoTopicsError, ParamError
 from .ranking import RankingBatch
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -115,11 +115,7 @@ def direct_batch(
         in_run = set(rt)
         names += [t for t in by_topic if t not in in_run]
     if not names:
-        raise CwlkitError(
-            f"no topics to evaluate: {run.path} and {qrels.path} share no topic"
-            if topics == "both"
-            else "no topics to evaluate"
-        )
+        raise NoTopicsError.between(run.path, qrels.path, topics)
     T = len(names)
     order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
     row_of = np.empty(T, dtype=np.int64)

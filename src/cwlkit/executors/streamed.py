@@ -118,11 +118,7 @@ def evaluate_streamed(
                 raise first from None
         raise
     if not out.n:
-        raise NoTopicsError(
-            f"no topics to evaluate: {run_path} and {qp.path} share no topic"
-            if o.topics == "both"
-            else "no topics to evaluate"
-        )
+        raise NoTopicsError.between(run_path, qp.path, o.topics)
     return out.results()
 
 
