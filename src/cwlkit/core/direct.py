@@ -102,51 +102,160 @@ def direct_batch(
         raise ParamError(f"topics must be 'run', 'qrels', 'both' or 'either'; got {topics!r}")
     if max_depth is not None and max_depth < 0:
         raise ParamError(f"max_depth must be >= 0; got {max_depth}")
-    index, qcounts, qstarts, qsorted = qrels_arrays(qrels)
-    by_topic = qrels.by_topic
-    rt = run.topics
-    if topics in ("run", "either"):
-        kept = list(range(len(rt)))
-    else:
-        kept = [i for i, t in enumerate(rt) if t in by_topic]
-    names = [rt[i] for i in kept]
-    n_run = len(names)
-    if topics in ("qrels", "either"):
-        in_run = set(rt)
-        names += [t for t in by_topic if t not in in_run]
-    if not names:
-        raise NoTopicsError.between(run.path, qrels.path, topics)
-    T = len(names)
-    order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
-    row_of = np.empty(T, dtype=np.int64)
-    row_of[order] = np.arange(T)
-    batch_topics = [names[i] for i in order]
+    if score_precision not in ("single", "double"):
+        raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
+    t = _Topics(qrels, run, topics)
     # (the qrels' arrays first, while no array of the run's size is held: lower peak memory)
-    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(t, -1) for t in batch_topics])
+    index = qrels_arrays(qrels)[0]
+    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(x, -1) for x in t.batch_topics])
     values = label_values(qrels)
-    if n_run == len(rt):
+    r = _ranked(t, qrels, run, score_precision, light)
+    if max_depth is not None:
+        r.cut(r.rank0() < max_depth)
+        r.depth = np.minimum(r.depth, max_depth)
+    if drop_unjudged:
+        with np.errstate(invalid="ignore"):
+            r.cut(r.label[r.idx] > -1)  # (NaN, unjudged, is not)
+        r.depth = np.bincount(r.row, minlength=t.T).astype(np.int64)
+        r.col = None
+    batch = RankingBatch(
+        topics=np.asarray(t.batch_topics, dtype=object),
+        depth=r.depth,
+        qrel_labels=qrel_labels,
+        n_judged=n_judged,
+        runid=run.tag,
+        qrels_max_label=float(values[-1]) if values.size else None,
+        qrels_label_values=values,
+        **r.matrices(light),
+    )
+    if topics in ("qrels", "either"):
+        absent = np.zeros(t.T, dtype=bool)
+        absent[t.row_of[t.n_run :]] = True
+        batch.memo["absent"] = absent
+    return batch
+
+
+class _Topics:
+    """The topics a batch holds (``topics`` rule): the run's kept ones (``kept``, indices
+    into the run's topics), then the qrels' ones the run lacks; ``row_of`` maps each to its
+    batch row (byte order)."""
+
+    def __init__(self, qrels: GroupedQrels, run: Grouped, topics: str) -> None:
+        by_topic = qrels.by_topic
+        rt = run.topics
+        if topics in ("run", "either"):
+            self.kept = list(range(len(rt)))
+        else:
+            self.kept = [i for i, x in enumerate(rt) if x in by_topic]
+        names = [rt[i] for i in self.kept]
+        self.n_run = len(names)
+        if topics in ("qrels", "either"):
+            in_run = set(rt)
+            names += [x for x in by_topic if x not in in_run]
+        if not names:
+            raise NoTopicsError.between(run.path, qrels.path, topics)
+        self.names = names
+        self.T = T = len(names)
+        order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
+        self.row_of = np.empty(T, dtype=np.int64)
+        self.row_of[order] = np.arange(T)
+        self.batch_topics = [names[i] for i in order]
+
+
+class _Ranked:
+    """The run's rows in batch order (``idx`` into the run's flat rows; ``row``, ``scores``
+    and ``col`` of each), with every row's ``label``, each batch row's ``depth`` and the
+    document ids (``flat``) when the tie-break made them."""
+
+    def __init__(self, T: int, depth: np.ndarray, idx: np.ndarray, scores: np.ndarray) -> None:
+        self.T, self.depth, self.idx, self.scores = T, depth, idx, scores
+        self.row = np.repeat(np.arange(T), depth)
+        self.col: np.ndarray | None = None
+        self.label: np.ndarray = np.zeros(0)
+        self.docs: list = []
+        self.flat: np.ndarray | None = None
+        self.n = int(idx.size)
+
+    def rank0(self) -> np.ndarray:
+        """Each kept row's rank - 1 (made once)."""
+        if self.col is None:
+            starts = np.concatenate(([0], np.cumsum(self.depth)[:-1]))
+            self.col = np.arange(self.idx.size, dtype=np.int64) - starts[self.row]
+        return self.col
+
+    def cut(self, sel: np.ndarray) -> None:
+        """Keep the rows where ``sel``."""
+        self.idx, self.row, self.scores = self.idx[sel], self.row[sel], self.scores[sel]
+        if self.col is not None:
+            self.col = self.col[sel]
+
+    def matrices(self, light: bool) -> dict[str, Any]:
+        """The batch's [T, D] matrices (labels, judged, valid; scores, q0 and the
+        document ids unless ``light``)."""
+        T, depth = self.T, self.depth
+        D = int(depth.max(initial=0))
+        full = self.idx.size == T * D
+        if not (full and light):
+            self.rank0()
+        flat_pos = None if full or self.col is None else self.row * D + self.col
+
+        def matrix(values: np.ndarray, fill: object) -> np.ndarray:
+            if full:
+                return values.reshape(T, D)
+            out = np.full(T * D, fill, dtype=values.dtype)
+            out[flat_pos] = values
+            return out.reshape(T, D)
+
+        lab = self.label[self.idx]
+        self.label = np.zeros(0)
+        valid = np.ones((T, D), dtype=bool) if full else np.arange(D)[None, :] < depth[:, None]
+        out: dict[str, Any] = {
+            "labels": matrix(lab, np.nan),
+            "judged": matrix(~np.isnan(lab), False),
+            "valid": valid,
+        }
+        if light:
+            return out | {
+                "scores": np.full((T, 0), np.nan),
+                "q0": np.full((T, 0), -1, dtype=np.int64),
+                "q0_names": [],
+            }
+        flat = self.flat
+        if flat is None:
+            flat = np.fromiter(chain.from_iterable(self.docs), dtype=object, count=self.n)
+        docs_m = np.full((T, D), None, dtype=object)
+        docs_m[self.row, self.col] = flat[self.idx]
+        return out | {
+            "scores": matrix(self.scores.astype(np.float64), np.nan),
+            "q0": np.where(valid, 0, -1).astype(np.int64),
+            "q0_names": ["Q0"],
+            "_docs": docs_m,
+        }
+
+
+def _ranked(
+    t: _Topics, qrels: GroupedQrels, run: Grouped, score_precision: str, light: bool
+) -> _Ranked:
+    """The kept run rows looked up in the qrels and ranked: score descending (float32 under
+    ``"single"``), ties by document id descending in byte order."""
+    if t.n_run == len(run.topics):
         counts, scores, docs = run.counts, run.scores, run.docs
     else:
-        counts = run.counts[kept]
-        scores = run.scores[np.repeat(np.isin(np.arange(len(rt)), kept), run.counts)]
-        docs = [run.docs[i] for i in kept]
+        counts = run.counts[t.kept]
+        scores = run.scores[np.repeat(np.isin(np.arange(len(run.topics)), t.kept), run.counts)]
+        docs = [run.docs[i] for i in t.kept]
     n = int(scores.size)
-    getters = [by_topic.get(t, _EMPTY).get for t in names[:n_run]]
+    getters = [qrels.by_topic.get(x, _EMPTY).get for x in t.names[: t.n_run]]
     label = np.fromiter(chain.from_iterable(map(map, getters, docs, repeat(_NANS))), np.float64, n)
-    row = np.repeat(row_of[:n_run], counts)
     if score_precision == "single":
         with np.errstate(over="ignore"):
             scores = scores.astype(np.float32)
-    elif score_precision != "double":
-        raise ParamError(f"score_precision must be 'double' or 'single'; got {score_precision!r}")
-    flat: np.ndarray | None = None  # (every document id, object[n], made if needed)
-    perm = _score_order(row, scores)
-    del row  # (sorted, the rows are each batch row's documents together: made so below)
-    depth = np.zeros(T, dtype=np.int64)
-    depth[row_of[:n_run]] = counts
-    row = np.repeat(np.arange(T), depth)
-    ranked = scores[perm]
-    same = (ranked[1:] == ranked[:-1]) & (row[1:] == row[:-1])
+    perm = _score_order(np.repeat(t.row_of[: t.n_run], counts), scores)
+    depth = np.zeros(t.T, dtype=np.int64)
+    depth[t.row_of[: t.n_run]] = counts
+    out = _Ranked(t.T, depth, perm, scores[perm])
+    out.label, out.docs = label, docs
+    same = (out.scores[1:] == out.scores[:-1]) & (out.row[1:] == out.row[:-1])
     if same.any():  # ties: document id descending, in byte (code point) order
         ids: list[np.ndarray] = []  # (made once the tie groups are known: lower peak memory)
 
@@ -155,83 +264,10 @@ def direct_batch(
                 ids.append(np.fromiter(chain.from_iterable(docs), dtype=object, count=n))
             return ids[0]
 
-        del ranked
-        perm = _break_ties(perm, same, every_id, label if light else None)
-        ranked = scores[perm]
-        flat = None if light or not ids else ids[0]
-        del ids
-    del same
-    scores = ranked
-    idx = perm
-
-    def rank0() -> np.ndarray:  # (each row's rank - 1)
-        starts = np.concatenate(([0], np.cumsum(depth)[:-1]))
-        return np.arange(idx.size, dtype=np.int64) - starts[row]
-
-    col: np.ndarray | None = None  # (made when needed)
-    if max_depth is not None:
-        col = rank0()
-        sel = col < max_depth
-        idx, row, scores, col = idx[sel], row[sel], scores[sel], col[sel]
-        depth = np.minimum(depth, max_depth)
-    if drop_unjudged:
-        with np.errstate(invalid="ignore"):
-            sel = label[idx] > -1  # (NaN, unjudged, is not)
-        idx, row, scores = idx[sel], row[sel], scores[sel]
-        depth = np.bincount(row, minlength=T).astype(np.int64)
-        col = rank0()
-    D = int(depth.max(initial=0))
-    full = idx.size == T * D
-    if col is None and not (full and light):
-        col = rank0()
-    flat_pos = None if full or col is None else row * D + col
-
-    def matrix(values: np.ndarray, fill: object) -> np.ndarray:
-        if full:
-            return values.reshape(T, D)
-        out = np.full(T * D, fill, dtype=values.dtype)
-        out[flat_pos] = values
-        return out.reshape(T, D)
-
-    lab = label[idx]
-    del label
-    labels = matrix(lab, np.nan)
-    judged = matrix(~np.isnan(lab), False)
-    valid = np.ones((T, D), dtype=bool) if full else np.arange(D)[None, :] < depth[:, None]
-    docs_m = None
-    if light:
-        score_m = np.full((T, 0), np.nan)
-        q0 = np.full((T, 0), -1, dtype=np.int64)
-        q0_names: list[str] = []
-    else:
-        score_m = matrix(scores.astype(np.float64), np.nan)
-        q0 = np.where(valid, 0, -1).astype(np.int64)
-        q0_names = ["Q0"]
-        if flat is None:
-            flat = np.fromiter(chain.from_iterable(docs), dtype=object, count=n)
-        docs_m = np.full((T, D), None, dtype=object)
-        docs_m[row, col] = flat[idx]
-    batch = RankingBatch(
-        topics=np.asarray(batch_topics, dtype=object),
-        depth=depth,
-        labels=labels,
-        judged=judged,
-        valid=valid,
-        scores=score_m,
-        qrel_labels=qrel_labels,
-        n_judged=n_judged,
-        q0=q0,
-        q0_names=q0_names,
-        runid=run.tag,
-        qrels_max_label=float(values[-1]) if values.size else None,
-        qrels_label_values=values,
-        _docs=docs_m,
-    )
-    if topics in ("qrels", "either"):
-        absent = np.zeros(T, dtype=bool)
-        absent[row_of[n_run:]] = True
-        batch.memo["absent"] = absent
-    return batch
+        out.idx = _break_ties(perm, same, every_id, label if light else None)
+        out.scores = scores[out.idx]
+        out.flat = None if light or not ids else ids[0]
+    return out
 
 
 def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
