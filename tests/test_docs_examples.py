@@ -116,7 +116,10 @@ def _python_for(prefix: list[str], root: Path) -> tuple[list[str], str, str | No
     exe = Path(sys.executable)
     if not prefix:
         return [], str(exe), None
-    probe = subprocess.run([*prefix, str(exe), "-c", "import numpy"], capture_output=True)
+    # (the user's own shell runs it: setpriv's exec of a path through a directory the user
+    # cannot search succeeds where the user's next exec of it is refused)
+    shell = [*prefix, "sh", "-c", '"$0" -c "import numpy"', str(exe)]
+    probe = subprocess.run(shell, capture_output=True)
     if probe.returncode == 0:
         return [], str(exe), None
     unshare = shutil.which("unshare")
@@ -124,7 +127,8 @@ def _python_for(prefix: list[str], root: Path) -> tuple[list[str], str, str | No
         return [], "", f"nobody cannot run {exe} and unshare is missing"
     home = Path(sys.base_prefix)
     (root / "py").mkdir(exist_ok=True)
-    inner = root / "py" / exe.relative_to(home)
+    # (a virtualenv's python is a link to the installation's: run that one, under the mount)
+    inner = root / "py" / Path(os.path.realpath(exe)).relative_to(os.path.realpath(home))
     wrap = [
         unshare,
         "-m",
@@ -173,12 +177,11 @@ def test_examples_run_anywhere(path, sandbox):
             os.chown(p, NOBODY, NOBODY)
     src = str(Path(cwlkit.__file__).resolve().parents[1])
     site = [p for p in sys.path if p.endswith("site-packages")]
-    if wrap:  # the interpreter's own site-packages, under the mount point
+    if wrap:  # the installation's site-packages under the mount point (a virtualenv's stay)
         home = Path(sys.base_prefix)
         site = [
-            str(sandbox / "py" / Path(p).relative_to(home))
+            str(sandbox / "py" / Path(p).relative_to(home)) if Path(p).is_relative_to(home) else p
             for p in site
-            if Path(p).is_relative_to(home)
         ]
     env = {
         "PATH": f"{binary}:/usr/local/bin:/usr/bin:/bin",
