@@ -211,7 +211,9 @@ def _as_list(col: Any) -> list:
     return list(col)
 
 
-def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
+def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray] | None:
+    """(topics, their ``{doc: value}`` dicts, documents a topic, every value as float64) of a
+    pytrec_eval dict whose ids are strings and values numbers; None for any other."""
     topics = list(obj.keys())
     inners = list(obj.values())
     if not topics or not _all_str(topics) or not _all_mappings(inners):
@@ -221,9 +223,17 @@ def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
     if n == 0 or not _all_str(chain.from_iterable(inners)):
         return None
     try:
-        scores = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
+        values = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         return None
+    return topics, inners, counts, values
+
+
+def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
+    got = _nested(obj)
+    if got is None:
+        return None
+    topics, inners, counts, scores = got
     if np.isnan(scores).any():
         return None
     if not counts.all():  # (a topic without documents is no topic of the run)
@@ -400,18 +410,10 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
         t, d, labels, _, what = got
         small = _small_groups(np.asarray(t, dtype=object), np.asarray(d, dtype=object), labels)
         return None if small is None else GroupedQrels(small, path=path or what)
-    topics = list(obj.keys())
-    inners = list(obj.values())
-    if not topics or not _all_str(topics) or not _all_mappings(inners):
+    got = _nested(obj)
+    if got is None:
         return None
-    counts = np.fromiter(map(len, inners), np.int64, len(inners))
-    n = int(counts.sum())
-    if n == 0 or not _all_str(chain.from_iterable(inners)):
-        return None
-    try:
-        labels = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
-    except (TypeError, ValueError, OverflowError):
-        return None
+    topics, inners, counts, labels = got
     if not np.isfinite(labels).all():
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
