@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,13 +110,9 @@ def simulate_judging(
     -------
     Simulation
     """
-    from scipy import stats
-
-    from ..api import Evaluator
     from ..io.inputs import as_qrels
     from ..io.trec import Qrels
-    from ..stats.correlate import kendall_tau_b, tau_ap
-    from .pool import pool, run_items
+    from .pool import run_items
 
     items = run_items(runs)
     if len(items) < 2:
@@ -124,82 +120,113 @@ def simulate_judging(
     if any(int(b) < 0 for b in budgets):
         raise ParamError("budgets are numbers of documents a topic, at least 0")
     q = as_qrels(qrels)
-    names = [f"run{i}" for i in range(len(items))]
-    full = Evaluator(q, [measure], residuals=True).evaluate_many(
-        dict(zip(names, items, strict=True))
-    )
-    mname = full[names[0]].measures[0]
-    truth = np.array([full[n].mean()[mname] for n in names])
-    per_full = np.vstack([full[n].values[0] for n in names])
-    best = int(np.argmax(truth))
+    full = _scores(q, measure, items)
+    best = int(np.argmax(full.means))
+    sig_full = _significant(full.per, best, alpha)
+    labels = _labels(q)
     kw = {k: v for k, v in params.items() if k not in ("depth", "budget")}
     if strategy == "residual":
         kw["measure"] = pool_measure if pool_measure is not None else measure
     if strategy in ("maxmean", "mtf"):
         kw["qrels"] = q  # the bandits judge as they go, with the complete qrels as oracle
-    labels = _labels(q)
-    heads: dict[int, Any] | None = None
+    judged_at = _judging_order(strategy, items, kw, budgets, labels)
+    out = Simulation(strategy, full.name)
+    for b in budgets:
+        pl = out.pools[int(b)] = judged_at(int(b))
+        recs = _judged(pl, labels)
+        got = _scores(Qrels.from_records(recs), measure, items) if recs else full.zero()
+        moved = _significant(got.per, best, alpha) != sig_full
+        changed = [_name(items[i], int(i)) for i in np.flatnonzero(moved)] if got.same(full) else []
+        out.records.append(_record(int(b), len(pl), full.means, got, changed))
+    return out
+
+
+@dataclass
+class _Scored:
+    """The runs under the measure: ``means`` [runs], ``per`` [runs, topics] and each run's
+    mean residual ``resid`` [runs] (NaN when the measure has none)."""
+
+    name: str
+    means: np.ndarray
+    per: np.ndarray
+    resid: np.ndarray
+
+    def zero(self) -> _Scored:
+        """The scores of no judgement at all: 0 everywhere, no residual."""
+        nan = np.full(self.means.size, math.nan)
+        return _Scored(self.name, np.zeros(self.means.size), np.zeros_like(self.per), nan)
+
+    def same(self, other: _Scored) -> bool:
+        """Whether both hold the same topics (so that their paired tests compare)."""
+        return self.per.shape == other.per.shape
+
+
+def _scores(qrels: Any, measure: str, items: list) -> _Scored:
+    """Every run scored under ``measure`` with ``qrels`` (one Evaluator, residuals on)."""
+    from ..api import Evaluator
+
+    names = [f"run{i}" for i in range(len(items))]
+    res = Evaluator(qrels, [measure], residuals=True).evaluate_many(
+        dict(zip(names, items, strict=True))
+    )
+    mname = res[names[0]].measures[0]
+    resid = np.full(len(names), math.nan)
+    if "ResEU" in res[names[0]].columns:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a run of no topic
+            resid = np.array([np.nanmean(res[n].columns["ResEU"][0]) for n in names])
+    return _Scored(
+        str(mname),
+        np.array([res[n].mean()[mname] for n in names]),
+        np.vstack([res[n].values[0] for n in names]),
+        resid,
+    )
+
+
+def _significant(per: np.ndarray, best: int, alpha: float) -> np.ndarray:
+    """bool[runs]: each run's paired t-test against run ``best`` has p < ``alpha``."""
+    from scipy import stats
+
+    with np.errstate(all="ignore"):
+        pv = [
+            1.0 if i == best else float(stats.ttest_rel(per[best], per[i]).pvalue)
+            for i in range(per.shape[0])
+        ]
+    return np.array(pv) < alpha
+
+
+def _judging_order(
+    strategy: str, items: list, kw: dict, budgets: Sequence[int], labels: dict
+) -> Callable[[int], Any]:
+    """budget -> the Pool judged with that many documents a topic: the strategy's order
+    taken once and cut (``depth``: by best rank), or residual pooling in rounds."""
+    from .pool import pool
+
     if strategy == "residual":  # in rounds: W follows the gains judged so far
-        heads = _residual_rounds(items, kw, budgets, labels)
-    elif strategy == "depth":
-        kw["depth"] = 10**9  # every document, by best rank
-        whole = pool(items, "depth", **kw)
+        return _residual_rounds(items, kw, budgets, labels).__getitem__
+    if strategy == "depth":
+        whole = pool(items, "depth", **{**kw, "depth": 10**9})  # every document, by best rank
     else:
         whole = pool(items, strategy, depth=10**9, **kw)
+    return whole.head
 
-    def significant(per: np.ndarray) -> np.ndarray:
-        with np.errstate(all="ignore"):
-            pv = np.array(
-                [
-                    1.0 if i == best else float(stats.ttest_rel(per[best], per[i]).pvalue)
-                    for i in range(len(names))
-                ]
-            )
-        return pv < alpha
 
-    sig_full = significant(per_full)
-    out = Simulation(strategy, str(mname))
-    for b in budgets:
-        pl = heads[int(b)] if heads is not None else whole.head(int(b))
-        out.pools[int(b)] = pl
-        recs = _judged(pl, labels)
-        if recs:
-            res = Evaluator(Qrels.from_records(recs), [measure], residuals=True).evaluate_many(
-                dict(zip(names, items, strict=True))
-            )
-            est = np.array([res[n].mean()[mname] for n in names])
-            per = np.vstack([res[n].values[0] for n in names])
-            cols = res[names[0]].columns
-            if "ResEU" in cols:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore", RuntimeWarning)  # a run of no topic
-                    resid = np.array([np.nanmean(res[n].columns["ResEU"][0]) for n in names])
-            else:
-                resid = np.full(len(names), math.nan)
-        else:
-            est = np.zeros(len(names))
-            per = np.zeros_like(per_full)
-            resid = np.full(len(names), math.nan)
-        same = per.shape == per_full.shape
-        changed = (
-            [str(_name(items[i], int(i))) for i in np.flatnonzero(significant(per) != sig_full)]
-            if same
-            else []
-        )
-        out.records.append(
-            {
-                "budget": int(b),
-                "judged": len(pl),
-                "tau": kendall_tau_b(truth, est).value,
-                "tau_ap": tau_ap(
-                    truth, est, ties="a" if np.unique(truth).size == truth.size else "b"
-                ).value,
-                "max_residual": float(np.nanmax(resid)) if np.isfinite(resid).any() else math.nan,
-                "mean_residual": float(np.nanmean(resid)) if np.isfinite(resid).any() else math.nan,
-                "changed": changed,
-            }
-        )
-    return out
+def _record(budget: int, judged: int, truth: np.ndarray, got: _Scored, changed: list) -> dict:
+    """One row of :attr:`Simulation.records`."""
+    from ..stats.correlate import kendall_tau_b, tau_ap
+
+    finite = np.isfinite(got.resid).any()
+    return {
+        "budget": budget,
+        "judged": judged,
+        "tau": kendall_tau_b(truth, got.means).value,
+        "tau_ap": tau_ap(
+            truth, got.means, ties="a" if np.unique(truth).size == truth.size else "b"
+        ).value,
+        "max_residual": float(np.nanmax(got.resid)) if finite else math.nan,
+        "mean_residual": float(np.nanmean(got.resid)) if finite else math.nan,
+        "changed": changed,
+    }
 
 
 def _judged(pl: Any, labels: dict) -> list[tuple[str, str, float]]:
