@@ -94,148 +94,9 @@ def build_parser():
     return p
 
 
-_TEST_NAMES = {
-    "t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "sign": "sign test",
-    "randomization": "randomization (sign-flip) test",
-    "bootstrap": "paired bootstrap",
-    "tukey": "Tukey's HSD",
-}
-
-
-def _anova_rows(table) -> tuple[list[str], list[list]]:
-    """Header and rows of the ANOVA tables (measure, source, df, SS, MS, F, p)."""
-    head = ["measure", "source", "df", "sum_sq", "mean_sq", "F", "p_value"]
-    rows = [
-        [m, r["source"], r["df"], r["sum_sq"], r["mean_sq"], r["F"], r["p_value"]]
-        for m, res in table.anova.items()
-        for r in res.to_records()
-    ]
-    return head, rows
-
-
-def render(table, fmt: str) -> str:
-    """The comparison table in one of :data:`FORMATS`."""
-    from ..stats.comparison import COLUMNS
-    from ..stats.render import (
-        dump_json,
-        fmt_num,
-        fmt_p,
-        table_csv,
-        table_latex,
-        table_markdown,
-        table_text,
-        table_tsv,
-    )
-
-    recs = table.records
-    if fmt == "json":
-        return dump_json(
-            {
-                "test": table.test,
-                "correction": table.correction,
-                "alpha": table.alpha,
-                "confidence": 1.0 - table.alpha,
-                "samples": table.samples,
-                "seed": table.seed,
-                "topics": len(table.topics),
-                "runs": table.runs,
-                "measures": table.measures,
-                "means": table.means_records(),
-                "comparisons": recs,
-                **(
-                    {"anova": {m: a.to_records() for m, a in table.anova.items()}}
-                    if table.anova
-                    else {}
-                ),
-            }
-        )
-    if fmt in ("tsv", "csv"):
-        render_data = table_tsv if fmt == "tsv" else table_csv
-        return render_data(COLUMNS, [[r[c] for c in COLUMNS] for r in recs])
-    conf = f"{100 * (1 - table.alpha):g}%"
-    mc = f", {table.samples} samples, seed {table.seed}" if table.samples is not None else ""
-    ncmp = f"{len(recs)} comparison{'s' if len(recs) != 1 else ''}"
-    corr = "no correction" if table.correction == "none" else f"{table.correction} correction"
-    if table.test == "tukey":
-        corr = "p-values adjusted for every pair of runs of a measure"
-    head = (
-        f"{_TEST_NAMES.get(table.test, table.test)} (two-sided{mc}); {ncmp}, {corr}; "
-        f"alpha {table.alpha:g}; {len(table.topics)} topics"
-    )
-    dropped = {k: v for k, v in table.dropped.items() if v}
-    note = ""
-    if dropped:
-        note = "topics not in every run were left out: " + ", ".join(
-            f"{k} ({v})" for k, v in dropped.items()
-        )
-    mean_header = ["run", *table.measures]
-    mean_rows = [
-        [run, *(fmt_num(float(v)) for v in table.means[i])] for i, run in enumerate(table.runs)
-    ]
-    p_adj = "p" if table.correction == "none" else f"p ({table.correction})"
-    cmp_header = ["measure", "run", "vs", "diff", f"{conf} CI", "p", p_adj, ""]
-    cmp_rows = [
-        [
-            r["measure"],
-            r["run"],
-            r["baseline"],
-            fmt_num(r["diff"], signed=True),
-            f"[{fmt_num(r['ci_low'], signed=True)}, {fmt_num(r['ci_high'], signed=True)}]",
-            fmt_p(r["p_value"]),
-            fmt_p(r["p_adjusted"]),
-            "*" if r["significant"] else "",
-        ]
-        for r in recs
-    ]
-    if table.correction == "none":  # the adjusted column would repeat p
-        cmp_header = cmp_header[:6] + cmp_header[7:]
-        cmp_rows = [row[:6] + row[7:] for row in cmp_rows]
-    anova_parts: list[str] = []
-    if table.anova:
-        a_head, a_rows = _anova_rows(table)
-        cells = [
-            [m, src, f"{df:g}", fmt_num(ss), fmt_num(ms)]
-            + (["", ""] if src == "residual" else [fmt_num(f, 3), fmt_p(p)])
-            for m, src, df, ss, ms, f, p in a_rows
-        ]
-        right_a = [False, False, True, True, True, True, True]
-        render_t = {"markdown": table_markdown, "latex": table_latex}.get(fmt, table_text)
-        anova_parts = [render_t(a_head, cells, right_a)]
-    right_m = [False] + [True] * len(table.measures)
-    right_c = [False, False, False, True, False] + [True] * (len(cmp_header) - 6) + [False]
-    if fmt == "markdown":
-        parts = [
-            f"{head}\n",
-            table_markdown(mean_header, mean_rows, right_m),
-            table_markdown(cmp_header, cmp_rows, right_c),
-        ]
-        if note:
-            parts.append(note + "\n")
-        return "\n".join(parts + anova_parts)
-    if fmt == "latex":
-        parts = [f"% {head}\n"] + ([f"% {note}\n"] if note else [])
-        parts += [
-            table_latex(mean_header, mean_rows, right_m),
-            table_latex(cmp_header, cmp_rows, right_c),
-        ]
-        if anova_parts:
-            parts += ["% two-way ANOVA, topics x systems (score ~ system + topic)\n", *anova_parts]
-        return "".join(parts)
-    parts = [f"# {head}\n"] + ([f"# {note}\n"] if note else [])
-    parts += [
-        table_text(mean_header, mean_rows, right_m),
-        "\n",
-        table_text(cmp_header, cmp_rows, right_c),
-    ]
-    if anova_parts:
-        parts += ["\n# two-way ANOVA, topics x systems (score ~ system + topic)\n", *anova_parts]
-    return "".join(parts)
-
-
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
+    from ..formats.comparison import format_comparison
     from ..stats.comparison import compare
     from ..stats.runs import evaluate_runs
     from ._options import apply_quiet, output_format, parse_measure_args, write_output
@@ -274,5 +135,5 @@ def main(argv: list[str]) -> int:
         seed=args.seed,
         anova=args.anova,
     )
-    write_output(args, render(table, fmt))
+    write_output(args, format_comparison(table, fmt))
     return 0
