@@ -92,6 +92,71 @@ def _by_judge(
     return float(judge(topic, str(docs[code]))) >= rel
 
 
+def _check_options(strategy: str, qrels: Any, judge: Any, pool_depth: int | None) -> None:
+    """Nothing: raises :class:`ParamError` for a strategy that is not a bandit, for no
+    oracle or two (``qrels`` and ``judge``), or for a ``pool_depth`` below 1."""
+    if strategy not in BANDITS:
+        raise ParamError(f"bandit strategies are {', '.join(BANDITS)}; got {strategy!r}")
+    if (qrels is None) == (judge is None):
+        raise ParamError(
+            f"{strategy} pooling judges as it goes: give one oracle, complete qrels (qrels=, "
+            "--qrels) or a judging function of topic and document returning a label (judge=)"
+        )
+    if pool_depth is not None and pool_depth < 1:
+        raise ParamError(f"pool_depth must be at least 1; got {pool_depth}")
+
+
+def _coded_rows(
+    rows: Any, pool_depth: int | None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, pa.Table]:
+    """The rows cut at ``pool_depth`` with each document coded: ``pdoc`` (the distinct
+    (topic, document) pairs' documents, sorted by topic then document, a pair's code its
+    index), ``pstart`` (each topic's first index in ``pdoc``), then ``ctop``, ``crun`` and
+    ``ccode`` (each row's topic, run and document code, sorted by topic, run and rank), and
+    the pairs' table (``topic``, ``doc``, ``code``)."""
+    keep = rows.rank <= pool_depth if pool_depth is not None else np.ones(rows.rank.size, bool)
+    t = pa.array(rows.topic[keep], pa.string())
+    d = pa.array(rows.doc[keep], pa.string())
+    tab = pa.table({"topic": t, "doc": d, "run": rows.run[keep], "rank": rows.rank[keep]})
+    tab = tab.sort_by([("topic", "ascending"), ("run", "ascending"), ("rank", "ascending")])
+    pairs = tab.group_by(["topic", "doc"], use_threads=False).aggregate([])
+    pairs = pairs.sort_by([("topic", "ascending"), ("doc", "ascending")])
+    ptop = np.asarray(pairs.column("topic").to_numpy(zero_copy_only=False), dtype=object)
+    pdoc = np.asarray(pairs.column("doc").to_numpy(zero_copy_only=False), dtype=object)
+    pstart = np.flatnonzero(np.r_[True, ptop[1:] != ptop[:-1]]) if ptop.size else np.zeros(0, int)
+    pairs = pairs.append_column("code", pa.array(np.arange(ptop.size), pa.int64()))
+    coded = tab.join(pairs, keys=["topic", "doc"], use_threads=False).sort_by(
+        [("topic", "ascending"), ("run", "ascending"), ("rank", "ascending")]
+    )
+    ctop = np.asarray(coded.column("topic").to_numpy(zero_copy_only=False), dtype=object)
+    crun = np.asarray(coded.column("run").to_numpy(), dtype=np.int64)
+    ccode = np.asarray(coded.column("code").to_numpy(), dtype=np.int64)
+    return pdoc, pstart, ctop, crun, ccode, pairs
+
+
+def _oracle_labels(qrels: Any, pairs: pa.Table, n: int) -> np.ndarray:
+    """float64[n]: the label ``qrels`` give each coded pair of ``pairs`` (the largest if
+    they give several; 0 if none)."""
+    from ..io.inputs import as_qrels
+
+    q = as_qrels(qrels).table.select(["topic", "doc", "label"])
+    q = q.group_by(["topic", "doc"], use_threads=False).aggregate([("label", "max")])
+    lab = pairs.join(q.rename_columns(["topic", "doc", "label"]), keys=["topic", "doc"])
+    lab = lab.sort_by("code")
+    labels = np.zeros(n)
+    filled = pc.fill_null(lab.column("label"), 0.0).to_numpy()
+    labels[np.asarray(lab.column("code").to_numpy())] = filled
+    return labels
+
+
+def _topic_limit(depth: int | Mapping[str, int] | None, topic: str, n_docs: int) -> int:
+    """The number of documents to judge at ``topic``: ``depth``'s (a topic missing from a
+    mapping gets 0), or all ``n_docs`` pooled if ``depth`` is None."""
+    if isinstance(depth, Mapping):
+        return int(depth.get(topic, 0))
+    return n_docs if depth is None else int(depth)
+
+
 def bandit_pool(
     rows: Any,
     strategy: str,
@@ -131,63 +196,24 @@ def bandit_pool(
         The :class:`~cwlkit.judging.pool.Pool`'s fields: ``priority`` is minus the
         position in the topic's judging order (1-based).
     """
-    from ..io.inputs import as_qrels
-
-    if strategy not in BANDITS:
-        raise ParamError(f"bandit strategies are {', '.join(BANDITS)}; got {strategy!r}")
-    if (qrels is None) == (judge is None):
-        raise ParamError(
-            f"{strategy} pooling judges as it goes: give one oracle, complete qrels (qrels=, "
-            "--qrels) or a judging function of topic and document returning a label (judge=)"
-        )
-    if pool_depth is not None and pool_depth < 1:
-        raise ParamError(f"pool_depth must be at least 1; got {pool_depth}")
-    keep = rows.rank <= pool_depth if pool_depth is not None else np.ones(rows.rank.size, bool)
-    t = pa.array(rows.topic[keep], pa.string())
-    d = pa.array(rows.doc[keep], pa.string())
-    tab = pa.table({"topic": t, "doc": d, "run": rows.run[keep], "rank": rows.rank[keep]})
-    tab = tab.sort_by([("topic", "ascending"), ("run", "ascending"), ("rank", "ascending")])
-    # document codes within each topic, and each pair's label from the qrels
-    pairs = tab.group_by(["topic", "doc"], use_threads=False).aggregate([])
-    pairs = pairs.sort_by([("topic", "ascending"), ("doc", "ascending")])
-    ptop = np.asarray(pairs.column("topic").to_numpy(zero_copy_only=False), dtype=object)
-    pdoc = np.asarray(pairs.column("doc").to_numpy(zero_copy_only=False), dtype=object)
-    pstart = np.flatnonzero(np.r_[True, ptop[1:] != ptop[:-1]]) if ptop.size else np.zeros(0, int)
-    pairs = pairs.append_column("code", pa.array(np.arange(ptop.size), pa.int64()))
-    coded = tab.join(pairs, keys=["topic", "doc"], use_threads=False).sort_by(
-        [("topic", "ascending"), ("run", "ascending"), ("rank", "ascending")]
-    )
-    ctop = np.asarray(coded.column("topic").to_numpy(zero_copy_only=False), dtype=object)
-    crun = np.asarray(coded.column("run").to_numpy(), dtype=np.int64)
-    ccode = np.asarray(coded.column("code").to_numpy(), dtype=np.int64)
-    labels = None
-    if qrels is not None:
-        q = as_qrels(qrels).table.select(["topic", "doc", "label"])
-        q = q.group_by(["topic", "doc"], use_threads=False).aggregate([("label", "max")])
-        lab = pairs.join(q.rename_columns(["topic", "doc", "label"]), keys=["topic", "doc"])
-        lab = lab.sort_by("code")
-        labels = np.zeros(ptop.size)
-        filled = pc.fill_null(lab.column("label"), 0.0).to_numpy()
-        labels[np.asarray(lab.column("code").to_numpy())] = filled
+    _check_options(strategy, qrels, judge, pool_depth)
+    pdoc, pstart, ctop, crun, ccode, pairs = _coded_rows(rows, pool_depth)
+    labels = _oracle_labels(qrels, pairs, pdoc.size) if qrels is not None else None
     out_t: list[np.ndarray] = []
     out_d: list[np.ndarray] = []
     out_p: list[np.ndarray] = []
     tstart = np.flatnonzero(np.r_[True, ctop[1:] != ctop[:-1]]) if ctop.size else np.zeros(0, int)
     tend = np.r_[tstart[1:], ctop.size]
-    pend = np.r_[pstart[1:], ptop.size]
+    pend = np.r_[pstart[1:], pdoc.size]
     for a, b, pa0, pb in zip(
         tstart.tolist(), tend.tolist(), pstart.tolist(), pend.tolist(), strict=True
     ):
         topic = str(ctop[a])
-        base = pa0
         runs_here = crun[a:b]
-        codes = ccode[a:b] - base
+        codes = ccode[a:b] - pa0
         cuts = np.flatnonzero(np.r_[True, runs_here[1:] != runs_here[:-1]])
         lists = np.split(codes, cuts[1:])
-        if isinstance(depth, Mapping):
-            limit = int(depth.get(topic, 0))
-        else:
-            limit = pb - pa0 if depth is None else int(depth)
+        limit = _topic_limit(depth, topic, pb - pa0)
         relevant: Callable[[int], bool]
         if labels is not None:
             relevant = partial(_by_label, labels[pa0:pb], rel)

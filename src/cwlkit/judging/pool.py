@@ -253,6 +253,101 @@ def _ordered(g: pa.Table) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def _bandit(
+    runs: Any,
+    strategy: str,
+    depth: int | Mapping[str, int] | None,
+    pool_depth: int | None,
+    qrels: Any,
+    judge: Any,
+    rel: float,
+    order: str,
+) -> Pool:
+    """The ``maxmean`` or ``mtf`` pool of ``runs``, judged with the oracle ``qrels`` or
+    ``judge`` (see :func:`cwlkit.judging.bandit.bandit_pool`)."""
+    from .bandit import bandit_pool
+
+    b_topics, b_docs, b_prio, b_params = bandit_pool(
+        ranked_rows(runs, order=order),
+        strategy,
+        depth=depth,
+        pool_depth=pool_depth,
+        qrels=qrels,
+        judge=judge,
+        rel=rel,
+        order=order,
+    )
+    return Pool(b_topics, b_docs, b_prio, strategy, b_params)
+
+
+def _residual(
+    runs: Any,
+    depth: int | Mapping[str, int] | None,
+    budget: int | None,
+    measure: Any,
+    qrels: Any,
+    order: str,
+    gain: Any,
+) -> Pool:
+    """The ``residual`` pool of ``runs``: the unjudged documents by decreasing summed weight
+    W of ``measure``, the first ``depth`` a topic (all if None) or the ``budget`` largest
+    over every topic."""
+    rows = ranked_rows(runs, qrels=qrels, measure=measure, order=order, gain=gain)
+    assert rows.weight is not None
+    keep = ~rows.judged
+    g = _group(rows.topic[keep], rows.doc[keep], rows.weight[keep], "sum")
+    topics, docs, prio = _ordered(g)
+    params: dict[str, Any] = {"measure": str(getattr(measure, "name", measure))}
+    if budget is not None:
+        if depth is not None:
+            raise ParamError("give depth= (per topic) or budget= (in all), not both")
+        top = np.lexsort((docs.astype(str), -prio))[: max(int(budget), 0)]
+        sel = np.zeros(prio.size, dtype=bool)
+        sel[top] = True
+        params["budget"] = int(budget)
+    else:
+        sel = _head_mask(topics, depth) if depth is not None else np.ones(prio.size, bool)
+        params["depth"] = depth
+    return Pool(topics[sel], docs[sel], prio[sel], "residual", params)
+
+
+def _depth(rows: Ranked, depth: int | Mapping[str, int] | None) -> Pool:
+    """The depth-k pool of ``rows`` (k = ``depth``, default 10, or one per topic), each
+    document's priority minus its best rank."""
+    kk = 10 if depth is None else depth
+    if isinstance(kk, Mapping):
+        lim = np.array([int(kk.get(str(t), 0)) for t in rows.topic], dtype=np.int64)
+    else:
+        lim = np.full(rows.rank.size, int(kk))
+    sel = rows.rank <= lim
+    g = _group(rows.topic[sel], rows.doc[sel], -rows.rank[sel].astype(np.float64), "max")
+    topics, docs, prio = _ordered(g)
+    return Pool(topics, docs, prio, "depth", {"depth": kk})
+
+
+def _fusion_weights(
+    rows: Ranked, strategy: str, p: float, aggregate: str, k: float
+) -> tuple[np.ndarray, str, dict[str, Any]]:
+    """Each row's weight under ``rbp`` (``(1 - p) p^(rank - 1)``) or ``rrf`` (``1 / (k +
+    rank)``), how the weights combine over the runs (``aggregate``; always ``"sum"`` for
+    ``rrf``), and the strategy's parameters; raises :class:`ParamError` for a ``p``,
+    ``aggregate`` or ``k`` out of range."""
+    if strategy == "rbp":
+        if not 0.0 < p < 1.0:
+            raise ParamError(f"rbp pooling's p must be in (0, 1); got {p!r}")
+        if aggregate not in ("sum", "max"):
+            raise ParamError(f"aggregate must be 'sum' or 'max'; got {aggregate!r}")
+        w = (1.0 - p) * p ** (rows.rank - 1.0)
+        params: dict[str, Any] = {"p": p, "aggregate": aggregate}
+    else:
+        if not k > -1 or not math.isfinite(k):
+            raise ParamError(f"rrf's k must be a number above -1; got {k!r}")
+        w = 1.0 / (k + rows.rank)
+        aggregate = "sum"
+        params = {"k": k}
+    return w, aggregate, params
+
+
 def pool(
     runs: Any,
     strategy: str = "depth",
@@ -317,67 +412,19 @@ def pool(
     if strategy not in STRATEGIES:
         raise ParamError(f"pool strategies are {', '.join(STRATEGIES)}; got {strategy!r}")
     if strategy in ("maxmean", "mtf"):
-        from .bandit import bandit_pool
-
         if budget is not None:
             raise ParamError("bandit pooling judges topic by topic: give depth= (per topic)")
-        b_topics, b_docs, b_prio, b_params = bandit_pool(
-            ranked_rows(runs, order=order),
-            strategy,
-            depth=depth,
-            pool_depth=pool_depth,
-            qrels=qrels,
-            judge=judge,
-            rel=rel,
-            order=order,
-        )
-        return Pool(b_topics, b_docs, b_prio, strategy, b_params)
+        return _bandit(runs, strategy, depth, pool_depth, qrels, judge, rel, order)
     if budget is not None and strategy != "residual":
         raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
     if isinstance(depth, int | np.integer) and depth < 0:
         raise ParamError(f"depth must be at least 0; got {depth}")
     if strategy == "residual":
-        rows = ranked_rows(runs, qrels=qrels, measure=measure, order=order, gain=gain)
-        assert rows.weight is not None
-        keep = ~rows.judged
-        g = _group(rows.topic[keep], rows.doc[keep], rows.weight[keep], "sum")
-        topics, docs, prio = _ordered(g)
-        params: dict[str, Any] = {"measure": str(getattr(measure, "name", measure))}
-        if budget is not None:
-            if depth is not None:
-                raise ParamError("give depth= (per topic) or budget= (in all), not both")
-            top = np.lexsort((docs.astype(str), -prio))[: max(int(budget), 0)]
-            sel = np.zeros(prio.size, dtype=bool)
-            sel[top] = True
-            params["budget"] = int(budget)
-        else:
-            sel = _head_mask(topics, depth) if depth is not None else np.ones(prio.size, bool)
-            params["depth"] = depth
-        return Pool(topics[sel], docs[sel], prio[sel], strategy, params)
+        return _residual(runs, depth, budget, measure, qrels, order, gain)
     rows = ranked_rows(runs, order=order)
     if strategy == "depth":
-        kk = 10 if depth is None else depth
-        if isinstance(kk, Mapping):
-            lim = np.array([int(kk.get(str(t), 0)) for t in rows.topic], dtype=np.int64)
-        else:
-            lim = np.full(rows.rank.size, int(kk))
-        sel = rows.rank <= lim
-        g = _group(rows.topic[sel], rows.doc[sel], -rows.rank[sel].astype(np.float64), "max")
-        topics, docs, prio = _ordered(g)
-        return Pool(topics, docs, prio, strategy, {"depth": kk})
-    if strategy == "rbp":
-        if not 0.0 < p < 1.0:
-            raise ParamError(f"rbp pooling's p must be in (0, 1); got {p!r}")
-        if aggregate not in ("sum", "max"):
-            raise ParamError(f"aggregate must be 'sum' or 'max'; got {aggregate!r}")
-        w = (1.0 - p) * p ** (rows.rank - 1.0)
-        params = {"p": p, "aggregate": aggregate}
-    else:
-        if not k > -1 or not math.isfinite(k):
-            raise ParamError(f"rrf's k must be a number above -1; got {k!r}")
-        w = 1.0 / (k + rows.rank)
-        aggregate = "sum"
-        params = {"k": k}
+        return _depth(rows, depth)
+    w, aggregate, params = _fusion_weights(rows, strategy, p, aggregate, k)
     g = _group(rows.topic, rows.doc, w, aggregate)
     topics, docs, prio = _ordered(g)
     n = 10 if depth is None else depth

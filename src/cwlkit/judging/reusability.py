@@ -167,6 +167,129 @@ def _means(res: Any, topics: Sequence[str], residual: bool) -> tuple[np.ndarray,
     return vals.mean(axis=1), out_r
 
 
+def _check_options(depth: Any, baseline: str) -> None:
+    """Nothing: raises :class:`ParamError` if ``depth`` is not a whole number of at least 1
+    or ``baseline`` is neither ``"pool"`` nor ``"qrels"``."""
+    if isinstance(depth, bool) or not isinstance(depth, int | np.integer) or depth < 1:
+        raise ParamError(f"depth must be a whole number of at least 1; got {depth!r}")
+    if baseline not in ("pool", "qrels"):
+        raise ParamError(f"baseline is 'pool' or 'qrels'; got {baseline!r}")
+
+
+def _runs_and_groups(runs: Any, group_by: Any) -> tuple[list[str], list[Any], list[str], list[str]]:
+    """The runs' names, the runs read, each run's group, and the distinct groups in order of
+    first appearance; raises :class:`ParamError` for fewer than two runs, two runs of one
+    name, or a single group."""
+    from ..api import named_runs
+    from ..io.inputs import as_run
+
+    named = named_runs(runs)
+    if len(named) < 2:
+        raise ParamError("reusability leaves groups of runs out: give at least two runs")
+    names = [n for n, _ in named]
+    if len(set(names)) != len(names):
+        raise ParamError(f"two runs have the same name; name them with a mapping: {names}")
+    items = [as_run(r) for _, r in named]
+    paths = [str(r) if isinstance(r, str | os.PathLike) else None for _, r in named]
+    groups = _groups(names, paths, [r.runid for r in items], group_by)
+    gnames = list(dict.fromkeys(groups))
+    if len(gnames) < 2:
+        raise ParamError(
+            f"every run is in group {gnames[0]!r}: leaving it out leaves no pool "
+            "(group_by: a mapping or file of 'run group' lines)"
+        )
+    return names, items, groups, gnames
+
+
+def _measure_list(measure: Any) -> tuple[list[Any], list[bool]]:
+    """The measures to score: ``measure`` (parsed if a string), then the :data:`COMPANIONS`
+    other than it; and whether each is a C/W/L metric."""
+    from ..measures.cwl import CWLMetric
+    from ..measures.parse import parse_measure
+
+    m0 = parse_measure(measure) if isinstance(measure, str) else measure
+    mlist = [m0] + [parse_measure(c) for c in COMPANIONS if c != m0.name]
+    return mlist, [isinstance(m, CWLMetric) for m in mlist]
+
+
+def _pooled_pairs(
+    items: list[Any], groups: list[str], gnames: list[str], depth: int, order: str
+) -> pa.Table:
+    """The depth-``depth`` pool row by row: a table of ``topic``, ``doc`` and ``g`` (the
+    index in ``gnames`` of the group of the run that pooled it), one row per run ranking the
+    document in its top ``depth``."""
+    from .pool import ranked_rows
+
+    rows = ranked_rows(items, order=order)
+    sel = rows.rank <= int(depth)
+    gidx = np.array([gnames.index(g) for g in groups], dtype=np.int64)
+    return pa.table(
+        {
+            "topic": pa.array(rows.topic[sel], pa.string()),
+            "doc": pa.array(rows.doc[sel], pa.string()),
+            "g": pa.array(gidx[rows.run[sel]], pa.int64()),
+        }
+    )
+
+
+def _reduced_qrels(
+    pooled: pa.Table, gi: int, base_tab: pa.Table, base_lab: np.ndarray
+) -> tuple[pa.Table, int, int]:
+    """The baseline qrels restricted to the documents the groups other than number ``gi``
+    pool, the number of baseline rows that loses, and the number of those with a label above
+    0 (``base_lab`` is the baseline's labels)."""
+    others = pooled.filter(pc.not_equal(pooled.column("g"), gi)).select(["topic", "doc"])
+    red_tab = _restrict(base_tab, others)
+    lost = base_tab.num_rows - red_tab.num_rows
+    red_lab = np.asarray(red_tab.column("label").to_numpy(), dtype=np.float64)
+    lost_rel = int((base_lab > 0).sum() - (red_lab > 0).sum())
+    return red_tab, lost, lost_rel
+
+
+def _run_records(
+    name: str,
+    group: str,
+    mnames: list[str],
+    base: np.ndarray,
+    i: int,
+    red: np.ndarray,
+    resid: np.ndarray,
+    cwl_bound: list[bool],
+    counts: dict[str, int],
+) -> list[dict[str, Any]]:
+    """The records of left-out run ``name`` (row ``i`` of the baseline means ``base``, runs
+    x measures), one per measure: its reduced means ``red`` and residuals ``resid`` against
+    the baseline, ranks among the other runs' baseline means, ``bounded`` where
+    ``cwl_bound`` says the residual bound holds, and ``counts`` (judged, lost,
+    lost_relevant) copied in."""
+    others_i = np.delete(base, i, axis=0)
+    records = []
+    for j, mn in enumerate(mnames):
+        rank = 1 + int((others_i[:, j] > base[i, j]).sum())
+        rrank = 1 + int((others_i[:, j] > red[j]).sum())
+        delta = float(red[j] - base[i, j])
+        bounded = None
+        if cwl_bound[j] and math.isfinite(resid[j]):
+            bounded = bool(-resid[j] - 1e-12 <= delta <= 1e-12)
+        records.append(
+            {
+                "run": name,
+                "group": group,
+                "measure": mn,
+                "score": float(base[i, j]),
+                "reduced": float(red[j]),
+                "delta": delta,
+                "rank": rank,
+                "reduced_rank": rrank,
+                "rank_change": rrank - rank,
+                "residual": float(resid[j]),
+                "bounded": bounded,
+                **counts,
+            }
+        )
+    return records
+
+
 def reusability(
     qrels: Any,
     runs: Any,
@@ -238,48 +361,15 @@ def reusability(
     ...                        {"web2012.ql.cata.run": "ql", "web2012.rm.cata.run": "rm"},
     ...                        depth=10, measure="P@10")
     """
-    from ..api import Evaluator, named_runs
-    from ..io.inputs import as_qrels, as_run
-    from ..measures.cwl import CWLMetric
-    from ..measures.parse import parse_measure
-    from .pool import ranked_rows
+    from ..api import Evaluator
+    from ..io.inputs import as_qrels
 
-    if isinstance(depth, bool) or not isinstance(depth, int | np.integer) or depth < 1:
-        raise ParamError(f"depth must be a whole number of at least 1; got {depth!r}")
-    if baseline not in ("pool", "qrels"):
-        raise ParamError(f"baseline is 'pool' or 'qrels'; got {baseline!r}")
-    named = named_runs(runs)
-    if len(named) < 2:
-        raise ParamError("reusability leaves groups of runs out: give at least two runs")
-    names = [n for n, _ in named]
-    if len(set(names)) != len(names):
-        raise ParamError(f"two runs have the same name; name them with a mapping: {names}")
-    items = [as_run(r) for _, r in named]
-    paths = [str(r) if isinstance(r, str | os.PathLike) else None for _, r in named]
-    groups = _groups(names, paths, [r.runid for r in items], group_by)
-    gnames = list(dict.fromkeys(groups))
-    if len(gnames) < 2:
-        raise ParamError(
-            f"every run is in group {gnames[0]!r}: leaving it out leaves no pool "
-            "(group_by: a mapping or file of 'run group' lines)"
-        )
-
-    m0 = parse_measure(measure) if isinstance(measure, str) else measure
-    mlist = [m0] + [parse_measure(c) for c in COMPANIONS if c != m0.name]
-    is_cwl = [isinstance(m, CWLMetric) for m in mlist]
+    _check_options(depth, baseline)
+    names, items, groups, gnames = _runs_and_groups(runs, group_by)
+    mlist, is_cwl = _measure_list(measure)
     q = as_qrels(qrels)
     qtab = q.table.select(["topic", "iter", "doc", "label"])
-
-    rows = ranked_rows(items, order=order)
-    sel = rows.rank <= int(depth)
-    gidx = np.array([gnames.index(g) for g in groups], dtype=np.int64)
-    pooled = pa.table(
-        {
-            "topic": pa.array(rows.topic[sel], pa.string()),
-            "doc": pa.array(rows.doc[sel], pa.string()),
-            "g": pa.array(gidx[rows.run[sel]], pa.int64()),
-        }
-    )
+    pooled = _pooled_pairs(items, groups, gnames, depth, order)
 
     def qrels_of(table: pa.Table) -> Any:
         return as_qrels(table, name=q.path)
@@ -301,41 +391,16 @@ def reusability(
         mnames,
         {g: [n for n, x in zip(names, groups, strict=True) if x == g] for g in gnames},
     )
+    cwl_bound = [c and baseline == "pool" for c in is_cwl]
     for gi, g in enumerate(gnames):
-        others = pooled.filter(pc.not_equal(pooled.column("g"), gi)).select(["topic", "doc"])
-        red_tab = _restrict(base_tab, others)
-        lost = base_tab.num_rows - red_tab.num_rows
-        red_lab = np.asarray(red_tab.column("label").to_numpy(), dtype=np.float64)
-        lost_rel = int((base_lab > 0).sum() - (red_lab > 0).sum())
+        red_tab, lost, lost_rel = _reduced_qrels(pooled, gi, base_tab, base_lab)
         members = [i for i, x in enumerate(groups) if x == g]
         ev = Evaluator(qrels_of(red_tab), mlist, **{**opts, "topics": "run"})
         res = ev.evaluate_many({names[i]: items[i] for i in members})
+        counts = {"judged": int(red_tab.num_rows), "lost": int(lost), "lost_relevant": lost_rel}
         for i in members:
             red, resid = _means(res[names[i]], topics[names[i]], True)
-            others_i = np.delete(base, i, axis=0)
-            for j, mn in enumerate(mnames):
-                rank = 1 + int((others_i[:, j] > base[i, j]).sum())
-                rrank = 1 + int((others_i[:, j] > red[j]).sum())
-                delta = float(red[j] - base[i, j])
-                bounded = None
-                if is_cwl[j] and baseline == "pool" and math.isfinite(resid[j]):
-                    bounded = bool(-resid[j] - 1e-12 <= delta <= 1e-12)
-                out.records.append(
-                    {
-                        "run": names[i],
-                        "group": g,
-                        "measure": mn,
-                        "score": float(base[i, j]),
-                        "reduced": float(red[j]),
-                        "delta": delta,
-                        "rank": rank,
-                        "reduced_rank": rrank,
-                        "rank_change": rrank - rank,
-                        "residual": float(resid[j]),
-                        "bounded": bounded,
-                        "judged": int(red_tab.num_rows),
-                        "lost": int(lost),
-                        "lost_relevant": lost_rel,
-                    }
-                )
+            out.records.extend(
+                _run_records(names[i], g, mnames, base, i, red, resid, cwl_bound, counts)
+            )
     return out
