@@ -282,3 +282,21 @@ def correlation_matrix(
         gain=getattr(args, "gain", "auto"),
         **extra,
     )
+
+
+def evaluate_from_args(args: argparse.Namespace, measures: list[Measure]) -> dict:
+    """``{run label: Results}`` of ``args.runs`` against ``args.qrels`` with the options of
+    :func:`add_evaluation_options` (``--order``, ``--topics``, ``--gain``, ``-j``,
+    ``--quiet``)."""
+    from ..stats.runs import evaluate_runs
+
+    return evaluate_runs(
+        args.qrels,
+        args.runs,
+        measures,
+        order=args.order,
+        topics=args.topics,
+        gain=args.gain,
+        jobs=args.jobs,
+        progress=apply_quiet(args),
+    )

@@ -98,8 +98,7 @@ def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
     from ..formats.comparison import format_comparison
     from ..stats.comparison import compare
-    from ..stats.runs import evaluate_runs
-    from ._options import apply_quiet, output_format, parse_measure_args, write_output
+    from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
@@ -110,16 +109,7 @@ def main(argv: list[str]) -> int:
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
     measures = parse_measure_args(args.measures)
-    results = evaluate_runs(
-        args.qrels,
-        args.runs,
-        measures,
-        order=args.order,
-        topics=args.topics,
-        gain=args.gain,
-        jobs=args.jobs,
-        progress=apply_quiet(args),
-    )
+    results = evaluate_from_args(args, measures)
     if args.per_topic:
         from ..formats.table import format_table
 

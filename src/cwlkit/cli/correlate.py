@@ -194,8 +194,7 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..measures.parse import parse_measure
-    from ..stats.runs import evaluate_runs
-    from ._options import apply_quiet, output_format, write_output
+    from ._options import evaluate_from_args, output_format, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
@@ -217,16 +216,7 @@ def main(argv: list[str]) -> int:
         raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
     ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
     measures = [ma] if ma.name == mb.name else [ma, mb]
-    results = evaluate_runs(
-        args.qrels,
-        args.runs,
-        measures,
-        order=args.order,
-        topics=args.topics,
-        gain=args.gain,
-        jobs=args.jobs,
-        progress=apply_quiet(args),
-    )
+    results = evaluate_from_args(args, measures)
     out = compute(results, ma.name, mb.name, args.rbo_p)
     write_output(args, render(out, ma.name, mb.name, args.rbo_p, fmt))
     return 0
