@@ -6,6 +6,8 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..formats.table import FORMATS as TABLE_FORMATS
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.base import Measure
 
@@ -22,9 +24,6 @@ def examples(*lines: str) -> str:
     repository's root (``tests/cli/test_help_examples.py`` runs every one)."""
     return "examples (run from the repository's root):\n" + "".join(f"  {x}\n" for x in lines)
 
-
-#: the output formats of a table, wherever one is printed
-TABLE_FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 #: output file suffix -> format (``-o FILE`` without ``-f``)
 SUFFIX_FORMATS = {

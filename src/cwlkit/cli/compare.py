@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..formats.table import FORMATS
+
 DESCRIPTION = """\
 Evaluate every run with every measure, print the mean scores, and compare each run with the
 first (or every pair of runs with --all-pairs) with a paired two-sided test over topics: the
@@ -23,8 +25,6 @@ are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
 Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
 A '*' marks comparisons significant at alpha after the correction.
 """
-
-FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():

@@ -7,6 +7,8 @@ import argparse
 
 import numpy as np
 
+from ..formats.table import FORMATS
+
 DESCRIPTION = """\
 Evaluate every run with measures A and B and report how they agree:
 
@@ -27,8 +29,6 @@ pair. Headers name each measure by its canonical name (-a MAP prints AP). --tau-
 tau_AP's matrix (not symmetric: row i, column j takes measure i's system ordering as the
 truth), in full; -f tsv gives it one row per ordered pair.
 """
-
-FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from ..formats.table import FORMATS
+
 DESCRIPTION = """\
 The procedure of Azzopardi, Mackenzie and Moffat (ICTIR 2021, "ERR is not C/W/L"): score
 every (run, topic) pair with the target measure and with the metric at every value of a
@@ -17,8 +19,6 @@ included): "RBP(p=0.05:0.95:0.01)", "C_E10(phi=0.3:0.95:0.01)", "C_E11(T=0.5:2:0
 "C_E8(k=1:20:1)", "P@1:20:1". C/W/L metrics use --gain (the paper maps grades with
 ERR's (2^g - 1) / 2^max: --gain err). See docs/statistics.md.
 """
-
-FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def build_parser():

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .table import FORMATS
+
 __all__ = ["FORMATS", "format_comparison"]
 
-#: the output formats of ``cwlkit compare``
-FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 #: the tests' names in the heading (compare's "paired bootstrap"; the report says "test")
 _TEST_NAMES = {

@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: (above the diagonal, below it): the tables printed per level
 FOLDS = (("kendall_tau_b", "weighted_tau"), ("pearson", "spearman"))
-FORMATS = ("text", "tsv", "csv", "json", "markdown", "latex")
 
 
 def _items(cm: CorrelationMatrix, level: str) -> str:
@@ -31,7 +30,7 @@ def _items(cm: CorrelationMatrix, level: str) -> str:
 
 
 def format_correlation_matrix(cm: CorrelationMatrix, fmt: str = "text") -> str:
-    """Render ``cm`` in ``fmt`` (one of :data:`FORMATS`)."""
+    """Render ``cm`` in ``fmt`` (one of :data:`cwlkit.formats.table.FORMATS`)."""
     from ..stats.matrix import LABELS
     from ..stats.render import (
         dump_json,
