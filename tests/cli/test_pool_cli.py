@@ -61,6 +61,29 @@ def test_simulate_json_is_the_api(cli):
     assert got[1]["tau"] == pytest.approx(1.0)
 
 
+def test_simulate_plot_draws_the_api_records(cli, tmp_path, monkeypatch):
+    import cwlkit.judging.simulate as simulate
+
+    drawn = []
+    real = simulate.plot_simulations
+    monkeypatch.setattr(simulate, "plot_simulations", lambda s, p: (drawn.append(s), real(s, p)))
+    import cwlkit.judging
+
+    monkeypatch.setattr(cwlkit.judging, "plot_simulations", simulate.plot_simulations)
+    out = tmp_path / "tau.png"
+    args = ["pool", "simulate", QRELS, *RUNS[:3], "-s", "depth", "-s", "rbp", "-b", "1,5"]
+    rc, _, err = cli(*args, "--plot", out)
+    assert rc == 0, err
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    ((depth, rbp),) = drawn
+    line = depth.plot().get_lines()[0]
+    assert list(line.get_ydata()) == [r["tau"] for r in depth.to_records()]
+    assert [r["judged"] for r in rbp.to_records()] == list(rbp.plot().get_lines()[0].get_xdata())
+    # a figure suffix it cannot write is refused before simulating: one line, nothing printed
+    rc, stdout, err = cli(*args, "--plot", tmp_path / "tau.pdf")
+    assert (rc, stdout) == (2, "") and err.count("\n") == 1 and ".png or .svg" in err
+
+
 def test_compare_runs(cli):
     rc, out, err = cli("compare-runs", RUNS[0], RUNS[1], "-p", "0.8", "--depth", "20")
     assert rc == 0, err

@@ -172,7 +172,8 @@ def main(argv: list[str]) -> int:
 
 def simulate(argv: list[str]) -> int:
     args = build_simulate_parser().parse_args(argv)
-    from ..judging import simulate_judging
+    from ..judging import plot_simulations, simulate_judging
+    from ..plot.figures import check_path
     from ..support.jsontext import dumps
     from ._options import output_format, write_output
 
@@ -182,6 +183,8 @@ def simulate(argv: list[str]) -> int:
         raise ParamError(
             f"--budgets: expected numbers separated by commas; got {args.budgets!r}"
         ) from None
+    if args.plot:
+        check_path(args.plot)  # (before the simulation, not after it)
     sims = []
     for s in args.strategy or ["depth", "rbp", "residual"]:
         args.strategy = s
@@ -205,16 +208,5 @@ def simulate(argv: list[str]) -> int:
                 )
         write_output(args, "\n".join(lines) + "\n")
     if args.plot:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(5, 3.5))
-        for s in sims:
-            s.plot(ax=ax)
-        ax.legend()
-        fig.tight_layout()
-        fig.savefig(args.plot, dpi=120)
-        plt.close(fig)
+        plot_simulations(sims, args.plot)
     return 0

@@ -7,13 +7,14 @@ from __future__ import annotations
 from .agreement import compare_runs
 from .pool import Pool, pool
 from .reusability import Reusability, reusability
-from .simulate import Simulation, simulate_judging
+from .simulate import Simulation, plot_simulations, simulate_judging
 
 __all__ = [
     "Pool",
     "Reusability",
     "Simulation",
     "compare_runs",
+    "plot_simulations",
     "pool",
     "reusability",
     "simulate_judging",

@@ -47,11 +47,12 @@ class Simulation:
         return [dict(r) for r in self.records]
 
     def plot(self, ax: Any = None, label: str | None = None) -> Any:
-        """Tau against the judgements used (matplotlib); returns the axes."""
-        import matplotlib.pyplot as plt
-
+        """Tau against the judgements used (matplotlib); returns the axes (of a new Figure,
+        without pyplot, when ``ax`` is None)."""
         if ax is None:
-            _, ax = plt.subplots(figsize=(5, 3.5))
+            from ..plot.figures import figure
+
+            ax = figure(5.0, 3.5)[1][0, 0]
         x = [r["judged"] for r in self.records]
         ax.plot(x, [r["tau"] for r in self.records], marker="o", label=label or self.strategy)
         ax.set_xlabel("documents judged")
@@ -69,6 +70,20 @@ def _labels(qrels: Any) -> dict[tuple[str, str], float]:
             strict=True,
         )
     )
+
+
+def plot_simulations(sims: Sequence[Simulation], path: str) -> None:
+    """Draw each simulation's tau against the judgements used on one axes, and write the
+    figure to ``path`` (.png or .svg; a CwlkitError for another suffix or an unwritable
+    path, or when matplotlib is missing)."""
+    from ..plot.figures import check_path, figure, save
+
+    check_path(path)
+    fig, axes = figure(5.0, 3.5)
+    for sim in sims:
+        sim.plot(ax=axes[0, 0])
+    axes[0, 0].legend()
+    save(fig, path, dpi=120)
 
 
 def simulate_judging(
