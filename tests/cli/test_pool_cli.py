@@ -82,6 +82,9 @@ def test_simulate_plot_draws_the_api_records(cli, tmp_path, monkeypatch):
     # a figure suffix it cannot write is refused before simulating: one line, nothing printed
     rc, stdout, err = cli(*args, "--plot", tmp_path / "tau.pdf")
     assert (rc, stdout) == (2, "") and err.count("\n") == 1 and ".png or .svg" in err
+    # and one it cannot write leaves stdout empty too
+    rc, stdout, err = cli(*args, "--plot", tmp_path / "no" / "such" / "tau.png")
+    assert (rc, stdout) == (2, "") and err.count("\n") == 1 and "cannot write" in err
 
 
 def test_compare_runs(cli):

@@ -192,6 +192,8 @@ def simulate(argv: list[str]) -> int:
         if "measure" in kw:
             kw["pool_measure"] = kw.pop("measure")
         sims.append(simulate_judging(args.qrels, args.runs, s, args.ranking_measure, budgets, **kw))
+    if args.plot:  # (first: a figure that cannot be written leaves stdout empty)
+        plot_simulations(sims, args.plot)
     if output_format(args) == "json":
         out = [
             {"strategy": s.strategy, "measure": s.measure, "records": s.to_records()} for s in sims
@@ -207,6 +209,4 @@ def simulate(argv: list[str]) -> int:
                     f"{','.join(r['changed']) or '-'}"
                 )
         write_output(args, "\n".join(lines) + "\n")
-    if args.plot:
-        plot_simulations(sims, args.plot)
     return 0
