@@ -22,7 +22,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .choose import DIRECT_CHUNKED_ROWS, buckets_for, held_in_process, is_dask_frame, text_file
+from .choose import (
+    DIRECT_CHUNKED_ROWS,
+    buckets_for,
+    held_in_process,
+    is_dask_frame,
+    small_dict,
+    text_file,
+)
 from .processes import resolve_jobs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -73,6 +80,10 @@ def evaluate_run(
 
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
             return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
+    if client is None and small_dict(run):  # a few topics: scored a topic at a time
+        got = plan.small(run, name)
+        if got is not None:
+            return got
     if client is None:  # a run held in Python: its batch made with numpy alone
         limit = DIRECT_CHUNKED_ROWS if isinstance(chunk_topics, int) else None
         batch = plan.direct(run, name, max_rows=limit)
