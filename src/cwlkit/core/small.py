@@ -121,15 +121,19 @@ class Judged:
         ``{doc: relevance code}``.
     levels : list of float
         Every label truncated toward zero, sorted descending.
+    memo : dict
+        What the measures derive from the judgements alone, kept with them.
     """
 
-    __slots__ = ("codes", "levels", "_ascending", "_counts")
+    __slots__ = ("codes", "levels", "memo", "_ascending", "_counts")
 
     def __init__(self, labels: dict[str, Any]) -> None:
         self.codes = {doc: _code(float(x)) for doc, x in labels.items()}
         self.levels = sorted((float(int(float(x))) for x in labels.values()), reverse=True)
         self._ascending = [-x for x in self.levels]
         self._counts: dict[float, int] = {}
+        #: what the measures derive from the judgements alone (the ideal gains...), kept
+        self.memo: dict[Any, Any] = {}
 
     def num_rel(self, rel: float) -> int:
         """R at relevance level ``rel``: the labels >= max(0, ``rel``) (kept per level)."""

@@ -291,11 +291,30 @@ def _gains_one(o: One, table: dict[int, float], width: int) -> list[float]:
 
 
 def _ideal_one(o: One, table: dict[int, float]) -> list[float]:
-    """:meth:`Ctx.ideal` of one topic: its positive gains, descending."""
-    if not table:
-        return [x for x in o.levels if x > 0]  # (levels are sorted descending)
-    gains = [table.get(int(x), x) for x in o.levels if x >= 0]  # (levels are whole)
-    return sorted((g for g in gains if g > 0), reverse=True)
+    """The cumulated DCG of one topic's ideal ranking (:meth:`Ctx.ideal`: its positive
+    gains, descending), rank by rank, added left to right (kept with its judgements)."""
+    key = ("ideal", tuple(sorted(table.items())))
+    got = o.judged.memo.get(key)
+    if got is None:
+        if table:
+            gains = [table.get(int(x), x) for x in o.levels if x >= 0]  # (levels are whole)
+            ideal = sorted((g for g in gains if g > 0), reverse=True)
+        else:
+            ideal = [x for x in o.levels if x > 0]  # (levels are sorted descending)
+        disc = disc_list(len(ideal))
+        got, s = [], 0.0
+        for i, g in enumerate(ideal):
+            s += g / disc[i]
+            got.append(s)
+        o.judged.memo[key] = got
+    return got
+
+
+def _at(cumulated: list[float], k: int) -> float:
+    """The ``k``-th value of a cumulated DCG (the last past its end; 0 at k = 0)."""
+    if k <= 0 or not cumulated:
+        return 0.0
+    return cumulated[min(k, len(cumulated)) - 1]
 
 
 def _dcg_one(gains: list[float], n: int) -> float:
@@ -315,7 +334,7 @@ def ndcg_cut_one(o: One, cutoffs, table: dict[int, float] | None = None) -> list
     ideal = _ideal_one(o, table)
     out = []
     for k in cutoffs:
-        b = _dcg_one(ideal, int(k))
+        b = _at(ideal, int(k))
         out.append(_dcg_one(g, int(k)) / b if b > 0 else 0.0)
     return out
 
@@ -323,6 +342,7 @@ def ndcg_cut_one(o: One, cutoffs, table: dict[int, float] | None = None) -> list
 def ndcg_one(o: One, params) -> list[float]:
     """:func:`ndcg` of one topic."""
     table = gain_table(_pairs(params))
-    b = _dcg_one(_ideal_one(o, table), len(o.levels))
+    ideal = _ideal_one(o, table)
+    b = ideal[-1] if ideal else 0.0
     a = _dcg_one(_gains_one(o, table, o.depth), o.depth)
     return [a / b if b > 0 else 0.0]
