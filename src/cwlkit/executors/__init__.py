@@ -1,6 +1,8 @@
 """The ways of running an evaluation, beneath the API: a prepared :class:`~cwlkit.plan.Plan`
 and a run in, :class:`~cwlkit.results.Results` out.
 
+- one topic at a time (:meth:`~cwlkit.plan.Plan.small`): a pytrec_eval dict of a few topics,
+  ranked and scored in Python by the measures' one-topic kernels (no numpy array);
 - whole (:mod:`~cwlkit.executors.whole`): the run read and scored in one batch;
 - topic chunks (:mod:`~cwlkit.executors.chunks`): a run read whole, scored ``chunk_topics``
   topics at a time, over processes or on Dask;
@@ -68,6 +70,10 @@ def evaluate_run(
         from ..core.chunks import check_chunk
 
         check_chunk(chunk_topics, auto=True)
+    if client is None and small_dict(run):  # a few topics: scored a topic at a time
+        got = plan.small(run, name)
+        if got is not None:
+            return got
     if client is not None and is_dask_frame(run):
         from .dask import evaluate_frame
 
@@ -80,10 +86,6 @@ def evaluate_run(
 
             qrels = plan.qrels_read if plan.qrels_read is not None else text_file(plan.qrels_source)
             return evaluate_streamed(plan, qrels, path, buckets, name, jobs=jobs, progress=progress)
-    if client is None and small_dict(run):  # a few topics: scored a topic at a time
-        got = plan.small(run, name)
-        if got is not None:
-            return got
     if client is None:  # a run held in Python: its batch made with numpy alone
         limit = DIRECT_CHUNKED_ROWS if isinstance(chunk_topics, int) else None
         batch = plan.direct(run, name, max_rows=limit)
