@@ -117,7 +117,7 @@ def data(draw):
             {
                 "topics": st.sampled_from(["run", "both"]),
                 "trec_version": st.sampled_from([9, 10]),
-                "depth": st.sampled_from([None, 1, 3, 20]),
+                "depth": st.sampled_from([None, 0, 1, 3, 20]),
             }
         )
     )
