@@ -1,6 +1,8 @@
 """The ways of running an evaluation, beneath the API: a prepared :class:`~cwlkit.plan.Plan`
 and a run in, :class:`~cwlkit.results.Results` out.
 
+- one topic at a time (:meth:`~cwlkit.plan.Plan.small`): a pytrec_eval dict of a few topics,
+  ranked and scored in Python by the measures' one-topic kernels (no numpy array);
 - whole (:mod:`~cwlkit.executors.whole`): the run read and scored in one batch;
 - topic chunks (:mod:`~cwlkit.executors.chunks`): a run read whole, scored ``chunk_topics``
   topics at a time, over processes or on Dask;
@@ -22,7 +24,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .choose import DIRECT_CHUNKED_ROWS, buckets_for, held_in_process, is_dask_frame, text_file
+from .choose import (
+    DIRECT_CHUNKED_ROWS,
+    buckets_for,
+    held_in_process,
+    is_dask_frame,
+    small_dict,
+    text_file,
+)
 from .processes import resolve_jobs
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,6 +70,10 @@ def evaluate_run(
         from ..core.chunks import check_chunk
 
         check_chunk(chunk_topics, auto=True)
+    if client is None and small_dict(run):  # a few topics: scored a topic at a time
+        got = plan.small(run, name)
+        if got is not None:
+            return got
     if client is not None and is_dask_frame(run):
         from .dask import evaluate_frame
 

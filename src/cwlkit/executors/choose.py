@@ -29,6 +29,27 @@ TREC_AUTO_ROWS = 1 << 18
 DIRECT_CHUNKED_ROWS = 50_000
 
 
+#: a pytrec_eval dict of at most SMALL_TOPICS topics and SMALL_ROWS rows is ranked and
+#: scored a topic at a time in Python (:meth:`cwlkit.plan.Plan.small`: no numpy array) when
+#: its measures have one-topic forms: a batch's fixed cost (a few dozen numpy calls, about
+#: 0.14 ms) is then most of the time. Measured on benchmarks/bench_api.py's data (AP,
+#: nDCG@10, P@10), one topic at a time costs 3x less at 1 x 100 and 2 x 3, 1.25x less at
+#: 1 x 1,000 and 5 x 100, the same at 10 x 100 or 1 x 5,000, 2x more at 50 x 100
+SMALL_TOPICS = 8
+SMALL_ROWS = 3_000
+
+
+def small_dict(obj: Any) -> bool:
+    """Whether ``obj`` is a pytrec_eval dict of at most :data:`SMALL_TOPICS` topics and
+    :data:`SMALL_ROWS` rows."""
+    if type(obj) is not dict or len(obj) > SMALL_TOPICS:
+        return False
+    try:
+        return sum(map(len, obj.values())) <= SMALL_ROWS
+    except TypeError:  # (a topic's documents without a length: the batch path says why)
+        return False
+
+
 #: ``evaluate_many`` without ``jobs``: runs held in Python (dicts, DataFrames, tables, lists
 #: of tuples) of at most this many rows in all are scored in this process, one after the
 #: other: a process pool would pickle each run to its worker and back, and starting it costs
@@ -46,7 +67,7 @@ def held_rows(obj: Any) -> int | None:
         return None
     if isinstance(obj, Mapping):
         try:
-            return sum(len(v) for v in obj.values())
+            return sum(map(len, obj.values()))
         except TypeError:
             return None
     if isinstance(obj, (list, tuple)):

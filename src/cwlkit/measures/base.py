@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar, dataclass_transform
 
 import numpy as np
 
@@ -76,6 +76,18 @@ def _domain(meta: Mapping[str, Any]) -> str:
 
 
 _M = TypeVar("_M")
+
+
+class OneTopic(NamedTuple):
+    """A measure's one-topic form (:meth:`Measure.one_topic`): a topic's value is
+    ``kernel(one, params)[0]``, ``one`` the topic's :class:`~cwlkit.measures.trec.one_topic.One`
+    at relevance level ``rel``, then ``post`` of it when given."""
+
+    kernel: Callable[[Any, Any], list[float]]
+    params: Any
+    rel: float
+    post: Callable[[float], float] | None = None
+
 
 #: the largest count or rank a measure's :meth:`Measure.derived` bounds assume (2^53, the
 #: largest integer a double holds exactly)
@@ -322,6 +334,11 @@ class Measure:
     def compute_group(cls, batch: RankingBatch, measures: list[Measure]) -> list[np.ndarray]:
         """Per-topic values of ``measures`` (one :meth:`group_key`), in their order."""
         return [m.compute(batch) for m in measures]
+
+    def one_topic(self) -> OneTopic | None:
+        """How to score one topic without a batch (a few topics held in Python, see
+        :meth:`cwlkit.plan.Plan.small`), or None: the measure reads batches only."""
+        return None
 
     def cwl_form(self) -> tuple[Measure, str | None] | None:
         """The C/W/L metric that computes this measure and its gain mapping (None: the

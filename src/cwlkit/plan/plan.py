@@ -15,9 +15,10 @@ import numpy as np
 
 from ..core.direct import direct_batch
 from ..core.ranking import RankingBatch
+from ..core.small import Judged, rank_topics
 from ..errors import ParamError
 from ..io.grouped import grouped_qrels, grouped_run
-from ..measures.base import Measure
+from ..measures.base import Measure, OneTopic
 from ..results import Results
 from .options import CWL_COLUMNS, Options
 from .parts import batch_results
@@ -214,6 +215,54 @@ class Plan:
         batch.memo["judged_only"] = o.judged_only
         return batch
 
+    def small(self, run: Any, name: str | None) -> Results | None:
+        """The Results of a run of a few topics held as a pytrec_eval dict, scored a topic
+        at a time by the measures' one-topic kernels (:meth:`Measure.one_topic
+        <cwlkit.measures.base.Measure.one_topic>`) from its ranking made in Python
+        (:func:`cwlkit.core.small.rank_topics`): :meth:`score` of :meth:`direct`'s batch, to
+        the bit, without a numpy array per topic. None: a measure without a one-topic form,
+        options it does not follow (C/W/L columns, ``judged_only``, per-topic parameters, a
+        topics rule keeping topics the run lacks, another order), or a run it does not
+        take; the caller then makes the batch."""
+        kernels = self._one_topic_kernels()
+        if kernels is None:
+            return None
+        o = self.options
+        single = o.trec_version == 9
+        ranked = rank_topics(self._grouped, run, topics=o.topics, max_depth=o.depth, single=single)
+        if ranked is None:
+            return None
+        v = o.trec_version
+        values = [_one_topic_values(kernels, codes, judged, v) for _, codes, judged in ranked]
+        lay = _layout(self.measures, o)
+        return Results(
+            np.array(values, dtype=np.float64).T.copy(),
+            list(lay.names),
+            [t for t, _, _ in ranked],
+            run=name or "run",
+            aggregates=list(lay.aggregates),
+        )
+
+    def _one_topic_kernels(self) -> list[OneTopic] | None:
+        """Each measure's one-topic form, or None when :meth:`small` cannot be used with
+        these measures and options (worked out once)."""
+        got = self.__dict__.get("_kernels_", False)
+        if got is False:
+            o = self.options
+            lay = _layout(self.measures, o)
+            usable = (
+                self._grouped is not None
+                and o.order == "score"
+                and o.topics in ("run", "both")
+                and not (o.judged_only or self.topic_params or self.keep_docs)
+                and not lay.columns
+                and all(f is None for f in lay.forms)
+            )
+            forms = [m.one_topic() for m in self.measures] if usable else [None]
+            got = None if any(f is None for f in forms) else forms
+            self.__dict__["_kernels_"] = got
+        return got
+
     def grouped_qrels(self) -> Any:
         """The qrels as :class:`~cwlkit.io.grouped.GroupedQrels` (made once from the Qrels
         when they were not given as a dict)."""
@@ -341,6 +390,24 @@ class Plan:
         if res is not None:
             for j, c in enumerate(("EU", *CWL_COLUMNS)):
                 cols[f"Res{c}"][i] = res.as_array()[j]
+
+
+def _one_topic_values(
+    kernels: list[OneTopic], codes: list[int], judged: Judged, version: int
+) -> list[float]:
+    """Each kernel's value on one topic (one :class:`~cwlkit.measures.trec.one_topic.One`
+    per relevance level)."""
+    from ..measures.trec.one_topic import One  # (loaded already: the kernels are its package's)
+
+    views: dict[float, One] = {}
+    out = []
+    for k in kernels:
+        one = views.get(k.rel)
+        if one is None:
+            one = views[k.rel] = One(codes, judged, k.rel, version)
+        v = k.kernel(one, k.params)[0]
+        out.append(v if k.post is None else k.post(v))
+    return out
 
 
 def _prefs_options(o: Options) -> dict[str, Any]:

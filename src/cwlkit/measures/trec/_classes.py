@@ -9,12 +9,14 @@ only annotates the ones its methods read.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from ...errors import ParamError
-from ..base import MAX_COUNT, Measure, measure
+from ..base import MAX_COUNT, Measure, OneTopic, measure
 from ._ctx import Ctx, codes_of, stand_ins
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -158,7 +160,31 @@ class TrecBase(Measure):
         return got
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_trec_call_"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_trec_call_", "_one_")}
+
+    def one_topic(self) -> OneTopic | None:
+        """The row's one-topic kernel (``scalar=`` in :mod:`.spec`), when the measure's value
+        is the row's (its class computes as :class:`TrecBase` does) on the whole ranking
+        (not ``judged_only``); kept, as :meth:`_trec_call` is."""
+        got = self.__dict__.get("_one_", False)
+        if got is False:
+            got = self.__dict__["_one_"] = self._one_topic()
+        return got
+
+    def _one_topic(self) -> OneTopic | None:
+        """What :meth:`one_topic` keeps: the row's kernel when the class computes as
+        :class:`TrecBase` does (a class that changes the value says how, or has none)."""
+        if type(self).compute is not TrecBase.compute:
+            return None
+        return self._row_kernel()
+
+    def _row_kernel(self, post: Callable[[float], float] | None = None) -> OneTopic | None:
+        """The row's kernel with this measure's parameters (then ``post``), or None."""
+        fn = self.trec_row().scalar
+        if fn is None or getattr(self, "judged_only", False):
+            return None
+        _, params, rel = self._trec_call()
+        return OneTopic(fn, params, rel, post)
 
     def compute(self, batch: RankingBatch) -> np.ndarray:
         fn, params, rel = self._trec_call()
@@ -268,6 +294,16 @@ class Reciprocal(TrecBase):
         with np.errstate(divide="ignore"):
             return np.where(rr * self.k >= 1.0 - 1e-9, rr, 0.0)
 
+    def _one_topic(self) -> OneTopic | None:
+        if self.k is None:
+            return self._row_kernel()
+        return self._row_kernel(partial(_rr_within, k=self.k))
+
+
+def _rr_within(rr: float, k: int) -> float:
+    """``RR@k`` of one topic from its ``RR`` (:meth:`Reciprocal.compute`)."""
+    return rr if rr * k >= 1.0 - 1e-9 else 0.0
+
 
 class Gains(TrecBase):
     """A measure of graded gains with an optional gain table (``G.1=3,2=9``)."""
@@ -312,6 +348,11 @@ class NDCGBase(Gains):
             table = ctx.gain_table(list(parse_params(pairs, self.gains)))
             return ndcg_cut(ctx, (int(self.k),), table)[0]
         return super().compute(batch)
+
+    def _one_topic(self) -> OneTopic | None:
+        if self.dcg != "log2" or (self.gains is not None and self.k is not None):
+            return None
+        return self._row_kernel()
 
     def in_trec_eval(self) -> bool:
         cut_table = self.gains is not None and self.k is not None

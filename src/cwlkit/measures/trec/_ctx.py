@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
 
+from ...core.small import NONPOOL, UNJUDGED
+
 if TYPE_CHECKING:  # pragma: no cover
     from ...core.batch import RankingBatch
 
-NONPOOL = -1
-UNJUDGED = -2
+#: past the end of a ranking
 PAD = -3
 
 _T = TypeVar("_T")
@@ -157,6 +158,19 @@ def stand_ins(
     return codes, np.where(absent, 1, depth)
 
 
+def gain_table(pairs: list[tuple[str, float]] | None) -> dict[int, float]:
+    """Level -> gain overrides from ``level=gain`` parameters (non-integer names dropped;
+    the first of a repeated level kept)."""
+    out: dict[int, float] = {}
+    for name, value in pairs or []:
+        try:
+            lvl = int(name)
+        except ValueError:
+            continue
+        out.setdefault(lvl, float(value))
+    return out
+
+
 class Ctx:
     """Relevance codes of a batch and the per-topic counts trec_eval derives from them.
 
@@ -272,15 +286,8 @@ class Ctx:
 
     # ---- gains -----------------------------------------------------------------------
     def gain_table(self, pairs: list[tuple[str, float]] | None) -> dict[int, float]:
-        """Level -> gain overrides from ``level=gain`` parameters (non-integer names dropped)."""
-        out: dict[int, float] = {}
-        for name, value in pairs or []:
-            try:
-                lvl = int(name)
-            except ValueError:
-                continue
-            out.setdefault(lvl, float(value))
-        return out
+        """Level -> gain overrides from ``level=gain`` parameters (:func:`gain_table`)."""
+        return gain_table(pairs)
 
     def gains(self, table: dict[int, float]) -> np.ndarray:
         """float64[T, D] gain of each ranked document: its level (or the level's override);

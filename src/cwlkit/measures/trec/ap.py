@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ctx import UNJUDGED, Ctx, masked_seqsum
+from .one_topic import One, div
 from .precision import ap_terms
 from .set import _div
 
@@ -152,3 +153,17 @@ def eleven_pt_avg(ctx: Ctx, cutoffs) -> list[np.ndarray]:
     for v in vals:
         total = total + v
     return [total / len(vals)]
+
+
+# ---- one topic (see .one_topic): the same operations, on Python numbers ---------------------
+
+
+def map_one(o: One, params=None) -> list[float]:
+    """:func:`map_` of one topic."""
+    return [div(o.ap_sum(o.depth), o.num_rel)]
+
+
+def recip_rank_one(o: One, params=None) -> list[float]:
+    """:func:`recip_rank` of one topic."""
+    ranks = o.rel_ranks
+    return [1.0 / (ranks[0] + 1.0) if ranks else 0.0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ctx import Ctx
+from .one_topic import One
 
 
 def num_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
@@ -31,3 +32,21 @@ def num_rel_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
 def num_nonrel_judged_ret(ctx: Ctx, params=None) -> list[np.ndarray]:
     """Retrieved documents judged non-relevant."""
     return [(ctx.nonrel & ctx.valid).sum(axis=1).astype(np.float64)]
+
+
+# ---- one topic (see .one_topic) ------------------------------------------------------------
+
+
+def num_ret_one(o: One, params=None) -> list[float]:
+    """:func:`num_ret` of one topic."""
+    return [float(o.depth)]
+
+
+def num_rel_one(o: One, params=None) -> list[float]:
+    """:func:`num_rel` of one topic."""
+    return [float(o.num_rel)]
+
+
+def num_rel_ret_one(o: One, params=None) -> list[float]:
+    """:func:`num_rel_ret` of one topic."""
+    return [float(len(o.rel_ranks))]

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._ctx import Ctx, masked_seqsum, powers, seqsum
+from ._ctx import Ctx, gain_table, masked_seqsum, powers, seqsum
+from .one_topic import One
 from .set import _div
 
 
@@ -40,19 +41,44 @@ def _pairs(params) -> list[tuple[str, float]]:
 
 
 def _disc(n: int, offset: float = 1.0) -> np.ndarray:
-    """float64[n], ``log2(rank + offset)`` for ranks 1..n (read-only; the last few kept)."""
-    key = (n, offset)
-    got = _DISC.get(key)
-    if got is None:
-        got = np.log2(np.arange(1, n + 1, dtype=np.float64) + offset)
-        got.setflags(write=False)
-        if len(_DISC) >= 64:
-            _DISC.clear()
-        _DISC[key] = got
+    """float64[n], ``log2(rank + offset)`` for ranks 1..n (read-only): the first n of one
+    table per offset, which only grows (its values, once made, never change), so that the
+    batch path and the one-topic kernels (:func:`disc_list`) divide by the same bits."""
+    got = _DISC.get(offset)
+    if got is None or got.size < n:
+        _grow(n, offset)
+        got = _DISC[offset]
+    return got[:n]
+
+
+def disc_list(n: int, offset: float = 1.0) -> list[float]:
+    """The table of :func:`_disc` as a list of at least ``n`` floats (the one-topic
+    kernels index it: no numpy call per topic)."""
+    got = _DISC_LIST.get(offset)
+    if got is None or len(got) < n:
+        _grow(n, offset)
+        got = _DISC_LIST[offset]
     return got
 
 
-_DISC: dict[tuple[int, float], np.ndarray] = {}
+def _grow(n: int, offset: float) -> None:
+    """Extend the table of ``offset`` to at least ``n`` ranks (doubling; at least 1024): the
+    ranks it lacks are computed and appended, the others kept as they are."""
+    old = _DISC.get(offset)
+    have = 0 if old is None else old.size
+    size = max(n, 2 * have, 1024)
+    tail = np.log2(np.arange(have + 1, size + 1, dtype=np.float64) + offset)
+    table = tail if old is None else np.concatenate((old, tail))
+    table.setflags(write=False)
+    if offset not in _DISC and len(_DISC) >= 64:
+        _DISC.clear()
+        _DISC_LIST.clear()
+    _DISC[offset] = table
+    _DISC_LIST[offset] = table.tolist()
+
+
+_DISC: dict[float, np.ndarray] = {}
+_DISC_LIST: dict[float, list[float]] = {}
 
 
 def _dcg_parts(ctx: Ctx, params) -> tuple[np.ndarray, np.ndarray]:
@@ -252,3 +278,71 @@ def rbp(ctx: Ctx, params) -> list[np.ndarray]:
     g, p = _rbp_gains(ctx, params)
     w = powers(p, ctx.D)[: ctx.D]
     return [(1.0 - p) * seqsum(g * w[None, :])]
+
+
+# ---- one topic (see .one_topic): the same operations, on Python numbers ---------------------
+
+
+def _gains_one(o: One, table: dict[int, float], width: int) -> list[float]:
+    """:meth:`Ctx.gains` of one topic's first ``width`` ranks."""
+    if not table:
+        return [float(c) if c >= 0 else 0.0 for c in o.codes[:width]]
+    return [table[c] if c in table else float(c) if c >= 0 else 0.0 for c in o.codes[:width]]
+
+
+def _ideal_one(o: One, table: dict[int, float]) -> list[float]:
+    """The cumulated DCG of one topic's ideal ranking (:meth:`Ctx.ideal`: its positive
+    gains, descending), rank by rank, added left to right (kept with its judgements)."""
+    key = ("ideal", tuple(sorted(table.items())))
+    got = o.judged.memo.get(key)
+    if got is None:
+        if table:
+            gains = [table.get(int(x), x) for x in o.levels if x >= 0]  # (levels are whole)
+            ideal = sorted((g for g in gains if g > 0), reverse=True)
+        else:
+            ideal = [x for x in o.levels if x > 0]  # (levels are sorted descending)
+        disc = disc_list(len(ideal))
+        got, s = [], 0.0
+        for i, g in enumerate(ideal):
+            s += g / disc[i]
+            got.append(s)
+        o.judged.memo[key] = got
+    return got
+
+
+def _at(cumulated: list[float], k: int) -> float:
+    """The ``k``-th value of a cumulated DCG (the last past its end; 0 at k = 0)."""
+    if k <= 0 or not cumulated:
+        return 0.0
+    return cumulated[min(k, len(cumulated)) - 1]
+
+
+def _dcg_one(gains: list[float], n: int) -> float:
+    """``sum gains[i] / log2(i + 2)`` over the first ``n``, added left to right."""
+    disc = disc_list(n)
+    s = 0.0
+    for i in range(min(n, len(gains))):
+        s += gains[i] / disc[i]
+    return s
+
+
+def ndcg_cut_one(o: One, cutoffs, table: dict[int, float] | None = None) -> list[float]:
+    """:func:`ndcg_cut` of one topic."""
+    table = table or {}
+    top = max((int(k) for k in cutoffs), default=0)
+    g = _gains_one(o, table, top)
+    ideal = _ideal_one(o, table)
+    out = []
+    for k in cutoffs:
+        b = _at(ideal, int(k))
+        out.append(_dcg_one(g, int(k)) / b if b > 0 else 0.0)
+    return out
+
+
+def ndcg_one(o: One, params) -> list[float]:
+    """:func:`ndcg` of one topic."""
+    table = gain_table(_pairs(params))
+    ideal = _ideal_one(o, table)
+    b = ideal[-1] if ideal else 0.0
+    a = _dcg_one(_gains_one(o, table, o.depth), o.depth)
+    return [a / b if b > 0 else 0.0]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ctx import Ctx
+from .one_topic import One, div
 from .set import _div
 
 
@@ -74,3 +75,37 @@ def Rprec_mult(ctx: Ctx, cutoffs) -> list[np.ndarray]:
         k = np.clip(c, 0, ctx.depth).astype(np.int64)
         out.append(_div(_rel_at(ctx, k), c))
     return out
+
+
+# ---- one topic (see .one_topic): the same operations, on Python numbers ----------------
+
+
+def P_one(o: One, cutoffs) -> list[float]:
+    """:func:`P` of one topic."""
+    return [o.rel_at(k) / k for k in cutoffs]
+
+
+def recall_one(o: One, cutoffs) -> list[float]:
+    """:func:`recall` of one topic."""
+    return [div(o.rel_at(k), o.num_rel) for k in cutoffs]
+
+
+def relative_P_one(o: One, cutoffs) -> list[float]:
+    """:func:`relative_P` of one topic."""
+    return [div(o.rel_at(k), min(k, o.num_rel)) for k in cutoffs]
+
+
+def success_one(o: One, cutoffs) -> list[float]:
+    """:func:`success` of one topic."""
+    return [1.0 if o.rel_at(k) > 0 else 0.0 for k in cutoffs]
+
+
+def map_cut_one(o: One, cutoffs) -> list[float]:
+    """:func:`map_cut` of one topic."""
+    return [div(o.ap_sum(k), o.num_rel) for k in cutoffs]
+
+
+def Rprec_one(o: One, params=None) -> list[float]:
+    """:func:`Rprec` of one topic."""
+    R = o.num_rel
+    return [div(o.rel_at(R), R)]

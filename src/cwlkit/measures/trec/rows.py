@@ -136,6 +136,10 @@ class TrecMeasure:
         none (``runid``, ``relstring``; ``num_q`` is :class:`~cwlkit.measures.judged.NumQ`).
     of : str
         The row whose canonical measure also prints this one (``map_cut``: ``map``'s ``AP``).
+    scalar : callable or None
+        ``scalar(one, params) -> list of float``: ``compute`` on one topic (a
+        :class:`.one_topic.One`), the same operations in the same order, for the evaluation of a
+        few topics without numpy arrays; None: the row has no such form.
     fixed : tuple of (str, object)
         The parameters of that measure that select this row (``set_relative_P``:
         ``relative=True``).
@@ -152,6 +156,7 @@ class TrecMeasure:
     measure: Canonical | None = None
     of: str = ""
     fixed: tuple[tuple[str, Any], ...] = ()
+    scalar: Callable | None = None
 
 
 def _atof(text: str) -> float:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._ctx import Ctx
+from .one_topic import One, div
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -64,3 +65,35 @@ def utility(ctx: Ctx, params) -> list[np.ndarray]:
     n = ctx.num_ret.astype(np.float64)
     R = ctx.num_rel.astype(np.float64)
     return [p[0] * r + p[1] * (n - r) + p[2] * (R - r) + p[3] * (num_docs + r - n - R)]
+
+
+# ---- one topic (see .one_topic): the same operations, on Python numbers ---------------------
+
+
+def set_P_one(o: One, params=None) -> list[float]:
+    """:func:`set_P` of one topic."""
+    return [div(len(o.rel_ranks), o.depth)]
+
+
+def set_recall_one(o: One, params=None) -> list[float]:
+    """:func:`set_recall` of one topic."""
+    return [div(len(o.rel_ranks), o.num_rel)]
+
+
+def set_relative_P_one(o: One, params=None) -> list[float]:
+    """:func:`set_relative_P` of one topic."""
+    return [div(len(o.rel_ranks), min(o.depth, o.num_rel))]
+
+
+def set_map_one(o: One, params=None) -> list[float]:
+    """:func:`set_map` of one topic."""
+    r = float(len(o.rel_ranks))
+    return [div(r * r, float(o.depth) * o.num_rel)]
+
+
+def set_F_one(o: One, params) -> list[float]:
+    """:func:`set_F` of one topic."""
+    b = float(params[0]) if params else 1.0
+    p = set_P_one(o)[0]
+    r = set_recall_one(o)[0]
+    return [div((b + 1.0) * p * r, b * p + r)]

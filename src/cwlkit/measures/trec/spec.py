@@ -62,6 +62,7 @@ MEASURES: list[TrecMeasure] = [
             ),
             base=kinds.Retrieved,
         ),
+        scalar=counts.num_ret_one,
     ),
     M(
         "num_rel",
@@ -70,6 +71,7 @@ MEASURES: list[TrecMeasure] = [
         agg="sum",
         integer=True,
         measure=C("NumRel", "Relevant documents in the qrels (summed over topics)."),
+        scalar=counts.num_rel_one,
     ),
     M(
         "num_rel_ret",
@@ -78,6 +80,7 @@ MEASURES: list[TrecMeasure] = [
         agg="sum",
         integer=True,
         measure=C("NumRelRet", "Relevant documents retrieved (summed)."),
+        scalar=counts.num_rel_ret_one,
     ),
     M(
         "map",
@@ -95,6 +98,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, JUDGED, cutoff(None)),
             ("MAP",),
         ),
+        scalar=ap.map_one,
     ),
     M(
         "gm_map",
@@ -108,6 +112,7 @@ MEASURES: list[TrecMeasure] = [
                 "at 1e-5; trec_eval ``gm_map``)."
             ),
         ),
+        scalar=ap.map_one,
     ),
     M(
         "Rprec",
@@ -119,6 +124,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, JUDGED),
             ("R-prec",),
         ),
+        scalar=precision.Rprec_one,
     ),
     M(
         "bpref",
@@ -141,6 +147,7 @@ MEASURES: list[TrecMeasure] = [
             ("MRR", "recip_rank"),
             base=kinds.Reciprocal,
         ),
+        scalar=ap.recip_rank_one,
     ),
     M(
         "iprec_at_recall",
@@ -172,6 +179,7 @@ MEASURES: list[TrecMeasure] = [
             ("Precision",),
             base=kinds.Precision,
         ),
+        scalar=precision.P_one,
     ),
     M(
         "relstring",
@@ -202,6 +210,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, JUDGED, cutoff(1000)),
             ("Recall",),
         ),
+        scalar=precision.recall_one,
     ),
     M(
         "infAP",
@@ -359,6 +368,7 @@ MEASURES: list[TrecMeasure] = [
             base=kinds.NDCGBase,
             cls_name="NDCG",
         ),
+        scalar=dcg.ndcg_one,
     ),
     M(
         "ndcg_rel",
@@ -395,6 +405,7 @@ MEASURES: list[TrecMeasure] = [
         "long_cut",
         CUTOFFS,
         of="ndcg",
+        scalar=dcg.ndcg_cut_one,
     ),
     M(
         "map_cut",
@@ -403,6 +414,7 @@ MEASURES: list[TrecMeasure] = [
         "long_cut",
         CUTOFFS,
         of="map",
+        scalar=precision.map_cut_one,
     ),
     M(
         "relative_P",
@@ -416,6 +428,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, cutoff(10)),
             cls_name="RelativeP",
         ),
+        scalar=precision.relative_P_one,
     ),
     M(
         "success",
@@ -428,6 +441,7 @@ MEASURES: list[TrecMeasure] = [
             "1 if a relevant document is in the top k (trec_eval ``success_k``).",
             (REL, JUDGED, cutoff(10)),
         ),
+        scalar=precision.success_one,
     ),
     M(
         "set_P",
@@ -443,6 +457,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, Param("relative", "bool", False, "divide by min(retrieved, R)"), JUDGED),
             presets=(("SetRelP", (("relative", True),)),),
         ),
+        scalar=set_.set_P_one,
     ),
     M(
         "set_relative_P",
@@ -450,18 +465,21 @@ MEASURES: list[TrecMeasure] = [
         "num_rel_ret / min(num_ret, R).",
         of="set_P",
         fixed=(("relative", True),),
+        scalar=set_.set_relative_P_one,
     ),
     M(
         "set_recall",
         set_.set_recall,
         "num_rel_ret / R.",
         measure=C("SetR", "Recall of the retrieved set: relevant retrieved / R."),
+        scalar=set_.set_recall_one,
     ),
     M(
         "set_map",
         set_.set_map,
         "set_P x set_recall.",
         measure=C("SetAP", "Set precision x set recall (trec_eval ``set_map``).", (REL, JUDGED)),
+        scalar=set_.set_map_one,
     ),
     M(
         "set_F",
@@ -480,6 +498,7 @@ MEASURES: list[TrecMeasure] = [
             (REL, Param("beta", "float", 1.0, "weight of recall", gt=0.0), JUDGED),
             base=kinds.FMeasure,
         ),
+        scalar=set_.set_F_one,
     ),
     M(
         "num_nonrel_judged_ret",
