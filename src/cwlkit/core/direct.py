@@ -17,7 +17,8 @@ takes a fraction of a millisecond, and at a million rows it does no string encod
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
+from operator import ior
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,8 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["direct_batch", "qrels_arrays"]
 
 _NAN = float("nan")
-_NANS = repeat(_NAN)  # (an endless iterator of NaN: the default of every lookup)
 _EMPTY: dict = {}
+_NOTHING = repeat(_EMPTY)  # (the judgements of a topic without any: read, never changed)
 
 
 def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
@@ -245,8 +246,7 @@ def _ranked(
         scores = run.scores[np.repeat(np.isin(np.arange(len(run.topics)), t.kept), run.counts)]
         docs = [run.docs[i] for i in t.kept]
     n = int(scores.size)
-    getters = [qrels.by_topic.get(x, _EMPTY).get for x in t.names[: t.n_run]]
-    label = np.fromiter(chain.from_iterable(map(map, getters, docs, repeat(_NANS))), np.float64, n)
+    label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n)
     if score_precision == "single":
         with np.errstate(over="ignore"):
             scores = scores.astype(np.float32)
@@ -268,6 +268,24 @@ def _ranked(
         out.scores = scores[out.idx]
         out.flat = None if light or not ids else ids[0]
     return out
+
+
+def _labels(
+    by_topic: dict[str, dict[str, Any]], names: list[str], docs: list, counts: np.ndarray, n: int
+) -> np.ndarray:
+    """float64[n], the label of every run row (topic ``names[i]``'s documents ``docs[i]``,
+    ``counts[i]`` of them, topic after topic) in its topic's ``{doc: label}`` dict of
+    ``by_topic``; NaN for a document not judged.
+
+    A topic at a time and at C speed: a dict of its documents (in the run's order) mapping
+    to NaN, updated with the topic's judgements (``|=``: a judged document keeps its place
+    and takes its label, the others are added after the run's), whose first ``counts[i]``
+    values are the labels. This is faster than one ``dict.get`` per row (no call per row),
+    and the lazy maps keep one topic's dicts in cache at a time.
+    """
+    merged = map(ior, map(dict.fromkeys, docs, repeat(_NAN)), map(by_topic.get, names, _NOTHING))
+    firsts = map(islice, map(dict.values, merged), counts.tolist())
+    return np.fromiter(chain.from_iterable(firsts), np.float64, n)
 
 
 def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
