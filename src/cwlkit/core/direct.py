@@ -60,11 +60,38 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
                 dtype=np.float64,
             )
         else:
-            row = np.repeat(np.arange(len(inners)), counts)
-            labels = labels[np.lexsort((-labels, row))]
+            labels = _descending(labels, counts)
         got = ({t: i for i, t in enumerate(topics)}, counts, starts, labels)
         q.memo["arrays"] = got
     return got
+
+
+#: labels spanning at most this many integers are sorted by counting them
+COUNTED_LABELS = 64
+
+
+def _descending(labels: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """float64, each group of ``labels`` (consecutive, ``counts`` of them) sorted descending.
+
+    Labels that are integers in a span of at most :data:`COUNTED_LABELS` (graded relevance:
+    0..4, -2..2) are counted, not sorted: a histogram of (group, label) pairs, each group's
+    labels then repeated by their counts, highest first; the result is the sort's, bit for
+    bit (a label that the integer it stands for does not give back exactly, -0.0 or 2.5, a
+    wider span, and more groups than labels allow a small histogram are sorted: ``lexsort``).
+    """
+    groups = np.repeat(np.arange(counts.size), counts)
+    if labels.size:
+        top = labels.max()
+        span = top - labels.min()
+        k = int(span) + 1 if span < COUNTED_LABELS else 0
+        if k and counts.size * k <= 4 * labels.size:  # (the histogram: a few times the labels)
+            code = (top - labels).astype(np.int64)  # (0: the highest label)
+            back = top - np.arange(k, dtype=np.float64)
+            if np.array_equal(back[code].view(np.int64), labels.view(np.int64)):
+                code += groups * k
+                hist = np.bincount(code, minlength=counts.size * k)
+                return np.repeat(np.tile(back, counts.size), hist)
+    return labels[np.lexsort((-labels, groups))]
 
 
 def label_values(q: GroupedQrels) -> np.ndarray:
@@ -250,7 +277,7 @@ def _ranked(
     if score_precision == "single":
         with np.errstate(over="ignore"):
             scores = scores.astype(np.float32)
-    perm = _score_order(np.repeat(t.row_of[: t.n_run], counts), scores)
+    perm = _score_order(t.row_of[: t.n_run], counts, scores)
     depth = np.zeros(t.T, dtype=np.int64)
     depth[t.row_of[: t.n_run]] = counts
     out = _Ranked(t.T, depth, perm, scores[perm])
@@ -288,26 +315,57 @@ def _labels(
     return np.fromiter(chain.from_iterable(firsts), np.float64, n)
 
 
-def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """A permutation ordering the rows by batch row, then score descending (tied scores in
-    any order: they are ordered by document id afterwards)."""
-    if scores.dtype == np.float32 and row.size > SMALL_TIES:
-        # one sort of uint64 keys: the row above, the score's bits made monotone below
-        # (-0.0 as 0.0: they tie, as they compare equal)
-        # (in place, a 4-byte array at a time: a non-negative score's bits with all but the
-        # sign flipped, a negative one's as they are, so that larger scores come first)
-        bits = (scores + np.float32(0)).view(np.uint32)
-        low = bits >> np.uint32(31)
-        low ^= np.uint32(1)
-        low *= np.uint32(0x7FFFFFFF)
-        low ^= bits
-        del bits
+def _score_order(row_of: np.ndarray, counts: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """A permutation ordering the rows (``counts[i]`` of run topic i, topic after topic) by
+    batch row (``row_of[i]``: topic i's), then score descending (tied scores in any order:
+    they are ordered by document id afterwards)."""
+    T, n = counts.size, scores.size
+    D = int(counts.max(initial=0))
+    if n > SMALL_TIES and T * D <= 2 * n:
+        return _grid_order(row_of, counts, _descending_key(scores), D)
+    row = np.repeat(row_of, counts)
+    if scores.dtype == np.float32 and n > SMALL_TIES:
+        # one sort of uint64 keys: the row above, the score's key (32 bits) below
         key = row.astype(np.uint64)
         key <<= np.uint64(32)
-        key |= low
-        del low
+        key |= _descending_key(scores)
         return np.argsort(key)
     return np.lexsort((-scores, row))
+
+
+def _descending_key(scores: np.ndarray) -> np.ndarray:
+    """Unsigned integers of the float32 or float64 ``scores``' width, in the opposite order
+    (a larger score, a smaller key; -0.0 and 0.0, which tie, the same key; no NaN): a
+    non-negative score's bits with all but the sign flipped, a negative one's as they are."""
+    width = np.uint32 if scores.dtype == np.float32 else np.uint64
+    bits = (scores + scores.dtype.type(0)).view(width)  # (+0: -0.0 as 0.0)
+    # (in place, an array of the scores' size at a time)
+    key = bits >> width(8 * bits.itemsize - 1)
+    key ^= width(1)
+    key *= width(np.iinfo(width).max >> 1)
+    key ^= bits
+    return key
+
+
+def _grid_order(row_of: np.ndarray, counts: np.ndarray, key: np.ndarray, D: int) -> np.ndarray:
+    """:func:`_score_order` by one sort per topic (``argsort`` along the rows of a
+    [topics, D] grid of the keys, the gaps of shorter topics filled with the largest key,
+    which no score has: NaN's bits): log(D) comparisons per row, not log(n)."""
+    T = counts.size
+    full = T * D == key.size
+    if full:
+        grid = key.reshape(T, D)
+    else:
+        grid = np.full((T, D), np.iinfo(key.dtype).max, dtype=key.dtype)
+        grid[np.arange(D) < counts[:, None]] = key
+    local = np.argsort(grid, axis=1)  # (a row's padding, the largest keys, last)
+    del grid
+    order = np.argsort(row_of)  # (the topics in batch order)
+    local = local[order]
+    local += (np.cumsum(counts) - counts)[order, None]  # (into the run's flat rows)
+    if full:
+        return local.reshape(-1)
+    return local[np.arange(D) < counts[order, None]]
 
 
 #: tie groups of at most this many documents are ordered by comparing every pair of their
