@@ -16,9 +16,8 @@ takes a fraction of a millisecond, and at a million rows it does no string encod
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import chain, islice, repeat
-from operator import ior
+from operator import ior, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -193,7 +192,7 @@ class _Topics:
 class _Ranked:
     """The run's rows in batch order (``idx`` into the run's flat rows; ``row``, ``scores``
     and ``col`` of each), with every row's ``label``, each batch row's ``depth`` and the
-    document ids (``flat``) when the tie-break made them."""
+    document ids listed (``ids``, in the run's row order) when the tie-break made them."""
 
     def __init__(self, T: int, depth: np.ndarray, idx: np.ndarray, scores: np.ndarray) -> None:
         self.T, self.depth, self.idx, self.scores = T, depth, idx, scores
@@ -201,7 +200,7 @@ class _Ranked:
         self.col: np.ndarray | None = None
         self.label: np.ndarray = np.zeros(0)
         self.docs: list = []
-        self.flat: np.ndarray | None = None
+        self.ids: list | None = None
         self.n = int(idx.size)
 
     def rank0(self) -> np.ndarray:
@@ -248,9 +247,8 @@ class _Ranked:
                 "q0": np.full((T, 0), -1, dtype=np.int64),
                 "q0_names": [],
             }
-        flat = self.flat
-        if flat is None:
-            flat = np.fromiter(chain.from_iterable(self.docs), dtype=object, count=self.n)
+        every = chain.from_iterable(self.docs) if self.ids is None else self.ids
+        flat = np.fromiter(every, dtype=object, count=self.n)
         docs_m = np.full((T, D), None, dtype=object)
         docs_m[self.row, self.col] = flat[self.idx]
         return out | {
@@ -273,7 +271,6 @@ def _ranked(
         scores = run.scores[np.repeat(np.isin(np.arange(len(run.topics)), t.kept), run.counts)]
         docs = [run.docs[i] for i in t.kept]
     n = int(scores.size)
-    label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n)
     if score_precision == "single":
         with np.errstate(over="ignore"):
             scores = scores.astype(np.float32)
@@ -281,37 +278,43 @@ def _ranked(
     depth = np.zeros(t.T, dtype=np.int64)
     depth[t.row_of[: t.n_run]] = counts
     out = _Ranked(t.T, depth, perm, scores[perm])
-    out.label, out.docs = label, docs
     same = (out.scores[1:] == out.scores[:-1]) & (out.row[1:] == out.row[:-1])
-    if same.any():  # ties: document id descending, in byte (code point) order
-        ids: list[np.ndarray] = []  # (made once the tie groups are known: lower peak memory)
-
-        def every_id() -> np.ndarray:
-            if not ids:
-                ids.append(np.fromiter(chain.from_iterable(docs), dtype=object, count=n))
-            return ids[0]
-
-        out.idx = _break_ties(perm, same, every_id, label if light else None)
+    ties = bool(same.any())
+    # (the document ids listed only when scores tie: the tie-break compares them)
+    ids: list | None = [] if ties else None
+    out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids)
+    out.docs = docs
+    if ids is not None:  # ties: document id descending, in byte (code point) order
+        out.idx = _break_ties(perm, same, ids, out.label if light else None)
         out.scores = scores[out.idx]
-        out.flat = None if light or not ids else ids[0]
+        out.ids = ids
     return out
 
 
 def _labels(
-    by_topic: dict[str, dict[str, Any]], names: list[str], docs: list, counts: np.ndarray, n: int
+    by_topic: dict[str, dict[str, Any]],
+    names: list[str],
+    docs: list,
+    counts: np.ndarray,
+    n: int,
+    ids: list | None = None,
 ) -> np.ndarray:
     """float64[n], the label of every run row (topic ``names[i]``'s documents ``docs[i]``,
     ``counts[i]`` of them, topic after topic) in its topic's ``{doc: label}`` dict of
-    ``by_topic``; NaN for a document not judged.
+    ``by_topic``; NaN for a document not judged. ``ids``: a list extended with every
+    document id, topic after topic (None: not listed).
 
     A topic at a time and at C speed: a dict of its documents (in the run's order) mapping
     to NaN, updated with the topic's judgements (``|=``: a judged document keeps its place
     and takes its label, the others are added after the run's), whose first ``counts[i]``
     values are the labels. This is faster than one ``dict.get`` per row (no call per row),
-    and the lazy maps keep one topic's dicts in cache at a time.
+    and the lazy maps keep one topic's dicts and ids in cache at a time (the ids are listed
+    while there, which costs far less than another pass over them).
     """
     merged = map(ior, map(dict.fromkeys, docs, repeat(_NAN)), map(by_topic.get, names, _NOTHING))
-    firsts = map(islice, map(dict.values, merged), counts.tolist())
+    firsts: Any = map(islice, map(dict.values, merged), counts.tolist())
+    if ids is not None:  # (each topic's labels, once its ids are listed)
+        firsts = map(itemgetter(0), zip(firsts, map(ids.extend, docs), strict=True))
     return np.fromiter(chain.from_iterable(firsts), np.float64, n)
 
 
@@ -376,61 +379,72 @@ PAIRWISE_BLOCK = 1 << 16
 
 
 def _break_ties(
-    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+    perm: np.ndarray, same: np.ndarray, ids: list, label: np.ndarray | None
 ) -> np.ndarray:
     """``perm`` (rows in batch order, scores descending; changed in place) with each group
     of tied scores ordered by document id descending (Python's ``str`` order: code points,
-    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``every_id()``: the
-    document ids, object[n] in the order ``perm`` indexes (asked for once the groups to
-    order are known). ``label`` (a light batch, which keeps no document id): each row's
-    label (NaN: unjudged); a group whose labels are all equal is left in any order, as no
-    array of the batch can tell its documents apart.
+    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``ids``: the
+    document ids, a list in the order ``perm`` indexes. ``label`` (a light batch, which
+    keeps no document id): each row's label (NaN: unjudged); a group whose labels are all
+    equal is left in any order, as no array of the batch can tell its documents apart.
 
     A document id appears once per topic, so within a group the ids are distinct and a
     document's place is the number of the group's ids above its own: counted by comparing
-    every pair of a small group at C speed (``object`` arrays compare as ``str``); larger
-    groups are sorted by their ids as a numpy string array.
+    every pair of a small group at C speed (``object`` arrays compare as ``str``), the
+    groups of one size together; larger groups are sorted by their ids as a numpy string
+    array. Only the ids of the groups ordered are read (looked up in ``ids``).
     """
     n = perm.size
     if n <= SMALL_TIES:
-        return _break_ties_small(perm, same, every_id, label)
-    tie = np.zeros(n, dtype=bool)
-    tie[1:] |= same
-    tie[:-1] |= same
-    pos = np.flatnonzero(tie)  # (positions in groups, group after group)
-    del tie
-    new = np.ones(pos.size, dtype=bool)
-    new[1:] = ~same[pos[1:] - 1]
-    first = np.flatnonzero(new)  # (each group's first index into pos)
-    del new
-    sizes = np.diff(np.append(first, pos.size))
+        return _break_ties_small(perm, same, ids, label)
+    edge = np.diff(same.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    starts = np.flatnonzero(edge == 1)  # (each group's first position)
+    sizes = np.flatnonzero(edge == -1) - starts + 1  # (... and its size)
+    del edge
     if label is not None:
-        key = label[perm[pos]]
-        key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
-        mixed = np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
-        del key
-        if not mixed.all():
-            pos = pos[np.repeat(mixed, sizes)]
-            sizes = sizes[mixed]
-    del first
-    if not pos.size:
+        mixed = _mixed(label, perm[_members(starts, sizes)], sizes)
+        starts, sizes = starts[mixed], sizes[mixed]
+    m = int(sizes.sum())
+    if not m:
         return perm
-    flat = every_id()
-    small = sizes <= PAIRWISE_GROUP
-    if not small.all():
-        member_small = np.repeat(small, sizes)
-        _order_sorted(perm, pos[~member_small], sizes[~small], flat)
-        pos, sizes = pos[member_small], sizes[small]
-        del member_small
-    # (the pairs a block of groups at a time: bounded memory)
-    ends = np.cumsum(sizes)
-    g = 0
-    while g < sizes.size:
-        a = int(ends[g - 1]) if g else 0
-        h = max(int(np.searchsorted(ends, a + PAIRWISE_BLOCK, side="right")), g + 1)
-        _order_pairwise(perm, pos[a : int(ends[h - 1])], sizes[g:h], flat)
-        g = h
+    # (a few ids looked up in the list one by one; many: the list as an object array first,
+    # indexed by numpy, whose gathers overlap their cache misses)
+    source: Any = np.fromiter(ids, object, len(ids)) if m * LIST_LOOKUPS > len(ids) else ids
+    big = sizes > PAIRWISE_GROUP
+    if big.any():  # (rare: sorted)
+        _order_sorted(perm, _members(starts[big], sizes[big]), sizes[big], source)
+        starts, sizes = starts[~big], sizes[~big]
+    # the groups of a block of PAIRWISE_BLOCK documents (in ranking order: the ids of a few
+    # topics, in cache while compared; and bounded memory) of each size together
+    block = (np.cumsum(sizes) - sizes) // PAIRWISE_BLOCK
+    key = block * (PAIRWISE_GROUP + 1) + sizes
+    order = np.argsort(key, kind="stable")
+    starts, sizes, key = starts[order], sizes[order], key[order]
+    bounds = np.flatnonzero(np.diff(key, prepend=-1, append=-1)).tolist()
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        at = starts[lo:hi, None] + np.arange(int(sizes[lo]))  # (positions in perm)
+        _order_pairwise(perm, at, source)
     return perm
+
+
+#: the ids of the tie groups to order are looked up in the list of ids one by one when they
+#: are fewer than 1 / LIST_LOOKUPS of them (else the list is made an object array first)
+LIST_LOOKUPS = 4
+
+
+def _members(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The positions of groups (their ``starts`` and ``sizes``), group after group."""
+    first = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+    return first + np.arange(first.size)
+
+
+def _mixed(label: np.ndarray, rows: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Which groups of ``rows`` (consecutive, of ``sizes``) do not all have the same label
+    (NaN, unjudged, a label of its own)."""
+    key = label[rows]
+    key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
+    first = np.cumsum(sizes) - sizes
+    return np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
 
 
 #: a ranking of at most this many rows has its ties ordered in Python (a few numpy calls
@@ -439,14 +453,13 @@ SMALL_TIES = 256
 
 
 def _break_ties_small(
-    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+    perm: np.ndarray, same: np.ndarray, ids: list, label: np.ndarray | None
 ) -> np.ndarray:
     """:func:`_break_ties` for a few rows: each tie group sorted by ``sorted`` (ids are
     distinct within a group: descending order is exact)."""
     p = perm.tolist()
     flags = same.tolist()
     lab = None if label is None else label.tolist()
-    ids: Any = None
     inf = float("inf")
     i, last = 0, len(flags)
     while i < last:
@@ -458,37 +471,48 @@ def _break_ties_small(
             j += 1
         group = p[i : j + 1]  # (rows i..j tie)
         if lab is None or len({v if v == v else inf for v in map(lab.__getitem__, group)}) > 1:
-            if ids is None:
-                ids = every_id()
             p[i : j + 1] = sorted(group, key=ids.__getitem__, reverse=True)
         i = j + 1
     return np.asarray(p, dtype=perm.dtype)
 
 
-def _order_pairwise(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
-    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document id
-    descending: each id's place is the count of its group's ids greater than it, from one
-    comparison per pair."""
-    m = pos.size
-    rows = perm[pos]
-    ids = flat[rows]
-    start = np.repeat(np.cumsum(sizes) - sizes, sizes)  # (each member's group start)
-    later = start + np.repeat(sizes, sizes) - np.arange(m) - 1  # (members after it)
-    first = np.repeat(np.arange(m), later)  # (pairs first < second of a group)
-    second = first + 1 + (np.arange(first.size) - np.repeat(np.cumsum(later) - later, later))
-    greater = ids[second] > ids[first]
-    above = np.bincount(first, weights=greater, minlength=m)
-    above += np.bincount(second, weights=~greater, minlength=m)
-    out = np.empty(m, dtype=perm.dtype)
-    out[start + above.astype(np.int64)] = rows
-    perm[pos] = out
+def _order_pairwise(perm: np.ndarray, at: np.ndarray, ids: list | np.ndarray) -> None:
+    """Order in place the groups of ``perm`` at the positions ``at`` (int [groups, size],
+    a group a row) by document id descending: each id's place is the count of its group's
+    ids greater than it, from one comparison per pair (``object`` arrays compare as
+    ``str``), a pair of columns at a time (views: no copy of the ids)."""
+    size = at.shape[1]
+    rows = perm[at]
+    got = _ids_of(ids, rows).reshape(rows.shape)
+    place = np.zeros(rows.shape, dtype=np.intp)  # (how many ids of its group above each)
+    for a in range(size - 1):
+        for b in range(a + 1, size):
+            above = got[:, b] > got[:, a]  # (b's id above a's: a one place lower)
+            place[:, a] += above
+            above ^= True
+            place[:, b] += above
+    del got
+    out = np.empty_like(rows)
+    out[np.arange(rows.shape[0])[:, None], place] = rows
+    perm[at] = out
 
 
-def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
-    """As :func:`_order_pairwise`, by sorting (large groups)."""
+def _ids_of(ids: list | np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """object[rows.size], the ids of ``rows`` (flattened): ``ids`` indexed (an object
+    array), or each looked up in it (a list)."""
+    if isinstance(ids, np.ndarray):
+        return ids[rows.reshape(-1)]
+    return np.fromiter(map(ids.__getitem__, rows.reshape(-1).tolist()), object, rows.size)
+
+
+def _order_sorted(
+    perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, ids: list | np.ndarray
+) -> None:
+    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document
+    id descending, by sorting (large groups)."""
     rows = perm[pos]
     group = np.repeat(np.arange(sizes.size), sizes)
-    names = flat[rows].astype(str)
+    names = _ids_of(ids, rows).astype(str)
     _, rank = np.unique(names, return_inverse=True)
     perm[pos] = rows[np.lexsort((-rank.reshape(-1), group))]
 
