@@ -16,7 +16,7 @@ takes a fraction of a millisecond, and at a million rows it does no string encod
 
 from __future__ import annotations
 
-from itertools import chain, islice, repeat
+from itertools import chain, compress, islice, repeat
 from operator import ior, itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ __all__ = ["direct_batch", "qrels_arrays"]
 _NAN = float("nan")
 _EMPTY: dict = {}
 _NOTHING = repeat(_EMPTY)  # (the judgements of a topic without any: read, never changed)
+_NONE = repeat(-1)  # (the index of a topic the qrels lack)
 
 
 def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
@@ -60,7 +61,7 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
             )
         else:
             labels = _descending(labels, counts)
-        got = ({t: i for i, t in enumerate(topics)}, counts, starts, labels)
+        got = (dict(zip(topics, range(len(topics)), strict=True)), counts, starts, labels)
         q.memo["arrays"] = got
     return got
 
@@ -134,7 +135,7 @@ def direct_batch(
     t = _Topics(qrels, run, topics)
     # (the qrels' arrays first, while no array of the run's size is held: lower peak memory)
     index = qrels_arrays(qrels)[0]
-    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(x, -1) for x in t.batch_topics])
+    qrel_labels, n_judged = _qrels_matrix(qrels, list(map(index.get, t.batch_topics, _NONE)))
     values = label_values(qrels)
     r = _ranked(t, qrels, run, score_precision, light)
     if max_depth is not None:
@@ -172,9 +173,10 @@ class _Topics:
         rt = run.topics
         if topics in ("run", "either"):
             self.kept = list(range(len(rt)))
+            names = list(rt)
         else:
-            self.kept = [i for i, x in enumerate(rt) if x in by_topic]
-        names = [rt[i] for i in self.kept]
+            self.kept = list(compress(range(len(rt)), map(by_topic.__contains__, rt)))
+            names = list(map(rt.__getitem__, self.kept))
         self.n_run = len(names)
         if topics in ("qrels", "either"):
             in_run = set(rt)
@@ -186,7 +188,7 @@ class _Topics:
         order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
         self.row_of = np.empty(T, dtype=np.int64)
         self.row_of[order] = np.arange(T)
-        self.batch_topics = [names[i] for i in order]
+        self.batch_topics = list(map(names.__getitem__, order))
 
 
 class _Ranked:

@@ -418,11 +418,14 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
-    by_topic = {
-        t: inner if not copy and type(inner) is dict else dict(inner)
-        for t, inner in zip(topics, inners, strict=True)
-        if inner
-    }
+    if not copy and counts.all() and set(map(type, inners)) == {dict}:  # (as they are)
+        by_topic = dict(zip(topics, inners, strict=True))
+    else:
+        by_topic = {
+            t: inner if not copy and type(inner) is dict else dict(inner)
+            for t, inner in zip(topics, inners, strict=True)
+            if inner
+        }
     out = GroupedQrels(by_topic, path=path or "<dict>")
     out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
     return out
