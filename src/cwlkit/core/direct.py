@@ -185,7 +185,8 @@ class _Topics:
             raise NoTopicsError.between(run.path, qrels.path, topics)
         self.names = names
         self.T = T = len(names)
-        order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
+        # (str order: UTF-8 byte order; names are distinct)
+        order = list(map(dict(zip(names, range(T), strict=True)).__getitem__, sorted(names)))
         self.row_of = np.empty(T, dtype=np.int64)
         self.row_of[order] = np.arange(T)
         self.batch_topics = list(map(names.__getitem__, order))
@@ -554,11 +555,10 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
     Q = int(counts.max(initial=0))
     out = np.full((w.size, Q), np.nan)
     total = int(counts.sum())
-    if total:
-        rows = np.repeat(np.arange(w.size), counts)
-        first = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        cols = np.arange(total) - first[rows]
-        out[rows, cols] = qsorted[qstarts[np.maximum(w, 0)][rows] + cols]
+    if total:  # (each topic's labels to the left of its row, rows in order: a mask's cells)
+        src = np.repeat(qstarts[np.maximum(w, 0)] - (np.cumsum(counts) - counts), counts)
+        src += np.arange(total)
+        out[np.arange(Q) < counts[:, None]] = qsorted[src]
     out.setflags(write=False)
     counts.setflags(write=False)
     qrels.memo["matrix"] = (key, (out, counts))

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain
-from operator import methodcaller
+from operator import countOf, methodcaller
 from typing import Any
 
 import numpy as np
@@ -220,7 +220,8 @@ def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray] | None:
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
-    if n == 0 or not _all_str(chain.from_iterable(inners)):
+    # (every id a str: counted, an identity test per id, at C speed)
+    if n == 0 or countOf(map(type, chain.from_iterable(inners)), str) != n:
         return None
     try:
         values = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
