@@ -209,3 +209,37 @@ def test_labels_counted_or_sorted_are_each_topics_labels_descending(labels):
         a += c
     assert got.tolist() == want
     assert np.signbit(got).tolist() == np.signbit(want).tolist()
+
+
+@pytest.mark.parametrize("lookups", [0, 10**9])
+@pytest.mark.parametrize("tied_share", [0.05, 0.3, 0.9])
+@pytest.mark.parametrize("light", [False, True])
+def test_few_or_many_tied_rows_are_ordered_as_sorted_does(tied_share, light, lookups, monkeypatch):
+    """Rankings of 40 topics of 20 to 300 documents where about ``tied_share`` of the rows
+    tie with another (pairs to groups of 40; only the ids of tied rows listed when they are
+    under half, every id otherwise; looked up one by one in the list, ``LIST_LOOKUPS`` 0, or
+    made an array first): each topic's ranking is the reference's (``sorted`` by float32
+    score, then id, descending), and a light batch's labels are the reference ranking's
+    labels."""
+    monkeypatch.setattr(direct, "LIST_LOOKUPS", lookups)
+    rng = np.random.default_rng(int(tied_share * 100))
+    run: dict = {}
+    qrels: dict = {}
+    for t in range(40):
+        depth = int(rng.integers(20, 301))
+        scores = rng.random(depth)
+        tie = rng.random(depth) < tied_share
+        scores[tie] = rng.integers(0, max(1, int(tie.sum()) // 3), size=int(tie.sum())) / 7
+        docs = [f"{rng.integers(1000)}é{i}" for i in range(depth)]
+        run[f"q{t}"] = dict(zip(docs, scores.tolist(), strict=True))
+        qrels[f"q{t}"] = {d: int(rng.integers(0, 3)) for d in docs[::2]}
+    batch = direct_batch(
+        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=light
+    )
+    for i, t in enumerate(batch.topics):
+        want = _reference(run, t)
+        if light:
+            labels = [qrels[t].get(d, np.nan) for d in want]
+            assert np.array_equal(batch.labels[i, : len(want)], labels, equal_nan=True)
+        else:
+            assert [d for d in batch.docs[i] if d is not None] == want

@@ -282,14 +282,30 @@ def _ranked(
     depth[t.row_of[: t.n_run]] = counts
     out = _Ranked(t.T, depth, perm, scores[perm])
     same = (out.scores[1:] == out.scores[:-1]) & (out.row[1:] == out.row[:-1])
-    ties = bool(same.any())
-    # (the document ids listed only when scores tie: the tie-break compares them)
-    ids: list | None = [] if ties else None
-    out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids)
+    if not same.any():
+        out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n)
+        out.docs = docs
+        return out
+    # ties: document id descending, in byte (code point) order; the ids of the tied rows
+    # listed while the labels are looked up (every row's in a small ranking, or when most
+    # rows tie)
+    ids: list = []
+    tied = at = None
+    if n > SMALL_TIES:
+        in_group = np.zeros(n, dtype=bool)
+        in_group[1:] = same
+        in_group[:-1] |= same
+        if np.count_nonzero(in_group) * 2 < n:
+            tied = np.empty(n, dtype=bool)
+            tied[perm] = in_group  # (by run row)
+            at = np.cumsum(tied) - 1  # (a tied row's place in ids)
+        del in_group
+    keep = None if tied is None else tied.tobytes()
+    out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids, keep)
     out.docs = docs
-    if ids is not None:  # ties: document id descending, in byte (code point) order
-        out.idx = _break_ties(perm, same, ids, out.label if light else None)
-        out.scores = scores[out.idx]
+    out.idx = _break_ties(perm, same, ids, out.label if light else None, at)
+    out.scores = scores[out.idx]
+    if at is None:
         out.ids = ids
     return out
 
@@ -301,11 +317,13 @@ def _labels(
     counts: np.ndarray,
     n: int,
     ids: list | None = None,
+    keep: bytes | None = None,
 ) -> np.ndarray:
     """float64[n], the label of every run row (topic ``names[i]``'s documents ``docs[i]``,
     ``counts[i]`` of them, topic after topic) in its topic's ``{doc: label}`` dict of
-    ``by_topic``; NaN for a document not judged. ``ids``: a list extended with every
-    document id, topic after topic (None: not listed).
+    ``by_topic``; NaN for a document not judged. ``ids``: a list extended with the
+    document id of every row, topic after topic (None: not listed), or only of the rows
+    whose byte of ``keep`` is not 0.
 
     A topic at a time and at C speed: a dict of its documents (in the run's order) mapping
     to NaN, updated with the topic's judgements (``|=``: a judged document keeps its place
@@ -317,7 +335,9 @@ def _labels(
     merged = map(ior, map(dict.fromkeys, docs, repeat(_NAN)), map(by_topic.get, names, _NOTHING))
     firsts: Any = map(islice, map(dict.values, merged), counts.tolist())
     if ids is not None:  # (each topic's labels, once its ids are listed)
-        firsts = map(itemgetter(0), zip(firsts, map(ids.extend, docs), strict=True))
+        # (compress takes a topic's bytes of keep from the one iterator: a byte per id)
+        listed = docs if keep is None else map(compress, docs, repeat(iter(keep)))
+        firsts = map(itemgetter(0), zip(firsts, map(ids.extend, listed), strict=True))
     return np.fromiter(chain.from_iterable(firsts), np.float64, n)
 
 
@@ -382,12 +402,17 @@ PAIRWISE_BLOCK = 1 << 16
 
 
 def _break_ties(
-    perm: np.ndarray, same: np.ndarray, ids: list, label: np.ndarray | None
+    perm: np.ndarray,
+    same: np.ndarray,
+    ids: list,
+    label: np.ndarray | None,
+    at: np.ndarray | None = None,
 ) -> np.ndarray:
     """``perm`` (rows in batch order, scores descending; changed in place) with each group
     of tied scores ordered by document id descending (Python's ``str`` order: code points,
     which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``ids``: the
-    document ids, a list in the order ``perm`` indexes. ``label`` (a light batch, which
+    document ids, a list in the order ``perm`` indexes (``at``: int64, the place in it of
+    each row that ties; None: every row's). ``label`` (a light batch, which
     keeps no document id): each row's label (NaN: unjudged); a group whose labels are all
     equal is left in any order, as no array of the batch can tell its documents apart.
 
@@ -413,6 +438,8 @@ def _break_ties(
     # (a few ids looked up in the list one by one; many: the list as an object array first,
     # indexed by numpy, whose gathers overlap their cache misses)
     source: Any = np.fromiter(ids, object, len(ids)) if m * LIST_LOOKUPS > len(ids) else ids
+    if at is not None:
+        source = (source, at)
     big = sizes > PAIRWISE_GROUP
     if big.any():  # (rare: sorted)
         _order_sorted(perm, _members(starts[big], sizes[big]), sizes[big], source)
@@ -479,7 +506,7 @@ def _break_ties_small(
     return np.asarray(p, dtype=perm.dtype)
 
 
-def _order_pairwise(perm: np.ndarray, at: np.ndarray, ids: list | np.ndarray) -> None:
+def _order_pairwise(perm: np.ndarray, at: np.ndarray, ids: Any) -> None:
     """Order in place the groups of ``perm`` at the positions ``at`` (int [groups, size],
     a group a row) by document id descending: each id's place is the count of its group's
     ids greater than it, from one comparison per pair (``object`` arrays compare as
@@ -500,17 +527,18 @@ def _order_pairwise(perm: np.ndarray, at: np.ndarray, ids: list | np.ndarray) ->
     perm[at] = out
 
 
-def _ids_of(ids: list | np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _ids_of(ids: Any, rows: np.ndarray) -> np.ndarray:
     """object[rows.size], the ids of ``rows`` (flattened): ``ids`` indexed (an object
-    array), or each looked up in it (a list)."""
+    array), or each looked up in it (a list); ``ids`` may be a pair (such ids, int64 place
+    in them of each row)."""
+    if isinstance(ids, tuple):
+        ids, rows = ids[0], ids[1][rows]
     if isinstance(ids, np.ndarray):
         return ids[rows.reshape(-1)]
     return np.fromiter(map(ids.__getitem__, rows.reshape(-1).tolist()), object, rows.size)
 
 
-def _order_sorted(
-    perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, ids: list | np.ndarray
-) -> None:
+def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, ids: Any) -> None:
     """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document
     id descending, by sorting (large groups)."""
     rows = perm[pos]
