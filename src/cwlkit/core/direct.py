@@ -298,7 +298,10 @@ def _ranked(
         if np.count_nonzero(in_group) * 2 < n:
             tied = np.empty(n, dtype=bool)
             tied[perm] = in_group  # (by run row)
-            at = np.cumsum(tied) - 1  # (a tied row's place in ids)
+            listed = np.flatnonzero(tied)
+            at = np.zeros(n, dtype=np.int64)  # (a tied row's place in ids)
+            at[listed] = np.arange(listed.size)
+            del listed
         del in_group
     keep = None if tied is None else tied.tobytes()
     out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids, keep)
