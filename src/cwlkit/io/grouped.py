@@ -108,9 +108,12 @@ def _all_str(values: Any) -> bool:
     return types <= {str} and bool(types)
 
 
-def _all_mappings(values: list) -> bool:
-    """Whether every one of ``values`` is a Mapping (dicts: by type, at C speed)."""
-    return set(map(type, values)) <= {dict} or all(isinstance(v, Mapping) for v in values)
+def _all_mappings(values: list) -> bool | None:
+    """Whether every one of ``values`` is a Mapping (dicts: by type, at C speed): True if
+    every one is a ``dict``, None if some other Mapping, False if not."""
+    if set(map(type, values)) <= {dict}:
+        return True
+    return None if all(isinstance(v, Mapping) for v in values) else False
 
 
 def grouped_run(obj: Any, name: str | None = None) -> Grouped | None:
@@ -211,12 +214,14 @@ def _as_list(col: Any) -> list:
     return list(col)
 
 
-def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray] | None:
-    """(topics, their ``{doc: value}`` dicts, documents a topic, every value as float64) of a
-    pytrec_eval dict whose ids are strings and values numbers; None for any other."""
+def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray, bool] | None:
+    """(topics, their ``{doc: value}`` dicts, documents a topic, every value as float64,
+    whether every one of those is a ``dict``) of a pytrec_eval dict whose ids are strings
+    and values numbers; None for any other."""
     topics = list(obj.keys())
     inners = list(obj.values())
-    if not topics or not _all_str(topics) or not _all_mappings(inners):
+    plain = _all_mappings(inners) if topics and _all_str(topics) else False
+    if plain is False:
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
@@ -227,14 +232,14 @@ def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray] | None:
         values = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         return None
-    return topics, inners, counts, values
+    return topics, inners, counts, values, bool(plain)
 
 
 def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
     got = _nested(obj)
     if got is None:
         return None
-    topics, inners, counts, scores = got
+    topics, inners, counts, scores, _ = got
     if np.isnan(scores).any():
         return None
     if not counts.all():  # (a topic without documents is no topic of the run)
@@ -414,13 +419,14 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
     got = _nested(obj)
     if got is None:
         return None
-    topics, inners, counts, labels = got
+    topics, inners, counts, labels, plain = got
     if not np.isfinite(labels).all():
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
-    if not copy and counts.all() and set(map(type, inners)) == {dict}:  # (as they are)
-        by_topic = dict(zip(topics, inners, strict=True))
+    by_topic: dict[str, dict[str, Any]]
+    if not copy and plain and counts.all():  # (as they are: the caller's dicts, read only)
+        by_topic = obj if type(obj) is dict else dict(zip(topics, inners, strict=True))
     else:
         by_topic = {
             t: inner if not copy and type(inner) is dict else dict(inner)

@@ -111,7 +111,8 @@ def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
     # at SIMD speed, where ``c[mask] = v`` takes a branch per cell)
     _set_where(codes, codes < 0, UNJUDGED)
     _set_where(codes, ~batch.judged, NONPOOL)
-    _set_where(codes, ~batch.valid, PAD)
+    if not batch.valid.all():
+        _set_where(codes, ~batch.valid, PAD)
     return codes, batch.depth.astype(np.int64)
 
 
