@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import countOf, methodcaller
+from itertools import chain, repeat
+from operator import countOf, itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -225,12 +225,18 @@ def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray, bool] | N
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
-    # (every id a str: counted, an identity test per id, at C speed)
-    if n == 0 or countOf(map(type, chain.from_iterable(inners)), str) != n:
+    if n == 0:
         return None
+    # a topic at a time (its dict in cache): the ids that are str counted (an identity test
+    # of each one's type, at C speed), then the values read
+    str_ids: list[int] = []
+    counted = map(str_ids.append, map(countOf, map(map, repeat(type), inners), repeat(str)))
+    each = map(itemgetter(1), zip(counted, map(_VALUES, inners), strict=True))
     try:
-        values = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
+        values = np.fromiter(chain.from_iterable(each), np.float64, n)
     except (TypeError, ValueError, OverflowError):
+        return None
+    if sum(str_ids) != n:  # (an id that is not a str)
         return None
     return topics, inners, counts, values, bool(plain)
 
