@@ -144,7 +144,7 @@ def _awkward_collection(seed: int) -> tuple[dict, dict]:
     return qrels, run
 
 
-@pytest.mark.parametrize("small", [0, 256])
+@pytest.mark.parametrize("small", [0, None])
 @pytest.mark.parametrize(
     "opts",
     [
@@ -161,9 +161,12 @@ def test_large_rankings_agree_with_the_columnar_path(opts, small, monkeypatch):
     one topic at a time, in a grid padded to the deepest topic, as float32 keys, or float64
     under ``trec_version=10``) and judgements of labels -1..3 (sorted by counting): every
     array of the batch and every value equal to the columnar path's, and to pytrec_eval's
-    AP, nDCG@10 and P@10."""
+    AP, nDCG@10 and P@10. ``small`` 0: every numpy way at any size (else the sizes'
+    own)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    monkeypatch.setattr(direct, "SMALL_TIES", small)
+    if small == 0:
+        for name in ("SMALL_TIES", "GRID_ROWS", "COUNTED_FROM", "LISTED_TIES"):
+            monkeypatch.setattr(direct, name, 0)
     qrels, run = _awkward_collection(3)
     measures = ["AP", "nDCG@10", "P@10"]
     ev = cwlkit.Evaluator(qrels, measures, **opts)
@@ -195,9 +198,10 @@ def test_large_rankings_agree_with_the_columnar_path(opts, small, monkeypatch):
         [7, 7, 7],
     ],
 )
-def test_labels_counted_or_sorted_are_each_topics_labels_descending(labels):
+def test_labels_counted_or_sorted_are_each_topics_labels_descending(labels, monkeypatch):
     """:func:`cwlkit.core.direct._descending` (a histogram for a few integer labels, a sort
     otherwise) against ``sorted`` per group (stable, as the sort it replaces), to the bit."""
+    monkeypatch.setattr(direct, "COUNTED_FROM", 0)
     rng = np.random.default_rng(len(labels))
     values = np.array(labels * 40, dtype=np.float64)
     rng.shuffle(values)
@@ -222,6 +226,8 @@ def test_few_or_many_tied_rows_are_ordered_as_sorted_does(tied_share, light, loo
     score, then id, descending), and a light batch's labels are the reference ranking's
     labels."""
     monkeypatch.setattr(direct, "LIST_LOOKUPS", lookups)
+    monkeypatch.setattr(direct, "LISTED_TIES", 0)
+    monkeypatch.setattr(direct, "GRID_ROWS", 0)
     rng = np.random.default_rng(int(tied_share * 100))
     run: dict = {}
     qrels: dict = {}

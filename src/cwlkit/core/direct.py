@@ -66,8 +66,10 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
     return got
 
 
-#: labels spanning at most this many integers are sorted by counting them
+#: labels spanning at most this many integers are sorted by counting them (when there are
+#: more than COUNTED_FROM: fewer are sorted, in fewer numpy calls)
 COUNTED_LABELS = 64
+COUNTED_FROM = 4096
 
 
 def _descending(labels: np.ndarray, counts: np.ndarray) -> np.ndarray:
@@ -80,7 +82,7 @@ def _descending(labels: np.ndarray, counts: np.ndarray) -> np.ndarray:
     wider span, and more groups than labels allow a small histogram are sorted: ``lexsort``).
     """
     groups = np.repeat(np.arange(counts.size), counts)
-    if labels.size:
+    if labels.size > COUNTED_FROM:
         top = labels.max()
         span = top - labels.min()
         k = int(span) + 1 if span < COUNTED_LABELS else 0
@@ -291,7 +293,7 @@ def _ranked(
     # rows tie)
     ids: list = []
     tied = at = None
-    if n > SMALL_TIES:
+    if n > LISTED_TIES:
         in_group = np.zeros(n, dtype=bool)
         in_group[1:] = same
         in_group[:-1] |= same
@@ -350,7 +352,7 @@ def _score_order(row_of: np.ndarray, counts: np.ndarray, scores: np.ndarray) -> 
     they are ordered by document id afterwards)."""
     T, n = counts.size, scores.size
     D = int(counts.max(initial=0))
-    if n > SMALL_TIES and T * D <= 2 * n:
+    if n > GRID_ROWS and T * D <= 2 * n:
         return _grid_order(row_of, counts, _descending_key(scores), D)
     row = np.repeat(row_of, counts)
     if scores.dtype == np.float32 and n > SMALL_TIES:
@@ -397,6 +399,13 @@ def _grid_order(row_of: np.ndarray, counts: np.ndarray, key: np.ndarray, D: int)
     return local[np.arange(D) < counts[order, None]]
 
 
+#: a ranking of more than this many rows is ordered by score one topic at a time (a grid);
+#: a smaller one by one sort, in fewer numpy calls
+GRID_ROWS = 4096
+#: a ranking of more than this many rows, under half of them tied, has only the ids of the
+#: tied ones listed
+LISTED_TIES = 1 << 14
+
 #: tie groups of at most this many documents are ordered by comparing every pair of their
 #: document ids (no sort, no string array); larger ones are sorted
 PAIRWISE_GROUP = 32
@@ -428,7 +437,9 @@ def _break_ties(
     n = perm.size
     if n <= SMALL_TIES:
         return _break_ties_small(perm, same, ids, label)
-    edge = np.diff(same.view(np.int8), prepend=np.int8(0), append=np.int8(0))
+    edge = np.zeros(n + 1, dtype=np.int8)
+    edge[1:n] = same
+    edge = edge[1:] - edge[:-1]  # (1: a group starts; -1: one ends, at that position)
     starts = np.flatnonzero(edge == 1)  # (each group's first position)
     sizes = np.flatnonzero(edge == -1) - starts + 1  # (... and its size)
     del edge
@@ -453,7 +464,7 @@ def _break_ties(
     key = block * (PAIRWISE_GROUP + 1) + sizes
     order = np.argsort(key, kind="stable")
     starts, sizes, key = starts[order], sizes[order], key[order]
-    bounds = np.flatnonzero(np.diff(key, prepend=-1, append=-1)).tolist()
+    bounds = [0, *(np.flatnonzero(key[1:] != key[:-1]) + 1).tolist(), key.size] if key.size else []
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
         at = starts[lo:hi, None] + np.arange(int(sizes[lo]))  # (positions in perm)
         _order_pairwise(perm, at, source)

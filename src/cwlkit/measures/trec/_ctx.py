@@ -118,6 +118,9 @@ def codes_of(batch: RankingBatch) -> tuple[np.ndarray, np.ndarray]:
 
 def _set_where(codes: np.ndarray, mask: np.ndarray, value: int) -> None:
     """``codes[mask] = value`` (int64 codes of magnitude below 2^63 - 4; in place)."""
+    if codes.size <= 4096:  # (a few cells: one numpy call)
+        codes[mask] = value
+        return
     diff = codes - value
     diff *= mask
     codes -= diff
