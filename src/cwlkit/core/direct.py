@@ -34,6 +34,7 @@ _NAN = float("nan")
 _EMPTY: dict = {}
 _NOTHING = repeat(_EMPTY)  # (the judgements of a topic without any: read, never changed)
 _NONE = repeat(-1)  # (the index of a topic the qrels lack)
+_NANS = repeat(repeat(_NAN))  # (each topic's lookups' default, NaN: not judged)
 
 
 def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
@@ -187,8 +188,7 @@ class _Topics:
             raise NoTopicsError.between(run.path, qrels.path, topics)
         self.names = names
         self.T = T = len(names)
-        # (str order: UTF-8 byte order; names are distinct)
-        order = list(map(dict(zip(names, range(T), strict=True)).__getitem__, sorted(names)))
+        order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
         self.row_of = np.empty(T, dtype=np.int64)
         self.row_of[order] = np.arange(T)
         self.batch_topics = list(map(names.__getitem__, order))
@@ -337,6 +337,9 @@ def _labels(
     and the lazy maps keep one topic's dicts and ids in cache at a time (the ids are listed
     while there, which costs far less than another pass over them).
     """
+    if n <= SMALL_TIES and ids is None:  # (a few: a lookup each, in fewer Python calls)
+        getters = [by_topic.get(x, _EMPTY).get for x in names]
+        return np.fromiter(chain.from_iterable(map(map, getters, docs, _NANS)), np.float64, n)
     merged = map(ior, map(dict.fromkeys, docs, repeat(_NAN)), map(by_topic.get, names, _NOTHING))
     firsts: Any = map(islice, map(dict.values, merged), counts.tolist())
     if ids is not None:  # (each topic's labels, once its ids are listed)
@@ -351,8 +354,8 @@ def _score_order(row_of: np.ndarray, counts: np.ndarray, scores: np.ndarray) -> 
     batch row (``row_of[i]``: topic i's), then score descending (tied scores in any order:
     they are ordered by document id afterwards)."""
     T, n = counts.size, scores.size
-    D = int(counts.max(initial=0))
-    if n > GRID_ROWS and T * D <= 2 * n:
+    D = int(counts.max(initial=0)) if n > GRID_ROWS else 0
+    if D and T * D <= 2 * n:
         return _grid_order(row_of, counts, _descending_key(scores), D)
     row = np.repeat(row_of, counts)
     if scores.dtype == np.float32 and n > SMALL_TIES:

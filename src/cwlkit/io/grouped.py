@@ -227,11 +227,16 @@ def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray, bool] | N
     n = int(counts.sum())
     if n == 0:
         return None
-    # a topic at a time (its dict in cache): the ids that are str counted (an identity test
-    # of each one's type, at C speed), then the values read
+    # the ids that are str counted (an identity test of each one's type, at C speed) and
+    # the values read: a topic at a time (its dict in cache), or, for a few topics, in two
+    # passes (fewer Python calls)
     str_ids: list[int] = []
-    counted = map(str_ids.append, map(countOf, map(map, repeat(type), inners), repeat(str)))
-    each = map(itemgetter(1), zip(counted, map(_VALUES, inners), strict=True))
+    if len(inners) <= 64:
+        str_ids.append(countOf(map(type, chain.from_iterable(inners)), str))
+        each: Any = map(_VALUES, inners)
+    else:
+        counted = map(str_ids.append, map(countOf, map(map, repeat(type), inners), repeat(str)))
+        each = map(itemgetter(1), zip(counted, map(_VALUES, inners), strict=True))
     try:
         values = np.fromiter(chain.from_iterable(each), np.float64, n)
     except (TypeError, ValueError, OverflowError):
