@@ -8,10 +8,13 @@ equal for every registered measure): the same topics in byte order, the same ran
 descending, float32 under trec_eval 9.0.8's rules, ties by document id descending in byte
 order), the same labels, cuts and qrels matrices.
 
-Each run row's label is one hash lookup in its topic's ``{doc: label}`` dict (``map(get,
-docs)`` at C speed); document ids are compared as strings only inside groups of tied
-scores. Its fixed cost is a few dozen numpy calls, so a call on a handful of documents
-takes a fraction of a millisecond, and at a million rows it does no string encoding.
+Each run row's label comes from its topic's ``{doc: label}`` dict at C speed, a topic at a
+time (:func:`_labels`: a dict of the topic's documents updated with its judgements); the
+scores are ordered one topic at a time (an ``argsort`` along a [topics, depth] grid of
+integer keys); document ids are compared as strings only inside groups of tied scores, and
+only the ids of those groups are read. Its fixed cost is a few dozen numpy calls, so a call
+on a handful of documents takes a fraction of a millisecond, and at a million rows it does
+no string encoding.
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ with numpy alone: no pyarrow, no text round trip, no Python loop per value.
 This is the direct input path of :mod:`cwlkit.core.direct`: a :class:`Grouped` run is each
 topic's documents (the dict's own keys, or slices of a DataFrame's column) and one float64
 array of every score, topic after topic; a :class:`GroupedQrels` is one ``{doc: label}``
-dict per topic, which a run's documents are looked up in (``map(dict.get, docs)``: a hash
-lookup per row, at C speed, with no encoding of the document ids).
+dict per topic, which a run's documents are looked up in (at C speed, with no encoding of
+the document ids: :func:`cwlkit.core.direct.direct_batch`).
 
 Only well-formed input takes this path: string ids, numeric values (no NaN score, finite
 labels), no repeated document. Anything else gives ``None``, and the caller reads the input
