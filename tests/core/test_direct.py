@@ -5,6 +5,8 @@ against the columnar path (:func:`cwlkit.core.batch.build_batch`)."""
 
 from __future__ import annotations
 
+from operator import neg
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -115,3 +117,135 @@ def test_one_topic_runs_as_a_training_loop_scores_them():
         assert np.array_equal(got.values, col.evaluate(cwlkit.as_run(run)).values)
         ref = pe.evaluate(run)[t]
         assert got.values[:, 0].tolist() == [ref["map"], ref["ndcg_cut_10"], ref["P_10"]]
+
+
+def _awkward_collection(seed: int) -> tuple[dict, dict]:
+    """Topics of very different depths (1 to 600 documents; one only in the qrels, one only
+    in the run), scores with ties of every size, negative scores, -0.0 beside 0.0, infinities
+    and values float32 cannot hold; graded labels from -1 to 3."""
+    rng = np.random.default_rng(seed)
+    run: dict = {}
+    qrels: dict = {}
+    specials = [0.0, -0.0, np.inf, -np.inf, 1e300, -1e300, 1e-320, -2.5]
+    for t, depth in enumerate([600, 1, 250, 37, 2, 480, 90]):
+        if depth == 480:  # (groups of about 80 tied documents)
+            scores = rng.integers(0, 6, size=depth).astype(np.float64)
+        else:  # (pairs, triples... of ties)
+            scores = np.round(rng.normal(size=depth), 2) * rng.choice([1, 10, 1000])
+        special = rng.random(depth) < 0.1
+        scores[special] = rng.choice(specials, size=int(special.sum()))
+        docs = [f"d{rng.integers(10**5)}é{i}" for i in range(depth)]
+        run[f"q{t}"] = dict(zip(docs, scores.tolist(), strict=True))
+        judged = rng.choice(depth, size=max(1, depth // 2), replace=False)
+        qrels[f"q{t}"] = {docs[i]: int(rng.integers(-1, 4)) for i in judged}
+        qrels[f"q{t}"][f"unretrieved{t}"] = 1
+    run["only_run"] = {"a": 1.0, "b": 1.0}
+    qrels["only_qrels"] = {"x": 2}
+    return qrels, run
+
+
+@pytest.mark.parametrize("small", [0, None])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {},
+        {"trec_version": 10},
+        {"topics": "either"},
+        {"topics": "qrels", "trec_version": 10},
+        {"depth": 30, "ties": "average"},
+        {"judged_only": True},
+    ],
+)
+def test_large_rankings_agree_with_the_columnar_path(opts, small, monkeypatch):
+    """Rankings of hundreds of documents of topics of very different depths (scores ordered
+    one topic at a time, in a grid padded to the deepest topic, as float32 keys, or float64
+    under ``trec_version=10``) and judgements of labels -1..3 (sorted by counting): every
+    array of the batch and every value equal to the columnar path's, and to pytrec_eval's
+    AP, nDCG@10 and P@10. ``small`` 0: every numpy way at any size (else the sizes'
+    own)."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    if small == 0:
+        for name in ("SMALL_TIES", "GRID_ROWS", "COUNTED_FROM", "LISTED_TIES"):
+            monkeypatch.setattr(direct, name, 0)
+    qrels, run = _awkward_collection(3)
+    measures = ["AP", "nDCG@10", "P@10"]
+    ev = cwlkit.Evaluator(qrels, measures, **opts)
+    col = cwlkit.Evaluator(cwlkit.as_qrels(qrels), measures, **opts)
+    a, b = ev.batch(run), col.batch(cwlkit.as_run(run))
+    assert ev.plan.direct(run, None) is not None
+    for f in ("topics", "depth", "labels", "judged", "valid", "qrel_labels", "n_judged"):
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype and np.array_equal(x, y, equal_nan=x.dtype != object), f
+    got, want = ev.evaluate(run), col.evaluate(cwlkit.as_run(run))
+    assert got.topics == want.topics
+    assert np.array_equal(got.values, want.values, equal_nan=True)
+    if not opts:  # (pytrec_eval: trec_eval 9's rules, topics of both)
+        pe = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.10"}).evaluate(run)
+        for j, t in enumerate(got.topics):
+            ref = pe[t]
+            assert got.values[:, j].tolist() == [ref["map"], ref["ndcg_cut_10"], ref["P_10"]]
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        [0, 1, 2, 3, 1, 0, 2],
+        [-2, 3, 0, -1, 3],
+        [0.0, -0.0, 1.0, -0.0, 0.0],  # (-0.0: its own bits, sorted)
+        [0.5, 1.0, 0.25, 0.5],  # (fractions: sorted)
+        [0, 1000, 3, 64, 1],  # (a wide span: sorted)
+        [1e17, 1e17 + 16, 1e17 - 16],  # (integers beyond float spacing 1)
+        [7, 7, 7],
+    ],
+)
+def test_labels_counted_or_sorted_are_each_topics_labels_descending(labels, monkeypatch):
+    """:func:`cwlkit.core.direct._descending` (a histogram for a few integer labels, a sort
+    otherwise) against ``sorted`` per group (stable, as the sort it replaces), to the bit."""
+    monkeypatch.setattr(direct, "COUNTED_FROM", 0)
+    rng = np.random.default_rng(len(labels))
+    values = np.array(labels * 40, dtype=np.float64)
+    rng.shuffle(values)
+    counts = np.array([0, 1, 50, 3, len(values) - 54], dtype=np.int64)
+    got = direct._descending(values, counts)
+    want, a = [], 0
+    for c in counts.tolist():
+        want += sorted(values[a : a + c].tolist(), key=neg)  # (stable: -0.0, 0.0 as given)
+        a += c
+    assert got.tolist() == want
+    assert np.signbit(got).tolist() == np.signbit(want).tolist()
+
+
+@pytest.mark.parametrize("lookups", [0, 10**9])
+@pytest.mark.parametrize("tied_share", [0.05, 0.3, 0.9])
+@pytest.mark.parametrize("light", [False, True])
+def test_few_or_many_tied_rows_are_ordered_as_sorted_does(tied_share, light, lookups, monkeypatch):
+    """Rankings of 40 topics of 20 to 300 documents where about ``tied_share`` of the rows
+    tie with another (pairs to groups of 40; only the ids of tied rows listed when they are
+    under half, every id otherwise; looked up one by one in the list, ``LIST_LOOKUPS`` 0, or
+    made an array first): each topic's ranking is the reference's (``sorted`` by float32
+    score, then id, descending), and a light batch's labels are the reference ranking's
+    labels."""
+    monkeypatch.setattr(direct, "LIST_LOOKUPS", lookups)
+    monkeypatch.setattr(direct, "LISTED_TIES", 0)
+    monkeypatch.setattr(direct, "GRID_ROWS", 0)
+    rng = np.random.default_rng(int(tied_share * 100))
+    run: dict = {}
+    qrels: dict = {}
+    for t in range(40):
+        depth = int(rng.integers(20, 301))
+        scores = rng.random(depth)
+        tie = rng.random(depth) < tied_share
+        scores[tie] = rng.integers(0, max(1, int(tie.sum()) // 3), size=int(tie.sum())) / 7
+        docs = [f"{rng.integers(1000)}é{i}" for i in range(depth)]
+        run[f"q{t}"] = dict(zip(docs, scores.tolist(), strict=True))
+        qrels[f"q{t}"] = {d: int(rng.integers(0, 3)) for d in docs[::2]}
+    batch = direct_batch(
+        grouped_qrels(qrels), grouped_run(run), score_precision="single", light=light
+    )
+    for i, t in enumerate(batch.topics):
+        want = _reference(run, t)
+        if light:
+            labels = [qrels[t].get(d, np.nan) for d in want]
+            assert np.array_equal(batch.labels[i, : len(want)], labels, equal_nan=True)
+        else:
+            assert [d for d in batch.docs[i] if d is not None] == want

@@ -74,6 +74,52 @@ def test_other_forms_fall_back_to_the_columnar_path():
     _same(cwlkit.evaluate(qrels, text, MEASURES), _columnar(qrels, run))
 
 
+@pytest.mark.parametrize("where", ["run", "qrels"])
+@pytest.mark.parametrize("odd", [12345, np.str_("new7"), b"new7"])
+def test_one_id_that_is_not_a_str_deep_in_a_large_dict_falls_back(where, odd):
+    """A single document id that is not a ``str`` (an int, a numpy str, bytes) in the last
+    topic of 300 (its ids and values read a topic at a time, the ids' types counted): the
+    dict is not for the direct path, and the values are the main path's (ids matched as
+    strings), which for an int are those of the same dict with that id written as text,
+    and those of pytrec_eval."""
+    qrels, run = _data(300, 40, seed=3)
+    held = run if where == "run" else qrels
+    inner = held["q299"]
+    first = next(iter(inner))
+    inner[odd] = inner.pop(first)
+    grouped = grouped_run(run) if where == "run" else grouped_qrels(qrels)
+    assert grouped is None
+    got = cwlkit.evaluate(qrels, run, MEASURES)
+    _same(got, _columnar(qrels, run))
+    if isinstance(odd, int):
+        inner[str(odd)] = inner.pop(odd)
+        text = cwlkit.evaluate(qrels, run, MEASURES)
+        _same(got, text)
+        pytrec_eval = pytest.importorskip("pytrec_eval")
+        ref = pytrec_eval.RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.10"}).evaluate(run)
+        names = {"AP": "map", "nDCG@10": "ndcg_cut_10", "P@10": "P_10"}
+        for i, m in enumerate(got.measures):
+            if m in names:
+                assert got.values[i].tolist() == [ref[t][names[m]] for t in got.topics], m
+
+
+def test_a_qrels_dict_is_read_as_it_is_or_without_its_empty_topics():
+    """``cwlkit.evaluate`` reads a plain qrels dict as it is (no copy); one with an empty
+    topic, or a topic that is another Mapping, as a dict of its non-empty topics: the same
+    values as the columnar path."""
+    from types import MappingProxyType
+
+    qrels, run = _data(30, 20, seed=5)
+    want = _columnar(qrels, run)
+    got = grouped_qrels(qrels, copy=False)
+    assert got is not None and got.by_topic is qrels
+    _same(cwlkit.evaluate(qrels, run, MEASURES), want)
+    for other in ({**qrels, "q99": {}}, {**qrels, "q0": MappingProxyType(qrels["q0"])}):
+        got = grouped_qrels(other, copy=False)
+        assert got is not None and got.by_topic is not other and "q99" not in got.by_topic
+        _same(cwlkit.evaluate(other, run, MEASURES), want)
+
+
 def test_errors_are_still_reported_with_their_row():
     qrels, run = _data(2, 3)
     bad = {"q0": {"d0": float("nan")}}

@@ -8,16 +8,19 @@ equal for every registered measure): the same topics in byte order, the same ran
 descending, float32 under trec_eval 9.0.8's rules, ties by document id descending in byte
 order), the same labels, cuts and qrels matrices.
 
-Each run row's label is one hash lookup in its topic's ``{doc: label}`` dict (``map(get,
-docs)`` at C speed); document ids are compared as strings only inside groups of tied
-scores. Its fixed cost is a few dozen numpy calls, so a call on a handful of documents
-takes a fraction of a millisecond, and at a million rows it does no string encoding.
+Each run row's label comes from its topic's ``{doc: label}`` dict at C speed, a topic at a
+time (:func:`_labels`: a dict of the topic's documents updated with its judgements); the
+scores are ordered one topic at a time (an ``argsort`` along a [topics, depth] grid of
+integer keys); document ids are compared as strings only inside groups of tied scores, and
+only the ids of those groups are read. Its fixed cost is a few dozen numpy calls, so a call
+on a handful of documents takes a fraction of a millisecond, and at a million rows it does
+no string encoding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import chain, repeat
+from itertools import chain, compress, islice, repeat
+from operator import ior, itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -31,8 +34,10 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["direct_batch", "qrels_arrays"]
 
 _NAN = float("nan")
-_NANS = repeat(_NAN)  # (an endless iterator of NaN: the default of every lookup)
 _EMPTY: dict = {}
+_NOTHING = repeat(_EMPTY)  # (the judgements of a topic without any: read, never changed)
+_NONE = repeat(-1)  # (the index of a topic the qrels lack)
+_NANS = repeat(repeat(_NAN))  # (each topic's lookups' default, NaN: not judged)
 
 
 def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarray, np.ndarray]:
@@ -59,11 +64,40 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
                 dtype=np.float64,
             )
         else:
-            row = np.repeat(np.arange(len(inners)), counts)
-            labels = labels[np.lexsort((-labels, row))]
-        got = ({t: i for i, t in enumerate(topics)}, counts, starts, labels)
+            labels = _descending(labels, counts)
+        got = (dict(zip(topics, range(len(topics)), strict=True)), counts, starts, labels)
         q.memo["arrays"] = got
     return got
+
+
+#: labels spanning at most this many integers are sorted by counting them (when there are
+#: more than COUNTED_FROM: fewer are sorted, in fewer numpy calls)
+COUNTED_LABELS = 64
+COUNTED_FROM = 4096
+
+
+def _descending(labels: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """float64, each group of ``labels`` (consecutive, ``counts`` of them) sorted descending.
+
+    Labels that are integers in a span of at most :data:`COUNTED_LABELS` (graded relevance:
+    0..4, -2..2) are counted, not sorted: a histogram of (group, label) pairs, each group's
+    labels then repeated by their counts, highest first; the result is the sort's, bit for
+    bit (a label that the integer it stands for does not give back exactly, -0.0 or 2.5, a
+    wider span, and more groups than labels allow a small histogram are sorted: ``lexsort``).
+    """
+    groups = np.repeat(np.arange(counts.size), counts)
+    if labels.size > COUNTED_FROM:
+        top = labels.max()
+        span = top - labels.min()
+        k = int(span) + 1 if span < COUNTED_LABELS else 0
+        if k and counts.size * k <= 4 * labels.size:  # (the histogram: a few times the labels)
+            code = (top - labels).astype(np.int64)  # (0: the highest label)
+            back = top - np.arange(k, dtype=np.float64)
+            if np.array_equal(back[code].view(np.int64), labels.view(np.int64)):
+                code += groups * k
+                hist = np.bincount(code, minlength=counts.size * k)
+                return np.repeat(np.tile(back, counts.size), hist)
+    return labels[np.lexsort((-labels, groups))]
 
 
 def label_values(q: GroupedQrels) -> np.ndarray:
@@ -107,7 +141,7 @@ def direct_batch(
     t = _Topics(qrels, run, topics)
     # (the qrels' arrays first, while no array of the run's size is held: lower peak memory)
     index = qrels_arrays(qrels)[0]
-    qrel_labels, n_judged = _qrels_matrix(qrels, [index.get(x, -1) for x in t.batch_topics])
+    qrel_labels, n_judged = _qrels_matrix(qrels, list(map(index.get, t.batch_topics, _NONE)))
     values = label_values(qrels)
     r = _ranked(t, qrels, run, score_precision, light)
     if max_depth is not None:
@@ -145,9 +179,10 @@ class _Topics:
         rt = run.topics
         if topics in ("run", "either"):
             self.kept = list(range(len(rt)))
+            names = list(rt)
         else:
-            self.kept = [i for i, x in enumerate(rt) if x in by_topic]
-        names = [rt[i] for i in self.kept]
+            self.kept = list(compress(range(len(rt)), map(by_topic.__contains__, rt)))
+            names = list(map(rt.__getitem__, self.kept))
         self.n_run = len(names)
         if topics in ("qrels", "either"):
             in_run = set(rt)
@@ -159,13 +194,13 @@ class _Topics:
         order = sorted(range(T), key=names.__getitem__)  # (str order: UTF-8 byte order)
         self.row_of = np.empty(T, dtype=np.int64)
         self.row_of[order] = np.arange(T)
-        self.batch_topics = [names[i] for i in order]
+        self.batch_topics = list(map(names.__getitem__, order))
 
 
 class _Ranked:
     """The run's rows in batch order (``idx`` into the run's flat rows; ``row``, ``scores``
     and ``col`` of each), with every row's ``label``, each batch row's ``depth`` and the
-    document ids (``flat``) when the tie-break made them."""
+    document ids listed (``ids``, in the run's row order) when the tie-break made them."""
 
     def __init__(self, T: int, depth: np.ndarray, idx: np.ndarray, scores: np.ndarray) -> None:
         self.T, self.depth, self.idx, self.scores = T, depth, idx, scores
@@ -173,7 +208,7 @@ class _Ranked:
         self.col: np.ndarray | None = None
         self.label: np.ndarray = np.zeros(0)
         self.docs: list = []
-        self.flat: np.ndarray | None = None
+        self.ids: list | None = None
         self.n = int(idx.size)
 
     def rank0(self) -> np.ndarray:
@@ -220,9 +255,8 @@ class _Ranked:
                 "q0": np.full((T, 0), -1, dtype=np.int64),
                 "q0_names": [],
             }
-        flat = self.flat
-        if flat is None:
-            flat = np.fromiter(chain.from_iterable(self.docs), dtype=object, count=self.n)
+        every = chain.from_iterable(self.docs) if self.ids is None else self.ids
+        flat = np.fromiter(every, dtype=object, count=self.n)
         docs_m = np.full((T, D), None, dtype=object)
         docs_m[self.row, self.col] = flat[self.idx]
         return out | {
@@ -245,52 +279,138 @@ def _ranked(
         scores = run.scores[np.repeat(np.isin(np.arange(len(run.topics)), t.kept), run.counts)]
         docs = [run.docs[i] for i in t.kept]
     n = int(scores.size)
-    getters = [qrels.by_topic.get(x, _EMPTY).get for x in t.names[: t.n_run]]
-    label = np.fromiter(chain.from_iterable(map(map, getters, docs, repeat(_NANS))), np.float64, n)
     if score_precision == "single":
         with np.errstate(over="ignore"):
             scores = scores.astype(np.float32)
-    perm = _score_order(np.repeat(t.row_of[: t.n_run], counts), scores)
+    perm = _score_order(t.row_of[: t.n_run], counts, scores)
     depth = np.zeros(t.T, dtype=np.int64)
     depth[t.row_of[: t.n_run]] = counts
     out = _Ranked(t.T, depth, perm, scores[perm])
-    out.label, out.docs = label, docs
     same = (out.scores[1:] == out.scores[:-1]) & (out.row[1:] == out.row[:-1])
-    if same.any():  # ties: document id descending, in byte (code point) order
-        ids: list[np.ndarray] = []  # (made once the tie groups are known: lower peak memory)
-
-        def every_id() -> np.ndarray:
-            if not ids:
-                ids.append(np.fromiter(chain.from_iterable(docs), dtype=object, count=n))
-            return ids[0]
-
-        out.idx = _break_ties(perm, same, every_id, label if light else None)
-        out.scores = scores[out.idx]
-        out.flat = None if light or not ids else ids[0]
+    if not same.any():
+        out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n)
+        out.docs = docs
+        return out
+    # ties: document id descending, in byte (code point) order; the ids of the tied rows
+    # listed while the labels are looked up (every row's in a small ranking, or when most
+    # rows tie)
+    ids: list = []
+    tied = at = None
+    if n > LISTED_TIES:
+        in_group = np.zeros(n, dtype=bool)
+        in_group[1:] = same
+        in_group[:-1] |= same
+        if np.count_nonzero(in_group) * 2 < n:
+            tied = np.empty(n, dtype=bool)
+            tied[perm] = in_group  # (by run row)
+            listed = np.flatnonzero(tied)
+            at = np.zeros(n, dtype=np.int64)  # (a tied row's place in ids)
+            at[listed] = np.arange(listed.size)
+            del listed
+        del in_group
+    keep = None if tied is None else tied.tobytes()
+    out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids, keep)
+    out.docs = docs
+    out.idx = _break_ties(perm, same, ids, out.label if light else None, at)
+    out.scores = scores[out.idx]
+    if at is None:
+        out.ids = ids
     return out
 
 
-def _score_order(row: np.ndarray, scores: np.ndarray) -> np.ndarray:
-    """A permutation ordering the rows by batch row, then score descending (tied scores in
-    any order: they are ordered by document id afterwards)."""
-    if scores.dtype == np.float32 and row.size > SMALL_TIES:
-        # one sort of uint64 keys: the row above, the score's bits made monotone below
-        # (-0.0 as 0.0: they tie, as they compare equal)
-        # (in place, a 4-byte array at a time: a non-negative score's bits with all but the
-        # sign flipped, a negative one's as they are, so that larger scores come first)
-        bits = (scores + np.float32(0)).view(np.uint32)
-        low = bits >> np.uint32(31)
-        low ^= np.uint32(1)
-        low *= np.uint32(0x7FFFFFFF)
-        low ^= bits
-        del bits
+def _labels(
+    by_topic: dict[str, dict[str, Any]],
+    names: list[str],
+    docs: list,
+    counts: np.ndarray,
+    n: int,
+    ids: list | None = None,
+    keep: bytes | None = None,
+) -> np.ndarray:
+    """float64[n], the label of every run row (topic ``names[i]``'s documents ``docs[i]``,
+    ``counts[i]`` of them, topic after topic) in its topic's ``{doc: label}`` dict of
+    ``by_topic``; NaN for a document not judged. ``ids``: a list extended with the
+    document id of every row, topic after topic (None: not listed), or only of the rows
+    whose byte of ``keep`` is not 0.
+
+    A topic at a time and at C speed: a dict of its documents (in the run's order) mapping
+    to NaN, updated with the topic's judgements (``|=``: a judged document keeps its place
+    and takes its label, the others are added after the run's), whose first ``counts[i]``
+    values are the labels. This is faster than one ``dict.get`` per row (no call per row),
+    and the lazy maps keep one topic's dicts and ids in cache at a time (the ids are listed
+    while there, which costs far less than another pass over them).
+    """
+    if n <= SMALL_TIES and ids is None:  # (a few: a lookup each, in fewer Python calls)
+        getters = [by_topic.get(x, _EMPTY).get for x in names]
+        return np.fromiter(chain.from_iterable(map(map, getters, docs, _NANS)), np.float64, n)
+    merged = map(ior, map(dict.fromkeys, docs, repeat(_NAN)), map(by_topic.get, names, _NOTHING))
+    firsts: Any = map(islice, map(dict.values, merged), counts.tolist())
+    if ids is not None:  # (each topic's labels, once its ids are listed)
+        # (compress takes a topic's bytes of keep from the one iterator: a byte per id)
+        listed = docs if keep is None else map(compress, docs, repeat(iter(keep)))
+        firsts = map(itemgetter(0), zip(firsts, map(ids.extend, listed), strict=True))
+    return np.fromiter(chain.from_iterable(firsts), np.float64, n)
+
+
+def _score_order(row_of: np.ndarray, counts: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """A permutation ordering the rows (``counts[i]`` of run topic i, topic after topic) by
+    batch row (``row_of[i]``: topic i's), then score descending (tied scores in any order:
+    they are ordered by document id afterwards)."""
+    T, n = counts.size, scores.size
+    D = int(counts.max(initial=0)) if n > GRID_ROWS else 0
+    if D and T * D <= 2 * n:
+        return _grid_order(row_of, counts, _descending_key(scores), D)
+    row = np.repeat(row_of, counts)
+    if scores.dtype == np.float32 and n > SMALL_TIES:
+        # one sort of uint64 keys: the row above, the score's key (32 bits) below
         key = row.astype(np.uint64)
         key <<= np.uint64(32)
-        key |= low
-        del low
+        key |= _descending_key(scores)
         return np.argsort(key)
     return np.lexsort((-scores, row))
 
+
+def _descending_key(scores: np.ndarray) -> np.ndarray:
+    """Unsigned integers of the float32 or float64 ``scores``' width, in the opposite order
+    (a larger score, a smaller key; -0.0 and 0.0, which tie, the same key; no NaN): a
+    non-negative score's bits with all but the sign flipped, a negative one's as they are."""
+    width = np.uint32 if scores.dtype == np.float32 else np.uint64
+    bits = (scores + scores.dtype.type(0)).view(width)  # (+0: -0.0 as 0.0)
+    # (in place, an array of the scores' size at a time)
+    key = bits >> width(8 * bits.itemsize - 1)
+    key ^= width(1)
+    key *= width(np.iinfo(width).max >> 1)
+    key ^= bits
+    return key
+
+
+def _grid_order(row_of: np.ndarray, counts: np.ndarray, key: np.ndarray, D: int) -> np.ndarray:
+    """:func:`_score_order` by one sort per topic (``argsort`` along the rows of a
+    [topics, D] grid of the keys, the gaps of shorter topics filled with the largest key,
+    which no score has: NaN's bits): log(D) comparisons per row, not log(n)."""
+    T = counts.size
+    full = T * D == key.size
+    if full:
+        grid = key.reshape(T, D)
+    else:
+        grid = np.full((T, D), np.iinfo(key.dtype).max, dtype=key.dtype)
+        grid[np.arange(D) < counts[:, None]] = key
+    local = np.argsort(grid, axis=1)  # (a row's padding, the largest keys, last)
+    del grid
+    order = np.argsort(row_of)  # (the topics in batch order)
+    local = local[order]
+    local += (np.cumsum(counts) - counts)[order, None]  # (into the run's flat rows)
+    if full:
+        return local.reshape(-1)
+    return local[np.arange(D) < counts[order, None]]
+
+
+#: a ranking of more than this many rows is ordered by score one topic at a time (a grid);
+#: a smaller one by one sort, in fewer numpy calls
+GRID_ROWS = 4096
+#: a ranking of more than this many rows, under half of them tied, has only the ids of the
+#: tied ones listed
+LISTED_TIES = 1 << 14
 
 #: tie groups of at most this many documents are ordered by comparing every pair of their
 #: document ids (no sort, no string array); larger ones are sorted
@@ -300,61 +420,81 @@ PAIRWISE_BLOCK = 1 << 16
 
 
 def _break_ties(
-    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+    perm: np.ndarray,
+    same: np.ndarray,
+    ids: list,
+    label: np.ndarray | None,
+    at: np.ndarray | None = None,
 ) -> np.ndarray:
     """``perm`` (rows in batch order, scores descending; changed in place) with each group
     of tied scores ordered by document id descending (Python's ``str`` order: code points,
-    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``every_id()``: the
-    document ids, object[n] in the order ``perm`` indexes (asked for once the groups to
-    order are known). ``label`` (a light batch, which keeps no document id): each row's
-    label (NaN: unjudged); a group whose labels are all equal is left in any order, as no
-    array of the batch can tell its documents apart.
+    which is UTF-8 byte order). ``same[i]``: positions i and i + 1 tie. ``ids``: the
+    document ids, a list in the order ``perm`` indexes (``at``: int64, the place in it of
+    each row that ties; None: every row's). ``label`` (a light batch, which
+    keeps no document id): each row's label (NaN: unjudged); a group whose labels are all
+    equal is left in any order, as no array of the batch can tell its documents apart.
 
     A document id appears once per topic, so within a group the ids are distinct and a
     document's place is the number of the group's ids above its own: counted by comparing
-    every pair of a small group at C speed (``object`` arrays compare as ``str``); larger
-    groups are sorted by their ids as a numpy string array.
+    every pair of a small group at C speed (``object`` arrays compare as ``str``), the
+    groups of one size together; larger groups are sorted by their ids as a numpy string
+    array. Only the ids of the groups ordered are read (looked up in ``ids``).
     """
     n = perm.size
     if n <= SMALL_TIES:
-        return _break_ties_small(perm, same, every_id, label)
-    tie = np.zeros(n, dtype=bool)
-    tie[1:] |= same
-    tie[:-1] |= same
-    pos = np.flatnonzero(tie)  # (positions in groups, group after group)
-    del tie
-    new = np.ones(pos.size, dtype=bool)
-    new[1:] = ~same[pos[1:] - 1]
-    first = np.flatnonzero(new)  # (each group's first index into pos)
-    del new
-    sizes = np.diff(np.append(first, pos.size))
+        return _break_ties_small(perm, same, ids, label)
+    edge = np.zeros(n + 1, dtype=np.int8)
+    edge[1:n] = same
+    edge = edge[1:] - edge[:-1]  # (1: a group starts; -1: one ends, at that position)
+    starts = np.flatnonzero(edge == 1)  # (each group's first position)
+    sizes = np.flatnonzero(edge == -1) - starts + 1  # (... and its size)
+    del edge
     if label is not None:
-        key = label[perm[pos]]
-        key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
-        mixed = np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
-        del key
-        if not mixed.all():
-            pos = pos[np.repeat(mixed, sizes)]
-            sizes = sizes[mixed]
-    del first
-    if not pos.size:
+        mixed = _mixed(label, perm[_members(starts, sizes)], sizes)
+        starts, sizes = starts[mixed], sizes[mixed]
+    m = int(sizes.sum())
+    if not m:
         return perm
-    flat = every_id()
-    small = sizes <= PAIRWISE_GROUP
-    if not small.all():
-        member_small = np.repeat(small, sizes)
-        _order_sorted(perm, pos[~member_small], sizes[~small], flat)
-        pos, sizes = pos[member_small], sizes[small]
-        del member_small
-    # (the pairs a block of groups at a time: bounded memory)
-    ends = np.cumsum(sizes)
-    g = 0
-    while g < sizes.size:
-        a = int(ends[g - 1]) if g else 0
-        h = max(int(np.searchsorted(ends, a + PAIRWISE_BLOCK, side="right")), g + 1)
-        _order_pairwise(perm, pos[a : int(ends[h - 1])], sizes[g:h], flat)
-        g = h
+    # (a few ids looked up in the list one by one; many: the list as an object array first,
+    # indexed by numpy, whose gathers overlap their cache misses)
+    source: Any = np.fromiter(ids, object, len(ids)) if m * LIST_LOOKUPS > len(ids) else ids
+    if at is not None:
+        source = (source, at)
+    big = sizes > PAIRWISE_GROUP
+    if big.any():  # (rare: sorted)
+        _order_sorted(perm, _members(starts[big], sizes[big]), sizes[big], source)
+        starts, sizes = starts[~big], sizes[~big]
+    # the groups of a block of PAIRWISE_BLOCK documents (in ranking order: the ids of a few
+    # topics, in cache while compared; and bounded memory) of each size together
+    block = (np.cumsum(sizes) - sizes) // PAIRWISE_BLOCK
+    key = block * (PAIRWISE_GROUP + 1) + sizes
+    order = np.argsort(key, kind="stable")
+    starts, sizes, key = starts[order], sizes[order], key[order]
+    bounds = [0, *(np.flatnonzero(key[1:] != key[:-1]) + 1).tolist(), key.size] if key.size else []
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        at = starts[lo:hi, None] + np.arange(int(sizes[lo]))  # (positions in perm)
+        _order_pairwise(perm, at, source)
     return perm
+
+
+#: the ids of the tie groups to order are looked up in the list of ids one by one when they
+#: are fewer than 1 / LIST_LOOKUPS of them (else the list is made an object array first)
+LIST_LOOKUPS = 4
+
+
+def _members(starts: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """The positions of groups (their ``starts`` and ``sizes``), group after group."""
+    first = np.repeat(starts - (np.cumsum(sizes) - sizes), sizes)
+    return first + np.arange(first.size)
+
+
+def _mixed(label: np.ndarray, rows: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+    """Which groups of ``rows`` (consecutive, of ``sizes``) do not all have the same label
+    (NaN, unjudged, a label of its own)."""
+    key = label[rows]
+    key[np.isnan(key)] = np.inf  # (labels are finite: inf is unjudged)
+    first = np.cumsum(sizes) - sizes
+    return np.minimum.reduceat(key, first) != np.maximum.reduceat(key, first)
 
 
 #: a ranking of at most this many rows has its ties ordered in Python (a few numpy calls
@@ -363,14 +503,13 @@ SMALL_TIES = 256
 
 
 def _break_ties_small(
-    perm: np.ndarray, same: np.ndarray, every_id: Callable[[], np.ndarray], label: np.ndarray | None
+    perm: np.ndarray, same: np.ndarray, ids: list, label: np.ndarray | None
 ) -> np.ndarray:
     """:func:`_break_ties` for a few rows: each tie group sorted by ``sorted`` (ids are
     distinct within a group: descending order is exact)."""
     p = perm.tolist()
     flags = same.tolist()
     lab = None if label is None else label.tolist()
-    ids: Any = None
     inf = float("inf")
     i, last = 0, len(flags)
     while i < last:
@@ -382,37 +521,49 @@ def _break_ties_small(
             j += 1
         group = p[i : j + 1]  # (rows i..j tie)
         if lab is None or len({v if v == v else inf for v in map(lab.__getitem__, group)}) > 1:
-            if ids is None:
-                ids = every_id()
             p[i : j + 1] = sorted(group, key=ids.__getitem__, reverse=True)
         i = j + 1
     return np.asarray(p, dtype=perm.dtype)
 
 
-def _order_pairwise(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
-    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document id
-    descending: each id's place is the count of its group's ids greater than it, from one
-    comparison per pair."""
-    m = pos.size
-    rows = perm[pos]
-    ids = flat[rows]
-    start = np.repeat(np.cumsum(sizes) - sizes, sizes)  # (each member's group start)
-    later = start + np.repeat(sizes, sizes) - np.arange(m) - 1  # (members after it)
-    first = np.repeat(np.arange(m), later)  # (pairs first < second of a group)
-    second = first + 1 + (np.arange(first.size) - np.repeat(np.cumsum(later) - later, later))
-    greater = ids[second] > ids[first]
-    above = np.bincount(first, weights=greater, minlength=m)
-    above += np.bincount(second, weights=~greater, minlength=m)
-    out = np.empty(m, dtype=perm.dtype)
-    out[start + above.astype(np.int64)] = rows
-    perm[pos] = out
+def _order_pairwise(perm: np.ndarray, at: np.ndarray, ids: Any) -> None:
+    """Order in place the groups of ``perm`` at the positions ``at`` (int [groups, size],
+    a group a row) by document id descending: each id's place is the count of its group's
+    ids greater than it, from one comparison per pair (``object`` arrays compare as
+    ``str``), a pair of columns at a time (views: no copy of the ids)."""
+    size = at.shape[1]
+    rows = perm[at]
+    got = _ids_of(ids, rows).reshape(rows.shape)
+    place = np.zeros(rows.shape, dtype=np.intp)  # (how many ids of its group above each)
+    for a in range(size - 1):
+        for b in range(a + 1, size):
+            above = got[:, b] > got[:, a]  # (b's id above a's: a one place lower)
+            place[:, a] += above
+            above ^= True
+            place[:, b] += above
+    del got
+    out = np.empty_like(rows)
+    out[np.arange(rows.shape[0])[:, None], place] = rows
+    perm[at] = out
 
 
-def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, flat: np.ndarray) -> None:
-    """As :func:`_order_pairwise`, by sorting (large groups)."""
+def _ids_of(ids: Any, rows: np.ndarray) -> np.ndarray:
+    """object[rows.size], the ids of ``rows`` (flattened): ``ids`` indexed (an object
+    array), or each looked up in it (a list); ``ids`` may be a pair (such ids, int64 place
+    in them of each row)."""
+    if isinstance(ids, tuple):
+        ids, rows = ids[0], ids[1][rows]
+    if isinstance(ids, np.ndarray):
+        return ids[rows.reshape(-1)]
+    return np.fromiter(map(ids.__getitem__, rows.reshape(-1).tolist()), object, rows.size)
+
+
+def _order_sorted(perm: np.ndarray, pos: np.ndarray, sizes: np.ndarray, ids: Any) -> None:
+    """Order in place the groups of ``perm[pos]`` (consecutive, of ``sizes``) by document
+    id descending, by sorting (large groups)."""
     rows = perm[pos]
     group = np.repeat(np.arange(sizes.size), sizes)
-    names = flat[rows].astype(str)
+    names = _ids_of(ids, rows).astype(str)
     _, rank = np.unique(names, return_inverse=True)
     perm[pos] = rows[np.lexsort((-rank.reshape(-1), group))]
 
@@ -452,11 +603,10 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
     Q = int(counts.max(initial=0))
     out = np.full((w.size, Q), np.nan)
     total = int(counts.sum())
-    if total:
-        rows = np.repeat(np.arange(w.size), counts)
-        first = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        cols = np.arange(total) - first[rows]
-        out[rows, cols] = qsorted[qstarts[np.maximum(w, 0)][rows] + cols]
+    if total:  # (each topic's labels to the left of its row, rows in order: a mask's cells)
+        src = np.repeat(qstarts[np.maximum(w, 0)] - (np.cumsum(counts) - counts), counts)
+        src += np.arange(total)
+        out[np.arange(Q) < counts[:, None]] = qsorted[src]
     out.setflags(write=False)
     counts.setflags(write=False)
     qrels.memo["matrix"] = (key, (out, counts))

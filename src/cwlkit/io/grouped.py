@@ -4,8 +4,8 @@ with numpy alone: no pyarrow, no text round trip, no Python loop per value.
 This is the direct input path of :mod:`cwlkit.core.direct`: a :class:`Grouped` run is each
 topic's documents (the dict's own keys, or slices of a DataFrame's column) and one float64
 array of every score, topic after topic; a :class:`GroupedQrels` is one ``{doc: label}``
-dict per topic, which a run's documents are looked up in (``map(dict.get, docs)``: a hash
-lookup per row, at C speed, with no encoding of the document ids).
+dict per topic, which a run's documents are looked up in (at C speed, with no encoding of
+the document ids: :func:`cwlkit.core.direct.direct_batch`).
 
 Only well-formed input takes this path: string ids, numeric values (no NaN score, finite
 labels), no repeated document. Anything else gives ``None``, and the caller reads the input
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import methodcaller
+from itertools import chain, repeat
+from operator import countOf, itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -108,9 +108,12 @@ def _all_str(values: Any) -> bool:
     return types <= {str} and bool(types)
 
 
-def _all_mappings(values: list) -> bool:
-    """Whether every one of ``values`` is a Mapping (dicts: by type, at C speed)."""
-    return set(map(type, values)) <= {dict} or all(isinstance(v, Mapping) for v in values)
+def _all_mappings(values: list) -> bool | None:
+    """Whether every one of ``values`` is a Mapping (dicts: by type, at C speed): True if
+    every one is a ``dict``, None if some other Mapping, False if not."""
+    if set(map(type, values)) <= {dict}:
+        return True
+    return None if all(isinstance(v, Mapping) for v in values) else False
 
 
 def grouped_run(obj: Any, name: str | None = None) -> Grouped | None:
@@ -211,29 +214,43 @@ def _as_list(col: Any) -> list:
     return list(col)
 
 
-def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray] | None:
-    """(topics, their ``{doc: value}`` dicts, documents a topic, every value as float64) of a
-    pytrec_eval dict whose ids are strings and values numbers; None for any other."""
+def _nested(obj: Mapping) -> tuple[list, list, np.ndarray, np.ndarray, bool] | None:
+    """(topics, their ``{doc: value}`` dicts, documents a topic, every value as float64,
+    whether every one of those is a ``dict``) of a pytrec_eval dict whose ids are strings
+    and values numbers; None for any other."""
     topics = list(obj.keys())
     inners = list(obj.values())
-    if not topics or not _all_str(topics) or not _all_mappings(inners):
+    plain = _all_mappings(inners) if topics and _all_str(topics) else False
+    if plain is False:
         return None
     counts = np.fromiter(map(len, inners), np.int64, len(inners))
     n = int(counts.sum())
-    if n == 0 or not _all_str(chain.from_iterable(inners)):
+    if n == 0:
         return None
+    # the ids that are str counted (an identity test of each one's type, at C speed) and
+    # the values read: a topic at a time (its dict in cache), or, for a few topics, in two
+    # passes (fewer Python calls)
+    str_ids: list[int] = []
+    if len(inners) <= 64:
+        str_ids.append(countOf(map(type, chain.from_iterable(inners)), str))
+        each: Any = map(_VALUES, inners)
+    else:
+        counted = map(str_ids.append, map(countOf, map(map, repeat(type), inners), repeat(str)))
+        each = map(itemgetter(1), zip(counted, map(_VALUES, inners), strict=True))
     try:
-        values = np.fromiter(chain.from_iterable(map(_VALUES, inners)), np.float64, n)
+        values = np.fromiter(chain.from_iterable(each), np.float64, n)
     except (TypeError, ValueError, OverflowError):
         return None
-    return topics, inners, counts, values
+    if sum(str_ids) != n:  # (an id that is not a str)
+        return None
+    return topics, inners, counts, values, bool(plain)
 
 
 def _dict_run(obj: Mapping, name: str | None) -> Grouped | None:
     got = _nested(obj)
     if got is None:
         return None
-    topics, inners, counts, scores = got
+    topics, inners, counts, scores, _ = got
     if np.isnan(scores).any():
         return None
     if not counts.all():  # (a topic without documents is no topic of the run)
@@ -413,16 +430,20 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
     got = _nested(obj)
     if got is None:
         return None
-    topics, inners, counts, labels = got
+    topics, inners, counts, labels, plain = got
     if not np.isfinite(labels).all():
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
-    by_topic = {
-        t: inner if not copy and type(inner) is dict else dict(inner)
-        for t, inner in zip(topics, inners, strict=True)
-        if inner
-    }
+    by_topic: dict[str, dict[str, Any]]
+    if not copy and plain and counts.all():  # (as they are: the caller's dicts, read only)
+        by_topic = obj if type(obj) is dict else dict(zip(topics, inners, strict=True))
+    else:
+        by_topic = {
+            t: inner if not copy and type(inner) is dict else dict(inner)
+            for t, inner in zip(topics, inners, strict=True)
+            if inner
+        }
     out = GroupedQrels(by_topic, path=path or "<dict>")
     out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
     return out

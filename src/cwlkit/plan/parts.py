@@ -32,7 +32,7 @@ def batch_results(
     """The Results of ``measures`` on ``batch``: topics in the batch's order, those the run
     lacks (``batch.memo["absent"]``, kept by the ``qrels`` and ``either`` rules) marked.
     ``names``, ``aggregates``: the measures' (when known already)."""
-    topics = [str(t) for t in batch.topics]
+    topics = list(map(str, batch.topics.tolist()))  # (str: each as it is, no copy)
     absent = batch.memo.get("absent")
     return Results(
         values,

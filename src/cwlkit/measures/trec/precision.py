@@ -48,7 +48,7 @@ def ap_terms(ctx: Ctx) -> np.ndarray:
     c = ctx._memo.get("ap_terms")
     if c is None:
         terms = ctx.cumrel / ctx.ranks[None, :]
-        terms[~ctx.rel] = 0.0
+        terms *= ctx.rel  # (0.0 where not relevant: the terms are finite, >= 0)
         c = ctx._memo["ap_terms"] = np.cumsum(terms, axis=1, out=terms)
     return c
 
