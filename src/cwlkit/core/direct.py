@@ -204,12 +204,31 @@ class _Ranked:
 
     def __init__(self, T: int, depth: np.ndarray, idx: np.ndarray, scores: np.ndarray) -> None:
         self.T, self.depth, self.idx, self.scores = T, depth, idx, scores
-        self.row = np.repeat(np.arange(T), depth)
+        self._row: np.ndarray | None = None
         self.col: np.ndarray | None = None
         self.label: np.ndarray = np.zeros(0)
         self.docs: list = []
         self.ids: list | None = None
         self.n = int(idx.size)
+
+    @property
+    def row(self) -> np.ndarray:
+        """Each kept row's batch row (made on first use: not held while ties are broken,
+        which is when the most memory is)."""
+        if self._row is None:
+            self._row = np.repeat(np.arange(self.T), self.depth)
+        return self._row
+
+    @row.setter
+    def row(self, value: np.ndarray) -> None:
+        self._row = value
+
+    def same_as_next(self) -> np.ndarray:
+        """bool[n - 1]: whether each kept row ties the next one (same score, same topic)."""
+        same = self.scores[1:] == self.scores[:-1]
+        ends = np.cumsum(self.depth)[:-1] - 1  # (each batch row's last: the next is another)
+        same[ends[(ends >= 0) & (ends < same.size)]] = False
+        return same
 
     def rank0(self) -> np.ndarray:
         """Each kept row's rank - 1 (made once)."""
@@ -286,7 +305,7 @@ def _ranked(
     depth = np.zeros(t.T, dtype=np.int64)
     depth[t.row_of[: t.n_run]] = counts
     out = _Ranked(t.T, depth, perm, scores[perm])
-    same = (out.scores[1:] == out.scores[:-1]) & (out.row[1:] == out.row[:-1])
+    same = out.same_as_next()
     if not same.any():
         out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n)
         out.docs = docs
@@ -309,6 +328,7 @@ def _ranked(
             del listed
         del in_group
     keep = None if tied is None else tied.tobytes()
+    out.scores = scores[:0]  # (made again once the ties are broken: lower peak memory)
     out.label = _labels(qrels.by_topic, t.names[: t.n_run], docs, counts, n, ids, keep)
     out.docs = docs
     out.idx = _break_ties(perm, same, ids, out.label if light else None, at)
