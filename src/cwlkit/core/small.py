@@ -48,7 +48,8 @@ def rank_topics(
     *,
     topics: str = "run",
     max_depth: int | None = None,
-    single: bool = True,
+    score_precision: str = "single",
+    drop_unjudged: bool = False,
 ) -> list[tuple[str, list[int], Judged]] | None:
     """Each kept topic of ``run``, in byte order, as (topic, the relevance codes of its
     ranking, its :class:`Judged`), or None: not a run this path takes (see the module).
@@ -63,10 +64,15 @@ def rank_topics(
         Keep every topic of the run, or those the qrels judge too.
     max_depth : int, optional
         Keep the top ``max_depth`` documents of each ranking.
-    single : bool
-        Rank by the scores as float32 (trec_eval 9.0.8), else as float64.
+    score_precision : {"single", "double"}
+        Rank by the scores as float32 (trec_eval 9.0.8) or as float64.
+    drop_unjudged : bool
+        Not taken here (None): the batch path drops the unjudged documents.
     """
-    if type(run) is not dict or topics not in ("run", "both") or not _labels_ok(qrels):
+    single = score_precision == "single"
+    if type(run) is not dict or topics not in ("run", "both") or drop_unjudged:
+        return None
+    if not _labels_ok(qrels):
         return None
     if not set(map(type, run)) <= _STR or not set(map(type, run.values())) <= _DICT:
         return None

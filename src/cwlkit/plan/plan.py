@@ -202,17 +202,8 @@ class Plan:
         g = grouped_run(run, name)
         if g is None or (max_rows is not None and len(g) > max_rows):
             return None
-        batch = direct_batch(
-            self.grouped_qrels(),
-            g,
-            topics=o.topics,
-            max_depth=o.depth,
-            score_precision="single" if o.trec_version == 9 else "double",
-            drop_unjudged=o.judged_only,
-            light=self.light,
-        )
-        batch.memo["trec_version"] = o.trec_version
-        batch.memo["judged_only"] = o.judged_only
+        batch = direct_batch(self.grouped_qrels(), g, **_ranking_rules(o), light=self.light)
+        _mark(batch, o)
         return batch
 
     def small(self, run: Any, name: str | None) -> Results | None:
@@ -228,8 +219,7 @@ class Plan:
         if kernels is None:
             return None
         o = self.options
-        single = o.trec_version == 9
-        ranked = rank_topics(self._grouped, run, topics=o.topics, max_depth=o.depth, single=single)
+        ranked = rank_topics(self._grouped, run, **_ranking_rules(o))
         if ranked is None:
             return None
         v = o.trec_version
@@ -252,9 +242,8 @@ class Plan:
             lay = _layout(self.measures, o)
             usable = (
                 self._grouped is not None
-                and o.order == "score"
-                and o.topics in ("run", "both")
-                and not (o.judged_only or self.topic_params or self.keep_docs)
+                and o.order == "score"  # (the topics rules and judged_only: rank_topics')
+                and not (self.topic_params or self.keep_docs)
                 and not lay.columns
                 and all(f is None for f in lay.forms)
             )
@@ -295,14 +284,10 @@ class Plan:
             qrels,
             run,
             order=o.order,  # type: ignore[arg-type]
-            topics=o.topics,  # type: ignore[arg-type]
-            max_depth=o.depth,
-            score_precision="single" if o.trec_version == 9 else "double",
-            drop_unjudged=o.judged_only,
+            **_ranking_rules(o),
             light=self.light,
         )
-        batch.memo["trec_version"] = o.trec_version
-        batch.memo["judged_only"] = o.judged_only
+        _mark(batch, o)
         if self.diversity:  # the intent-aware measures read the subtopics from here
             batch.memo["diversity_qrels"] = self.qrels
         if o.topics in ("qrels", "either"):  # (the others keep run topics only)
@@ -408,6 +393,24 @@ def _one_topic_values(
         v = k.kernel(one, k.params)[0]
         out.append(v if k.post is None else k.post(v))
     return out
+
+
+def _ranking_rules(o: Options) -> dict[str, Any]:
+    """What ranking a run reads of the options, for every way of ranking it (the columnar
+    batch, the numpy batch, the one-topic rankings): the topics rule, the depth, the scores'
+    precision (float32 under trec_eval 9.0.8's rules) and ``judged_only``."""
+    return {
+        "topics": o.topics,
+        "max_depth": o.depth,
+        "score_precision": "single" if o.trec_version == 9 else "double",
+        "drop_unjudged": o.judged_only,
+    }
+
+
+def _mark(batch: RankingBatch, o: Options) -> None:
+    """Note on a batch the options its measures read (trec_eval's version, ``judged_only``)."""
+    batch.memo["trec_version"] = o.trec_version
+    batch.memo["judged_only"] = o.judged_only
 
 
 def _prefs_options(o: Options) -> dict[str, Any]:
