@@ -285,3 +285,18 @@ def test_equal_to_pytrec_eval():
             assert ours.values[ours.measures.index(ours_name), 0] == ref[trec], (trec, run, qrels)
             checked += 1
     assert checked == 200 * len(names)
+
+
+def test_the_discount_table_grows_without_changing_its_bits():
+    """Both paths divide by one table (``dcg._disc``, ``dcg.disc_list``): growing it keeps
+    the ranks it had, and every rank is numpy's log2 of that rank + 1 computed alone."""
+    from cwlkit.measures.trec import dcg
+
+    before = dcg._disc(10).copy()
+    grown = dcg._disc(5000)
+    assert grown[:10].tobytes() == before.tobytes()
+    assert dcg.disc_list(5000)[:5000] == grown.tolist()
+    for n in (1, 7, 1023, 1025, 4999):
+        fresh = np.log2(np.arange(1, n + 1, dtype=np.float64) + 1.0)
+        assert dcg._disc(n).tobytes() == fresh.tobytes()
+    assert dcg._disc(3, 2.0).tolist() == np.log2(np.array([3.0, 4.0, 5.0])).tolist()
