@@ -12,7 +12,7 @@ its family function, and to pytrec_eval).
 from __future__ import annotations
 
 from bisect import bisect_left
-from itertools import compress, count
+from math import ceil, isfinite
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +64,9 @@ class One:
         """The 0-based ranks of the relevant documents (code >= ``-l``), in order."""
         got = self._rel
         if got is None:
-            got = self._rel = list(compress(count(), map(self.rel_level.__le__, self.codes)))
+            low = self.rel_level  # (codes are ints: c >= low is c >= ceil(low), an int compare)
+            low = ceil(low) if isfinite(low) else low
+            got = self._rel = [i for i, c in enumerate(self.codes) if c >= low]
         return got
 
     def rel_at(self, k: int) -> int:
