@@ -1,5 +1,5 @@
 """Which runs the executors score a topic at a time (``choose.small_dict``, ``Plan.small``):
-pytrec_eval dicts of at most 8 topics and 3,000 rows, after the options are checked."""
+pytrec_eval dicts of at most 12 topics and 3,000 rows, after the options are checked."""
 
 from __future__ import annotations
 

@@ -30,12 +30,13 @@ DIRECT_CHUNKED_ROWS = 50_000
 
 
 #: a pytrec_eval dict of at most SMALL_TOPICS topics and SMALL_ROWS rows is ranked and
-#: scored a topic at a time in Python (:meth:`cwlkit.plan.Plan.small`: no numpy array) when
-#: its measures have one-topic forms: a batch's fixed cost (a few dozen numpy calls, about
-#: 0.14 ms) is then most of the time. Measured on benchmarks/bench_api.py's data (AP,
-#: nDCG@10, P@10), one topic at a time costs 3x less at 1 x 100 and 2 x 3, 1.25x less at
-#: 1 x 1,000 and 5 x 100, the same at 10 x 100 or 1 x 5,000, 2x more at 50 x 100
-SMALL_TOPICS = 8
+#: scored a topic at a time (:meth:`cwlkit.plan.Plan.small`: a few numpy calls on each
+#: topic's scores, no batch) when its measures have one-topic forms: a batch's fixed cost (a
+#: few dozen numpy calls, about 0.1 ms) is then most of the time. Measured on
+#: benchmarks/bench_api.py's data (AP, nDCG@10, P@10), one topic at a time costs 4.5x less
+#: at 1 x 100 and 2 x 3, 1.9x less at 5 x 100, 1.2x less at 12 x 100, 12 x 250 and 3 x
+#: 1,000, the same at 16 x 100, 1.2x more at 12 x 500 and 4 x 5,000, 1.4x more at 50 x 100
+SMALL_TOPICS = 12
 SMALL_ROWS = 3_000
 
 
