@@ -20,8 +20,8 @@ def _dict(topics: int, docs: int) -> dict:
     ("run", "small"),
     [
         (_dict(1, 1), True),
-        (_dict(8, 375), True),  # (3,000 rows)
-        (_dict(9, 1), False),  # (9 topics)
+        (_dict(12, 250), True),  # (3,000 rows)
+        (_dict(13, 1), False),  # (13 topics)
         (_dict(1, 3001), False),
         (_dict(3, 1001), False),
         (OrderedDict(_dict(1, 2)), False),  # (only dicts: a Mapping takes the batch path)
