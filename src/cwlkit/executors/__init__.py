@@ -2,7 +2,8 @@
 and a run in, :class:`~cwlkit.results.Results` out.
 
 - one topic at a time (:meth:`~cwlkit.plan.Plan.small`): a pytrec_eval dict of a few topics,
-  ranked and scored in Python by the measures' one-topic kernels (no numpy array);
+  each ranked alone (a few numpy calls on its scores) and scored by the measures' one-topic
+  kernels in Python (no batch);
 - whole (:mod:`~cwlkit.executors.whole`): the run read and scored in one batch;
 - topic chunks (:mod:`~cwlkit.executors.chunks`): a run read whole, scored ``chunk_topics``
   topics at a time, over processes or on Dask;

@@ -209,9 +209,9 @@ class Plan:
     def small(self, run: Any, name: str | None) -> Results | None:
         """The Results of a run of a few topics held as a pytrec_eval dict, scored a topic
         at a time by the measures' one-topic kernels (:meth:`Measure.one_topic
-        <cwlkit.measures.base.Measure.one_topic>`) from its ranking made in Python
+        <cwlkit.measures.base.Measure.one_topic>`) from its ranking made alone
         (:func:`cwlkit.core.small.rank_topics`): :meth:`score` of :meth:`direct`'s batch, to
-        the bit, without a numpy array per topic. None: a measure without a one-topic form,
+        the bit, without making a batch. None: a measure without a one-topic form,
         options it does not follow (C/W/L columns, ``judged_only``, per-topic parameters, a
         topics rule keeping topics the run lacks, another order), or a run it does not
         take; the caller then makes the batch."""
