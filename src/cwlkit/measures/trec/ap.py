@@ -147,10 +147,11 @@ def iprec_at_recall(ctx: Ctx, cutoffs) -> list[np.ndarray]:
 
 
 def eleven_pt_avg(ctx: Ctx, cutoffs) -> list[np.ndarray]:
-    """Mean of the interpolated precision at the given recall levels."""
+    """Mean of the interpolated precision at the given recall levels, added from the
+    highest level down, as trec_eval adds them (walking the ranking from its end)."""
     vals = iprec_at_recall(ctx, sorted(cutoffs))
     total = np.zeros(ctx.T)
-    for v in vals:
+    for v in reversed(vals):
         total = total + v
     return [total / len(vals)]
 

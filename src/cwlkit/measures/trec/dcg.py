@@ -175,8 +175,8 @@ def ndcg_rel(ctx: Ctx, params) -> list[np.ndarray]:
     nrr = pos.sum(axis=1)
     end = np.arange(ctx.T)
     last = np.maximum(np.maximum(ctx.depth, L) - 1, 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = s + (L - nrr) * (cd[end, last] / ci[end, last])
+    with np.errstate(divide="ignore", invalid="ignore"):  # (multiplied, then divided, as
+        s = s + (L - nrr) * cd[end, last] / ci[end, last]  # trec_eval does: the same bits)
     s = np.nan_to_num(s, nan=0.0)
     return [np.where((s > 0) & (L > 0), s / np.maximum(L, 1), 0.0)]
 
