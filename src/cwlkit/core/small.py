@@ -221,6 +221,10 @@ class Judged:
             got = self._counts[rel] = bisect_right(self._ascending, -low)
         return got
 
+    def num_nonrel(self, rel: float) -> int:
+        """N at relevance level ``rel``: the labels in [0, ``rel``) (none when ``rel`` <= 0)."""
+        return self.num_rel(0.0) - self.num_rel(rel) if rel > 0 else 0
+
 
 def _judged(qrels: GroupedQrels, topic: str) -> Judged:
     """The :class:`Judged` of ``topic``, made on first use and kept in ``qrels.memo``."""

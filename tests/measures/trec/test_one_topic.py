@@ -27,7 +27,13 @@ from cwlkit.plan.plan import Plan
 #: the families whose trec_eval rows have a one-topic kernel (``scalar=`` in the table)
 WITH_KERNELS = {
     "AP",
+    "Bpref",
     "GMAP",
+    "GMBpref",
+    "IAP11_trec",
+    "infAP",
+    "IPrec",
+    "NumNonRelJudgedRet",
     "nDCG",
     "NumRel",
     "NumRelRet",
@@ -171,7 +177,7 @@ def test_kernels_equal_the_batch_path(monkeypatch, case, numpy_ranking):
 def test_a_measure_without_kernel_takes_the_batch_path(monkeypatch):
     qrels = {"q1": {"a": 1, "b": 0}}
     run = {"q1": {"a": 0.5, "b": 0.7, "c": 0.1}}
-    for m in ["AP", "ERR@10", "Bpref"]:
+    for m in ["AP", "ERR@10", "binG"]:
         (small, batch), answered = _both_ways(qrels, run, ["nDCG@10", m], {}, monkeypatch)
         assert answered == [m == "AP"]
         assert small.values.tobytes() == batch.values.tobytes()
@@ -259,7 +265,14 @@ def test_equal_to_pytrec_eval():
         "set_F": "SetF",
         "success_1": "Success@1",
         "map_cut_5": "AP@5",
+        "bpref": "Bpref",
+        "infAP": "infAP",
+        "iprec_at_recall_0.30": "IPrec@0.3",
+        "iprec_at_recall_0.00": "IPrec@0",
+        "11pt_avg": "IAP11_trec",
+        "num_nonrel_judged_ret": "NumNonRelJudgedRet",
     }
+    assert cwlkit.Evaluator({"q": {"d": 1}}, list(names.values())).plan._one_topic_kernels()
     checked = 0
     for _ in range(200):
         docs = [f"d{i}" for i in range(int(rng.integers(1, 60)))]
@@ -267,6 +280,7 @@ def test_equal_to_pytrec_eval():
         # (labels 0..3: pytrec_eval 0.5 loops forever after some hundred evaluators given
         # negative labels; the batch-path test above covers them)
         qrels = {"q": {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.6} or {"z": 1}}
+        qrels["q"].update({f"x{i}": int(rng.integers(0, 4)) for i in range(rng.integers(0, 6))})
         ours = cwlkit.evaluate(qrels, run, list(names.values()))
         ref = pytrec_eval.RelevanceEvaluator(
             qrels,
@@ -282,6 +296,11 @@ def test_equal_to_pytrec_eval():
                 "set_F",
                 "success.1",
                 "map_cut.5",
+                "bpref",
+                "infAP",
+                "iprec_at_recall",
+                "11pt_avg",
+                "num_nonrel_judged_ret",
             },
         ).evaluate(run)["q"]
         for trec, ours_name in names.items():

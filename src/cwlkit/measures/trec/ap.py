@@ -21,6 +21,8 @@ Notation: relevant = code >= ``-l``; R = num_rel; ``rel(i)`` relevant documents 
 
 from __future__ import annotations
 
+from math import ceil, floor, nan
+
 import numpy as np
 
 from ._ctx import UNJUDGED, Ctx, masked_seqsum
@@ -168,3 +170,80 @@ def recip_rank_one(o: One, params=None) -> list[float]:
     """:func:`recip_rank` of one topic."""
     ranks = o.rel_ranks
     return [1.0 / (ranks[0] + 1.0) if ranks else 0.0]
+
+
+def bpref_one(o: One, params=None) -> list[float]:
+    """:func:`bpref` of one topic (and ``gm_bpref``'s per-topic value)."""
+    R, low = o.num_rel, o.rel_level
+    denom = float(min(o.num_nonrel, R))
+    s, above = 0.0, 0
+    for c in o.codes:
+        if c >= low and c >= 0:  # (judged relevant)
+            s += 1.0 - min(float(above), float(R)) / denom if above > 0 else 1.0
+        elif 0 <= c < low:  # (judged non-relevant)
+            above += 1
+    return [div(s, R)]
+
+
+def infAP_one(o: One, params=None) -> list[float]:
+    """:func:`infAP` of one topic."""
+    low, e = o.rel_level, INFAP_EPSILON
+    s, r, n, u = 0.0, 0, 0, 0  # (judged relevant, judged non-relevant, unjudged above)
+    for j, c in enumerate(o.codes):
+        if c >= low and c >= 0:
+            if j == 0:
+                s += 1.0
+            else:
+                fj = float(j)
+                s += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * ((r + n + u) / fj) * (
+                    (r + e) / (r + n + 2 * e)
+                )
+            r += 1
+        elif 0 <= c < low:
+            n += 1
+        elif c == UNJUDGED:
+            u += 1
+    return [div(s, o.num_rel)]
+
+
+def _iprec_one(o: One) -> list[float]:
+    """:func:`_iprec_table` of one topic: the highest precision at or below the j-th
+    relevant document (reached at a relevant document: precision falls between them)."""
+    got, best = [], 0.0
+    ranks = o.rel_ranks
+    for k in range(len(ranks) - 1, -1, -1):
+        p = (k + 1) / (ranks[k] + 1.0)
+        if p > best:
+            best = p
+        got.append(best)
+    got.reverse()
+    return got
+
+
+def _iprec_cut_one(o: One, x: float) -> int:
+    """:func:`iprec_cut` of one topic."""
+    v = x * float(o.num_rel)
+    if o.version >= 10:
+        return int(floor(v + 0.5) if v >= 0 else ceil(v - 0.5))
+    return int(v + 0.9)
+
+
+def iprec_at_recall_one(o: One, cutoffs) -> list[float]:
+    """:func:`iprec_at_recall` of one topic."""
+    table = _iprec_one(o)
+    nrr = len(table)
+    out = []
+    for x in cutoffs:
+        c = _iprec_cut_one(o, x)
+        v = table[max(c - 1, 0)] if 0 < nrr and c <= nrr else 0.0
+        out.append(-nan if o.depth == 0 and c <= 0 else v)
+    return out
+
+
+def eleven_pt_avg_one(o: One, cutoffs) -> list[float]:
+    """:func:`eleven_pt_avg` of one topic."""
+    vals = iprec_at_recall_one(o, sorted(cutoffs))
+    total = 0.0
+    for v in reversed(vals):
+        total = total + v
+    return [total / len(vals)]

@@ -50,3 +50,9 @@ def num_rel_one(o: One, params=None) -> list[float]:
 def num_rel_ret_one(o: One, params=None) -> list[float]:
     """:func:`num_rel_ret` of one topic."""
     return [float(len(o.rel_ranks))]
+
+
+def num_nonrel_judged_ret_one(o: One, params=None) -> list[float]:
+    """:func:`num_nonrel_judged_ret` of one topic."""
+    low = o.rel_level
+    return [float(sum(1 for c in o.codes if 0 <= c < low))]

@@ -60,6 +60,11 @@ class One:
         return self.judged.num_rel(self.rel_level)
 
     @property
+    def num_nonrel(self) -> int:
+        """N: judged non-relevant qrels entries (0 <= value < ``-l``)."""
+        return self.judged.num_nonrel(self.rel_level)
+
+    @property
     def rel_ranks(self) -> list[int]:
         """The 0-based ranks of the relevant documents (code >= ``-l``), in order."""
         got = self._rel

@@ -131,6 +131,7 @@ MEASURES: list[TrecMeasure] = [
         ap.bpref,
         "Binary preference (Buckley and Voorhees 2004): judged documents only.",
         measure=C("Bpref", "Binary preference (Buckley and Voorhees 2004): judged documents only."),
+        scalar=ap.bpref_one,
     ),
     M(
         "recip_rank",
@@ -165,6 +166,7 @@ MEASURES: list[TrecMeasure] = [
             ),
             (REL, JUDGED, Param("k", "float", 0.0, "recall level", ge=0.0, le=1.0)),
         ),
+        scalar=ap.iprec_at_recall_one,
     ),
     M(
         "P",
@@ -219,6 +221,7 @@ MEASURES: list[TrecMeasure] = [
         measure=C(
             "infAP", "Inferred AP (Yilmaz and Aslam 2006); negative labels: pooled, unjudged."
         ),
+        scalar=ap.infAP_one,
     ),
     M(
         "gm_bpref",
@@ -226,6 +229,7 @@ MEASURES: list[TrecMeasure] = [
         "Geometric mean of bpref; summary only.",
         agg="gm",
         measure=C("GMBpref", "Bpref aggregated by the geometric mean (floor 1e-5)."),
+        scalar=ap.bpref_one,
     ),
     M(
         "Rprec_mult",
@@ -295,6 +299,7 @@ MEASURES: list[TrecMeasure] = [
             ),
             base=kinds.Levels,
         ),
+        scalar=ap.eleven_pt_avg_one,
     ),
     M(
         "binG",
@@ -509,6 +514,7 @@ MEASURES: list[TrecMeasure] = [
         measure=C(
             "NumNonRelJudgedRet", "Retrieved documents judged non-relevant (summed over topics)."
         ),
+        scalar=counts.num_nonrel_judged_ret_one,
     ),
     M(
         "yaap",
