@@ -25,6 +25,7 @@ from .parts import batch_results
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.trec import Qrels, Run
+    from ..measures.trec.one_topic import One
 
 
 class Plan:
@@ -222,8 +223,8 @@ class Plan:
         ranked = rank_topics(self._grouped, run, **_ranking_rules(o))
         if ranked is None:
             return None
-        v = o.trec_version
-        values = [_one_topic_values(kernels, codes, judged, v) for _, codes, judged in ranked]
+        v, one = o.trec_version, self.__dict__["_one_"]
+        values = [_one_topic_values(kernels, one, codes, judged, v) for _, codes, judged in ranked]
         lay = _layout(self.measures, o)
         return Results(
             np.array(values, dtype=np.float64).T.copy(),
@@ -249,6 +250,10 @@ class Plan:
             )
             forms = [m.one_topic() for m in self.measures] if usable else [None]
             got = None if any(f is None for f in forms) else forms
+            if got is not None:  # (loaded already: the kernels are its package's)
+                from ..measures.trec.one_topic import One
+
+                self.__dict__["_one_"] = One
             self.__dict__["_kernels_"] = got
         return got
 
@@ -378,18 +383,16 @@ class Plan:
 
 
 def _one_topic_values(
-    kernels: list[OneTopic], codes: list[int], judged: Judged, version: int
+    kernels: list[OneTopic], one_class: type[One], codes: list[int], judged: Judged, version: int
 ) -> list[float]:
-    """Each kernel's value on one topic (one :class:`~cwlkit.measures.trec.one_topic.One`
-    per relevance level)."""
-    from ..measures.trec.one_topic import One  # (loaded already: the kernels are its package's)
-
+    """Each kernel's value on one topic (one ``one_class``,
+    :class:`~cwlkit.measures.trec.one_topic.One`, per relevance level)."""
     views: dict[float, One] = {}
     out = []
     for k in kernels:
         one = views.get(k.rel)
         if one is None:
-            one = views[k.rel] = One(codes, judged, k.rel, version)
+            one = views[k.rel] = one_class(codes, judged, k.rel, version)
         v = k.kernel(one, k.params)[0]
         out.append(v if k.post is None else k.post(v))
     return out
