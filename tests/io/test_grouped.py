@@ -10,9 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cwlkit
 from cwlkit.errors import FormatError
+from cwlkit.io import grouped
 from cwlkit.io.grouped import SMALL_FRAME, grouped_qrels, grouped_run
 
 MEASURES = ["AP", "nDCG@10", "P@10", "RBP(p=0.8)", "ERR@5", "INST(T=2)"]
@@ -118,6 +121,36 @@ def test_a_qrels_dict_is_read_as_it_is_or_without_its_empty_topics():
         got = grouped_qrels(other, copy=False)
         assert got is not None and got.by_topic is not other and "q99" not in got.by_topic
         _same(cwlkit.evaluate(other, run, MEASURES), want)
+
+
+#: labels of every kind the checks have a rule for
+ODD_LABELS = st.sampled_from(
+    [0, 1, 2, -1, 2.5, -0.0, float("nan"), float("inf"), True, "1", None, 10**400, np.float64(1)]
+)
+FEW_QRELS = st.dictionaries(
+    st.sampled_from(["q1", "q2", "é", 3]),
+    st.dictionaries(st.sampled_from(["a", "b", "c", 7]), st.integers(0, 3) | ODD_LABELS),
+    max_size=3,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(qrels=FEW_QRELS, copy=st.booleans())
+def test_a_few_labels_are_checked_in_python_as_numpy_checks_them(qrels, copy):
+    """A qrels dict of at most ``FEW_LABELS`` labels, checked without numpy: the same
+    answer (refused, or the same topics and labels) as the numpy checks give."""
+    fast = grouped_qrels(qrels, copy=copy)
+    keep, grouped.FEW_LABELS = grouped.FEW_LABELS, -1
+    try:
+        slow = grouped_qrels(qrels, copy=copy)
+    finally:
+        grouped.FEW_LABELS = keep
+    assert (fast is None) == (slow is None)
+    if fast is not None:
+        assert fast.by_topic == slow.by_topic
+        assert (fast.by_topic is qrels) == (slow.by_topic is qrels)
+        for t, d in fast.by_topic.items():  # (each topic's dict: as it is, or a copy)
+            assert (d is qrels[t]) == (slow.by_topic[t] is qrels[t])
 
 
 def test_errors_are_still_reported_with_their_row():

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import chain, repeat
+from math import isfinite
 from operator import countOf, itemgetter, methodcaller
 from typing import Any
 
@@ -427,6 +428,9 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
         t, d, labels, _, what = got
         small = _small_groups(np.asarray(t, dtype=object), np.asarray(d, dtype=object), labels)
         return None if small is None else GroupedQrels(small, path=path or what)
+    few = _few_labels(obj, copy)
+    if few is not None:
+        return GroupedQrels(few, path=path or "<dict>")
     got = _nested(obj)
     if got is None:
         return None
@@ -447,6 +451,35 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
     out = GroupedQrels(by_topic, path=path or "<dict>")
     out.memo["labels"] = labels  # (every label in by_topic's order: qrels_arrays reads them)
     return out
+
+
+#: a qrels dict of at most this many labels is checked in Python, without numpy (a tiny
+#: call's qrels: 2 us against 5)
+FEW_LABELS = 64
+
+
+def _few_labels(obj: Any, copy: bool) -> dict[str, dict[str, Any]] | None:
+    """The ``by_topic`` of :func:`grouped_qrels` for a ``dict`` of ``dict`` of at most
+    :data:`FEW_LABELS` labels, string ids and finite ``int`` or ``float`` labels, checked in
+    Python; None for any other (the numpy checks decide)."""
+    if type(obj) is not dict:
+        return None
+    inners = list(obj.values())
+    if not set(map(type, inners)) <= {dict} or sum(map(len, inners)) > FEW_LABELS:
+        return None
+    labels = list(chain.from_iterable(d.values() for d in inners))
+    if not labels or not _all_str(obj) or not _all_str(chain.from_iterable(inners)):
+        return None
+    if not set(map(type, labels)) <= {int, float}:
+        return None
+    try:
+        if not all(map(isfinite, labels)):
+            return None
+    except OverflowError:  # (an int beyond a double)
+        return None
+    if not copy and all(inners):  # (as they are: the caller's dicts, read only)
+        return obj
+    return {t: d if not copy else dict(d) for t, d in obj.items() if d}
 
 
 def qrels_from_columns(
