@@ -350,3 +350,20 @@ def test_no_shared_topic_is_one_error_on_every_path(form, tmp_path):
         run = str(tmp_path / "r")
     with pytest.raises(NoTopicsError, match="share no topic"):
         cwlkit.evaluate(qrels, run, ["AP"])
+
+
+def test_evaluators_without_options_share_the_default_options_checked_once():
+    """A training loop that makes an Evaluator per call checks the default options once;
+    they are frozen, so sharing them changes nothing, and options given are still checked."""
+    from dataclasses import FrozenInstanceError
+
+    from cwlkit.plan.options import Options
+
+    q = {"q1": {"d1": 1}}
+    a, b = cwlkit.Evaluator(q, ["AP"]), cwlkit.Evaluator(q, ["AP"])
+    assert a.options is b.options and a.options == Options()
+    with pytest.raises(FrozenInstanceError):
+        a.options.depth = 3  # type: ignore[misc]
+    with pytest.raises(cwlkit.ParamError, match="topics must be one of"):
+        cwlkit.Evaluator(q, ["AP"], topics="some")
+    assert cwlkit.Evaluator(q, ["AP"], depth=3).options.depth == 3

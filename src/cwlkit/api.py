@@ -139,7 +139,7 @@ class Evaluator:
         copy_qrels = bool(options.pop("_copy_qrels", True))
 
         try:
-            opts = Options(**options)
+            opts = Options(**options) if options else _default_options()
         except TypeError as exc:
             raise ParamError(f"Evaluator: {exc}") from None
         # a qrels text file is streamed with each run (read then, not here)
@@ -246,6 +246,12 @@ class Evaluator:
         Other measures have NaN columns (ERR has ``ResEU``).
         """
         return self.plan.score(batch, run=run, measures=measures)
+
+
+@lru_cache(maxsize=1)
+def _default_options() -> Options:
+    """The default options, checked once (they are frozen: every Evaluator can share them)."""
+    return Options()
 
 
 def _parse_measures(measures: Any) -> list[Measure]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.gains import GainMap
 from ..errors import ParamError
 
 #: what ``topics=`` accepts, and trec_eval's name for each
@@ -89,8 +90,6 @@ class Options:
     def _check_types(self) -> None:
         """The gain mapping, gain bounds and cost files are of the kinds the options take
         (checked even when no C/W/L measure reads them)."""
-        from ..core.gains import GainMap
-
         if not isinstance(self.gain, (str, GainMap)):
             raise ParamError(f"gain must be a gain mapping's name or a GainMap; got {self.gain!r}")
         if isinstance(self.gain, str):  # (a bad name or table: refused now, read or not)
@@ -129,6 +128,4 @@ class Options:
 def _check_gain(gain: str) -> None:
     """Refuse a bad gain mapping name or table (remembered when good: an Evaluator made per
     call of a training loop checks its options each time)."""
-    from ..core.gains import GainMap
-
     _ = GainMap(gain).threshold
