@@ -9,6 +9,7 @@ processes and Dask workers, so every executor scores a batch with the same code.
 from __future__ import annotations
 
 import os
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -240,20 +241,14 @@ class Plan:
         got = self.__dict__.get("_kernels_", False)
         if got is False:
             o = self.options
-            lay = _layout(self.measures, o)
             usable = (
                 self._grouped is not None
                 and o.order == "score"  # (the topics rules and judged_only: rank_topics')
                 and not (self.topic_params or self.keep_docs)
-                and not lay.columns
-                and all(f is None for f in lay.forms)
             )
-            forms = [m.one_topic() for m in self.measures] if usable else [None]
-            got = None if any(f is None for f in forms) else forms
-            if got is not None:  # (loaded already: the kernels are its package's)
-                from ..measures.trec.one_topic import One
-
-                self.__dict__["_one_"] = One
+            got = _layout(self.measures, o).one_topic if usable else None
+            if got is not None:
+                self.__dict__["_one_"] = _one_class()
             self.__dict__["_kernels_"] = got
         return got
 
@@ -510,6 +505,24 @@ class _Layout:
         self.groups = _groups(ms)
         self.names = [m.name for m in ms]
         self.aggregates = [m.aggregate for m in ms]
+
+    @cached_property
+    def one_topic(self) -> list[OneTopic] | None:
+        """Each measure's one-topic form; None when one has none, or with C/W/L columns or
+        forms (kept with the layout: an Evaluator made per call finds it made)."""
+        if self.columns or any(f is not None for f in self.forms):
+            return None
+        forms = [f for m in self.measures if (f := m.one_topic()) is not None]
+        return forms if len(forms) == len(self.measures) else None
+
+
+@cache
+def _one_class() -> type[One]:
+    """:class:`~cwlkit.measures.trec.one_topic.One` (loaded already: the kernels are its
+    package's), imported once."""
+    from ..measures.trec.one_topic import One
+
+    return One
 
 
 _LAYOUTS: dict[tuple, _Layout] = {}
