@@ -114,8 +114,11 @@ def _ranking(d: dict, single: bool) -> list[int] | None:
     descending. Only the tied ids are compared as strings. A topic of at most
     :data:`_PY_RANKING` documents is ranked by :func:`_ranking_py` (no numpy call).
     """
+    kinds = set(map(type, d.values()))
+    if not set(map(type, d)) <= _STR or not kinds <= _NUMBERS:
+        return None
     if len(d) <= _PY_RANKING:
-        return _ranking_py(d, single)
+        return _ranking_py(d, single, int in kinds)
     v = _scores(d, single)
     if v is None:
         return None
@@ -129,20 +132,16 @@ def _ranking(d: dict, single: bool) -> list[int] | None:
     return ranks
 
 
-def _ranking_py(d: dict, single: bool) -> list[int] | None:
-    """:func:`_ranking` by two stable sorts in Python: the ranks by id descending, then by
-    score descending (rounded to float32 by ``struct`` when ``single``, as a C cast rounds)."""
-    if not set(map(type, d)) <= _STR:
-        return None
+def _ranking_py(d: dict, single: bool, ints: bool) -> list[int] | None:
+    """:func:`_ranking` of checked ids and scores (``ints``: some are ``int``) by two stable
+    sorts in Python: the ranks by id descending, then by score descending (rounded to
+    float32 by ``struct`` when ``single``, as a C cast rounds)."""
     values = list(d.values())
-    kinds = set(map(type, values))
-    if not kinds <= _NUMBERS:
-        return None
     n = len(values)
     try:
         if single:
             values = list(struct.unpack(f"{n}f", struct.pack(f"{n}f", *values)))
-        elif int in kinds:
+        elif ints:
             values = [float(x) for x in values]  # (as numpy compares them: ints as doubles)
     except (OverflowError, struct.error):  # (an int beyond a double's range)
         return None
@@ -154,10 +153,8 @@ def _ranking_py(d: dict, single: bool) -> list[int] | None:
 
 
 def _scores(d: dict, single: bool) -> np.ndarray | None:
-    """The scores of ``{doc: score}`` (as float32 when ``single``), or None: an id that is
-    not a str, a score that is not a float or an int, a NaN, infinities of both signs."""
-    if not set(map(type, d)) <= _STR or not set(map(type, d.values())) <= _NUMBERS:
-        return None
+    """The checked scores of ``{doc: score}`` (as float32 when ``single``), or None: an int
+    beyond a double, a NaN, infinities of both signs."""
     try:
         v = np.fromiter(d.values(), np.float64, len(d))
     except OverflowError:  # (an int beyond a double's range)
