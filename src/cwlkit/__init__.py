@@ -37,8 +37,8 @@ _LAZY = {
     "ParamError": "cwlkit.errors",
     "NoTopicsError": "cwlkit.errors",
     "UnknownMeasureError": "cwlkit.errors",
-    "pr_curve": "cwlkit.measures.curves",
-    "roc_curve": "cwlkit.measures.curves",
+    "pr_curve": "cwlkit.api",
+    "roc_curve": "cwlkit.api",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
@@ -97,7 +97,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Evaluator, cwl_vectors, evaluate, example
+    from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
@@ -115,7 +115,6 @@ if TYPE_CHECKING:  # pragma: no cover
         simulate_judging,
     )
     from .measures.catalogue import list_measures
-    from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure
     from .results import Results
     from .stats.agreement import RBO, rbo
