@@ -150,8 +150,8 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "measures": lambda v: cwlkit.report(Q, {"a": R, "b": R}, v, curves=False),
         **{
             f"option {k}": (
-                lambda k: lambda v: cwlkit.report(
-                    Q, {"a": R, "b": R}, ["AP"], **{"curves": False, k: v}
+                lambda k: (
+                    lambda v: cwlkit.report(Q, {"a": R, "b": R}, ["AP"], **{"curves": False, k: v})
                 )
             )(k)
             for k in (
