@@ -71,6 +71,20 @@ def _results() -> cwlkit.Results:
     return res
 
 
+def _evaluate_option(name: str) -> Callable[[Any], Any]:
+    def call(value: Any) -> Any:
+        return cwlkit.evaluate(Q, R, ["AP"], **{name: value})
+
+    return call
+
+
+def _report_option(name: str) -> Callable[[Any], Any]:
+    def call(value: Any) -> Any:
+        return cwlkit.report(Q, {"a": R, "b": R}, ["AP"], **{"curves": False, name: value})
+
+    return call
+
+
 # every public callable: {argument: function of the bad value}
 TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
     "evaluate": {
@@ -78,7 +92,7 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "run": lambda v: cwlkit.evaluate(Q, v, ["AP"]),
         "measures": lambda v: cwlkit.evaluate(Q, R, v),
         **{
-            f"option {k}": (lambda k: lambda v: cwlkit.evaluate(Q, R, ["AP"], **{k: v}))(k)
+            f"option {k}": _evaluate_option(k)
             for k in (
                 "topics",
                 "trec_version",
