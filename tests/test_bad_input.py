@@ -163,11 +163,7 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "runs": lambda v: cwlkit.report(Q, v, ["AP"], curves=False),
         "measures": lambda v: cwlkit.report(Q, {"a": R, "b": R}, v, curves=False),
         **{
-            f"option {k}": (
-                lambda k: (
-                    lambda v: cwlkit.report(Q, {"a": R, "b": R}, ["AP"], **{"curves": False, k: v})
-                )
-            )(k)
+            f"option {k}": _report_option(k)
             for k in (
                 "baseline",
                 "pairwise",
