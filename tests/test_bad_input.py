@@ -158,6 +158,16 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "rel": lambda v: cwlkit.roc_curve(Q, R, rel=v),
     },
     "to_ir_measures": {"measure": lambda v: cwlkit.to_ir_measures(v)},
+    "diff": {
+        "qrels": lambda v: cwlkit.diff(v, R, R, "P@2"),
+        "run_a": lambda v: cwlkit.diff(Q, v, R, "P@2"),
+        "measure": lambda v: cwlkit.diff(Q, R, R, v),
+        "depth": lambda v: cwlkit.diff(Q, R, R, "P@2", depth=v),
+        "p": lambda v: cwlkit.diff(Q, R, R, "P@2", p=v),
+        "queries": lambda v: cwlkit.diff(Q, R, R, "P@2", queries=v),
+        "docs": lambda v: cwlkit.diff(Q, R, R, "P@2", docs=v),
+        "names": lambda v: cwlkit.diff(Q, R, R, "P@2", names=v),
+    },
     "report": {
         "qrels": lambda v: cwlkit.report(v, {"a": R, "b": R}, ["AP"], curves=False),
         "runs": lambda v: cwlkit.report(Q, v, ["AP"], curves=False),

@@ -52,6 +52,8 @@ _LAZY = {
     "Simulation": "cwlkit.judging",
     "compare_runs": "cwlkit.judging",
     "reusability": "cwlkit.judging",
+    "diff": "cwlkit.diff",
+    "Diff": "cwlkit.diff",
     "Reusability": "cwlkit.judging",
 }
 
@@ -70,6 +72,8 @@ __all__ = [
     "as_qrels",
     "as_run",
     "cwl_vectors",
+    "Diff",
+    "diff",
     "evaluate",
     "example",
     "DiversityQrels",
@@ -99,6 +103,7 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
+    from .diff import Diff, diff
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
