@@ -149,7 +149,7 @@ def test_readers_raise_own_errors(reader, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("reader", list(READERS))
 def test_readers_raise_own_errors_many(reader, tmp_path):
-    _readers(reader, tmp_path, 400)
+    _readers(reader, tmp_path, 150)
 
 
 GOOD_QRELS = "1 0 d1 1\n1 0 d2 0\n"
@@ -212,4 +212,4 @@ def test_commands_give_one_line_or_output(cli, args, which, tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize(("args", "which"), COMMANDS, ids=IDS)
 def test_commands_give_one_line_or_output_many(cli, args, which, tmp_path):
-    _commands(cli, args, which, tmp_path, 150)
+    _commands(cli, args, which, tmp_path, 50)
