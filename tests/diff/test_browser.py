@@ -30,8 +30,8 @@ def page_file(tmp_path_factory) -> Path:
     queries.write_text("".join(f"{t}\tquery of topic {t}\n" for t in range(151, 201)))
     d = cwlkit.diff(
         WEB / "qrels.web.151-200.txt",
-        WEB / "runs" / "web2012.ql.cata.run",
-        WEB / "runs" / "web2012.rm.cata.run",
+        WEB / "runs" / "web2012.ql.cata.run.gz",
+        WEB / "runs" / "web2012.rm.cata.run.gz",
         "nDCG@10",
         depth=10,
         queries=queries,
@@ -41,8 +41,8 @@ def page_file(tmp_path_factory) -> Path:
     docs.write_text(json.dumps({"doc_id": first, "text": "the text of the first document"}) + "\n")
     d = cwlkit.diff(
         WEB / "qrels.web.151-200.txt",
-        WEB / "runs" / "web2012.ql.cata.run",
-        WEB / "runs" / "web2012.rm.cata.run",
+        WEB / "runs" / "web2012.ql.cata.run.gz",
+        WEB / "runs" / "web2012.rm.cata.run.gz",
         "nDCG@10",
         depth=10,
         queries=queries,
