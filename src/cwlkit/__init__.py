@@ -52,8 +52,8 @@ _LAZY = {
     "Simulation": "cwlkit.judging",
     "compare_runs": "cwlkit.judging",
     "reusability": "cwlkit.judging",
-    "diff": "cwlkit.diff",
-    "Diff": "cwlkit.diff",
+    "diff": "cwlkit.rundiff",
+    "Diff": "cwlkit.rundiff",
     "Reusability": "cwlkit.judging",
 }
 
@@ -103,7 +103,6 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
-    from .diff import Diff, diff
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
@@ -122,6 +121,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.catalogue import list_measures
     from .measures.parse import parse_measure
     from .results import Results
+    from .rundiff import Diff, diff
     from .stats.agreement import RBO, rbo
     from .stats.ap_correlation import tau_ap
 

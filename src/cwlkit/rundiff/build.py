@@ -112,7 +112,7 @@ class Diff:
         return (self.low[0] > self.high[1]) | (self.low[1] > self.high[0])
 
     def to_html(self, *, title: str | None = None) -> str:
-        """One self-contained page (no server, no network): :mod:`cwlkit.diff.html`."""
+        """One self-contained page (no server, no network): :mod:`cwlkit.rundiff.html`."""
         from .html import render_html
 
         return render_html(self, title=title)
@@ -355,7 +355,7 @@ def _agreements(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The other run's rank of each shown document int64[2, T, k] (0: not retrieved; a
     document ranked twice there, its first rank), RBO_EXT and tau_AP of every topic
-    (:mod:`cwlkit.diff.agreement`)."""
+    (:mod:`cwlkit.rundiff.agreement`)."""
     from . import agreement
 
     raw = [np.where(c >= 0, np.arange(1, c.shape[1] + 1)[None, :], 0) for c in codes]

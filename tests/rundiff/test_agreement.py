@@ -1,4 +1,4 @@
-"""The diff page's RBO and tau_AP, every topic at once (diff/agreement.py), equal the
+"""The diff page's RBO and tau_AP, every topic at once (rundiff/agreement.py), equal the
 one-topic functions ``cwlkit.rbo`` and ``cwlkit.tau_ap`` on random rankings of uneven
 lengths, with repeated and missing documents and empty rankings."""
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cwlkit
-from cwlkit.diff import agreement
+from cwlkit.rundiff import agreement
 
 RANKING = st.lists(st.integers(0, 12), max_size=14)
 
