@@ -53,6 +53,8 @@ _LAZY = {
     "compare_runs": "cwlkit.judging",
     "reusability": "cwlkit.judging",
     "diff": "cwlkit.rundiff",
+    "risk": "cwlkit.stats.risk",
+    "RiskTable": "cwlkit.stats.risk",
     "Diff": "cwlkit.rundiff",
     "Reusability": "cwlkit.judging",
 }
@@ -90,6 +92,8 @@ __all__ = [
     "RBO",
     "rbo",
     "report",
+    "risk",
+    "RiskTable",
     "Reusability",
     "reusability",
     "roc_curve",
@@ -124,6 +128,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rundiff import Diff, diff
     from .stats.agreement import RBO, rbo
     from .stats.ap_correlation import tau_ap
+    from .stats.risk import RiskTable, risk
 
 
 def __getattr__(name: str) -> Any:
