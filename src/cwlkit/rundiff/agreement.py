@@ -97,6 +97,8 @@ def tau_ap(rank_b: np.ndarray, b_in_a: np.ndarray) -> np.ndarray:
     """float64[T]: tau_AP of B's order against A's over the documents both hold (see the
     module). ``rank_b``: :func:`first_ranks` of B; ``b_in_a``: :func:`rank_in` of B's
     documents in A."""
+    from ..support.arrays import smaller_before
+
     T = rank_b.shape[0]
     common = (rank_b > 0) & (b_in_a > 0)
     n = common.sum(axis=1)
@@ -106,37 +108,9 @@ def tau_ap(rank_b: np.ndarray, b_in_a: np.ndarray) -> np.ndarray:
     t, c = np.nonzero(common)  # row-major: B's order within each row
     pos = np.cumsum(common, axis=1)[t, c] - 1
     seq[t, pos] = b_in_a[t, c]
-    size = int(seq.max(initial=0))
-    tree = np.zeros((T, size + 1), dtype=np.int64)
-    total = np.zeros(T)
-    rows = np.arange(T)
-    for i in range(width):
-        v = seq[:, i]
-        live = v > 0
-        if i > 0:
-            total += np.where(live, _prefix(tree, rows, v - 1) / i, 0.0)
-        _add(tree, rows, np.where(live, v, 0))
+    C = smaller_before(seq).astype(np.float64)
+    i = np.arange(width, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
+        total = np.where((seq > 0) & (i > 0), C / np.maximum(i, 1), 0.0).sum(axis=1)
         out = 2.0 / (n - 1) * total - 1.0
     return np.where(n >= 2, out, np.nan)
-
-
-def _prefix(tree: np.ndarray, rows: np.ndarray, upto: np.ndarray) -> np.ndarray:
-    """Per row, the count of values ``<= upto`` added so far (0 where ``upto`` <= 0)."""
-    out = np.zeros(rows.size, dtype=np.int64)
-    k = np.maximum(upto, 0)
-    while (k > 0).any():
-        out += tree[rows, k]
-        k = k - (k & -k)
-    return out
-
-
-def _add(tree: np.ndarray, rows: np.ndarray, at: np.ndarray) -> None:
-    """Per row, add one at ``at`` (rows with ``at`` = 0 unchanged)."""
-    size = tree.shape[1] - 1
-    k = at.copy()
-    live = k > 0
-    while live.any():
-        tree[rows[live], k[live]] += 1
-        k = np.where(live, k + (k & -k), k)
-        live = live & (k <= size)
