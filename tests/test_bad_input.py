@@ -165,6 +165,16 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "baseline": lambda v: cwlkit.risk(Q, {"a": R, "b": R}, "P@2", baseline=v),
         "alpha": lambda v: cwlkit.risk(Q, {"a": R, "b": R}, "P@2", alpha=v),
     },
+    "reproducibility": {
+        "qrels": lambda v: cwlkit.reproducibility(v, R, R, measures=["P@2"]),
+        "orig_baseline": lambda v: cwlkit.reproducibility(Q, v, R, measures=["P@2"]),
+        "rep_baseline": lambda v: cwlkit.reproducibility(Q, R, v, measures=["P@2"]),
+        "orig_advanced": lambda v: cwlkit.reproducibility(Q, R, R, v, R, measures=["P@2"]),
+        "measures": lambda v: cwlkit.reproducibility(Q, R, R, measures=v),
+        "cutoffs": lambda v: cwlkit.reproducibility(Q, R, R, measures=["P@2"], cutoffs=v),
+        "p": lambda v: cwlkit.reproducibility(Q, R, R, measures=["P@2"], p=v),
+        "rep_qrels": lambda v: cwlkit.reproducibility(Q, R, R, measures=["P@2"], rep_qrels=v),
+    },
     "diff": {
         "qrels": lambda v: cwlkit.diff(v, R, R, "P@2"),
         "run_a": lambda v: cwlkit.diff(Q, v, R, "P@2"),

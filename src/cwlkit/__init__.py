@@ -54,6 +54,8 @@ _LAZY = {
     "reusability": "cwlkit.judging",
     "diff": "cwlkit.rundiff",
     "risk": "cwlkit.stats.risk",
+    "reproducibility": "cwlkit.stats.reproduce",
+    "Reproducibility": "cwlkit.stats.reproduce",
     "RiskTable": "cwlkit.stats.risk",
     "Diff": "cwlkit.rundiff",
     "Reusability": "cwlkit.judging",
@@ -92,6 +94,8 @@ __all__ = [
     "RBO",
     "rbo",
     "report",
+    "reproducibility",
+    "Reproducibility",
     "risk",
     "RiskTable",
     "Reusability",
@@ -128,6 +132,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .rundiff import Diff, diff
     from .stats.agreement import RBO, rbo
     from .stats.ap_correlation import tau_ap
+    from .stats.reproduce import Reproducibility, reproducibility
     from .stats.risk import RiskTable, risk
 
 

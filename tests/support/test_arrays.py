@@ -22,3 +22,18 @@ def test_smaller_before_is_the_double_loop(rows):
             v = seq[t, i]
             want = 0 if v == 0 else sum(1 for j in range(i) if 0 < seq[t, j] < v)
             assert got[t, i] == want
+
+
+@settings(max_examples=80, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.integers(-1, 6), max_size=9), min_size=1, max_size=5))
+def test_first_occurrences_is_dict_fromkeys(rows):
+    from cwlkit.support.arrays import first_occurrences
+
+    width = max([len(r) for r in rows] + [1])
+    codes = np.full((len(rows), width), -1, dtype=np.int64)
+    for t, r in enumerate(rows):
+        codes[t, : len(r)] = r
+    got = first_occurrences(codes)
+    for t, r in enumerate(rows):
+        want = list(dict.fromkeys(v for v in r if v >= 0))
+        assert got[t].tolist() == want + [-1] * (width - len(want))

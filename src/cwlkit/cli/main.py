@@ -42,6 +42,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "pool": ("cwlkit.cli.pool", "pool runs for judging; 'pool simulate': judging budgets vs tau"),
     "compare-runs": ("cwlkit.cli.compare_runs", "per-topic RBO between two runs' rankings"),
     "diff": ("cwlkit.cli.diff", "two runs side by side, rank by rank, as an HTML page"),
+    "reproduce": (
+        "cwlkit.cli.reproduce",
+        "how closely a reproduced run matches its original (KTU, RBO, RMSE, ER, DeltaRI)",
+    ),
     "reusability": (
         "cwlkit.cli.reusability",
         "leave each group of runs out of the pool: how far its scores and ranks move",

@@ -62,3 +62,23 @@ def _fenwick_add(tree: np.ndarray, rows: np.ndarray, at: np.ndarray) -> None:
         tree[rows[live], k[live]] += 1
         k = np.where(live, k + (k & -k), k)
         live = live & (k <= size)
+
+
+def first_occurrences(codes: np.ndarray) -> np.ndarray:
+    """int64[T, W]: each row's values (``>= 0``; ``-1`` is empty) at their first place only,
+    moved to the front in order, ``-1`` after them: ``list(dict.fromkeys(row))`` of every
+    row at once."""
+    codes = np.asarray(codes, dtype=np.int64)
+    T, W = codes.shape
+    out = np.full((T, W), -1, dtype=np.int64)
+    flat = np.flatnonzero(codes.ravel() >= 0)
+    if flat.size == 0:
+        return out
+    span = int(codes.max()) + 1
+    keys = (flat // W) * span + codes.ravel()[flat]
+    _, first = np.unique(keys, return_index=True)
+    cells = np.sort(flat[first])  # (row-major: each row's first places in order)
+    rows = cells // W
+    starts = np.searchsorted(rows, np.arange(T))
+    out[rows, np.arange(cells.size) - starts[rows]] = codes.ravel()[cells]
+    return out
