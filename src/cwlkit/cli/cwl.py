@@ -198,12 +198,14 @@ def main(argv: list[str]) -> int:
     )
     from ._options import output_format, write_output
 
+    exact = args.max_depth is not None  # cwl_eval's mode: its names, trailing spaces included
     specs = []
     if args.metrics_file:
-        specs += read_metrics_file(args.metrics_file)
-    specs += [s for m in args.metric for s in parse_cwl_metrics(m)]  # grids: one per value
+        specs += read_metrics_file(args.metrics_file, cwl_eval_names=exact)
+    # grids: one metric per value
+    specs += [s for m in args.metric for s in parse_cwl_metrics(m, cwl_eval_names=exact)]
     if not specs:
-        specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
+        specs = [parse_cwl_metric(m, cwl_eval_names=exact) for m in DEFAULT_METRICS]
     metrics, names = _unique(specs)
     ev = Evaluator(
         args.qrels,
