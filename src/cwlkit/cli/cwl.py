@@ -15,11 +15,12 @@ their residuals). Output is cwl_eval's: topic<TAB>metric<TAB>EU<TAB>ETU<TAB>EC<T
 
 Differences from cwl_eval 1.0.12 (see docs/cwl.md): the user model continues past the end of
 the run (closed-form tails; ED = inf where it diverges) unless --max-depth N asks for
-cwl_eval's cut at N; the run is ordered by score (ties by docno descending, like trec_eval)
-unless --order file; labels can be mapped to gains with --gain; BPM-Dynamic updates K by hc
-(except under --max-depth, where K stays fixed as in cwl_eval);
-IFT does not overflow; P@k works for any k; errors are one line; nothing is written to the
-working directory.
+cwl_eval's cut at N (with --order file --max-depth 1000 the output is cwl_eval's, byte for
+byte: its arithmetic, and its names, TBG's and U's with a trailing space); the run is
+ordered by score (ties by docno descending, like trec_eval) unless --order file; labels
+can be mapped to gains with --gain; BPM-Dynamic updates K by hc (except under --max-depth,
+where K stays fixed as in cwl_eval); IFT does not overflow; P@k works for any k; errors
+are one line; nothing is written to the working directory.
 """
 
 

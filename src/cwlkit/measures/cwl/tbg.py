@@ -19,7 +19,7 @@ class TBG(CWLMetric):
     Equivalently C(i) = 2^(-c_i / h). Past the run every document costs the padding cost, so
     the tail is geometric with ratio 2^(-c / h). cwl_eval forces C = 0 at its depth cut (done
     here in ``--max-depth`` mode only) and prints the name with a trailing space, which
-    cwlkit drops.
+    cwlkit prints in that mode only.
     """
 
     family = "TBG"
