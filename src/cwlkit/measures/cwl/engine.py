@@ -514,7 +514,8 @@ def c_pow(base: npt.ArrayLike, exponent: npt.ArrayLike) -> np.ndarray:
     ``np.power(e, x)``, 0.1% for ``x ** 2``); cwl_eval's mode needs C's. An overflow gives
     inf (``math.pow`` raises OverflowError, which cwl_eval lets through).
     """
-    out = _POW(np.asarray(base, dtype=np.float64), np.asarray(exponent, dtype=np.float64))
+    with np.errstate(over="ignore"):  # (the flag math.pow's OverflowError leaves)
+        out = _POW(np.asarray(base, dtype=np.float64), np.asarray(exponent, dtype=np.float64))
     return np.asarray(out, dtype=np.float64)
 
 
