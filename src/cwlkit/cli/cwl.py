@@ -15,11 +15,12 @@ their residuals). Output is cwl_eval's: topic<TAB>metric<TAB>EU<TAB>ETU<TAB>EC<T
 
 Differences from cwl_eval 1.0.12 (see docs/cwl.md): the user model continues past the end of
 the run (closed-form tails; ED = inf where it diverges) unless --max-depth N asks for
-cwl_eval's cut at N; the run is ordered by score (ties by docno descending, like trec_eval)
-unless --order file; labels can be mapped to gains with --gain; BPM-Dynamic updates K by hc
-(except under --max-depth, where K stays fixed as in cwl_eval);
-IFT does not overflow; P@k works for any k; errors are one line; nothing is written to the
-working directory.
+cwl_eval's cut at N (with --order file --max-depth 1000 the output is cwl_eval's, byte for
+byte: its arithmetic, and its names, TBG's and U's with a trailing space); the run is
+ordered by score (ties by docno descending, like trec_eval) unless --order file; labels
+can be mapped to gains with --gain; BPM-Dynamic updates K by hc (except under --max-depth,
+where K stays fixed as in cwl_eval); IFT does not overflow; P@k works for any k; errors
+are one line; nothing is written to the working directory.
 """
 
 
@@ -198,12 +199,14 @@ def main(argv: list[str]) -> int:
     )
     from ._options import output_format, write_output
 
+    exact = args.max_depth is not None  # cwl_eval's mode: its names, trailing spaces included
     specs = []
     if args.metrics_file:
-        specs += read_metrics_file(args.metrics_file)
-    specs += [s for m in args.metric for s in parse_cwl_metrics(m)]  # grids: one per value
+        specs += read_metrics_file(args.metrics_file, cwl_eval_names=exact)
+    # grids: one metric per value
+    specs += [s for m in args.metric for s in parse_cwl_metrics(m, cwl_eval_names=exact)]
     if not specs:
-        specs = [parse_cwl_metric(m) for m in DEFAULT_METRICS]
+        specs = [parse_cwl_metric(m, cwl_eval_names=exact) for m in DEFAULT_METRICS]
     metrics, names = _unique(specs)
     ev = Evaluator(
         args.qrels,

@@ -366,7 +366,13 @@ class Plan:
 
             lo, res = score_inst_eval(m, inp, residuals=o.residuals, depth=o.compat_depth)
         else:
-            lo, res = score(m, inp, residuals=o.residuals, max_depth=o.compat_depth)
+            lo, res = score(
+                m,
+                inp,
+                residuals=o.residuals,
+                max_depth=o.compat_depth,
+                cwl_eval_order=o.compat_depth is not None,
+            )
         arr = lo.as_array()
         if own_value:
             values[i] = arr[0]

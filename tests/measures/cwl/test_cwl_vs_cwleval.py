@@ -10,10 +10,13 @@ all; runs of 1 to 1,200 documents, so both padding and the depth cut occur; scor
 lines out of score order; an element-type cost file with a type it does not list):
 
 * the ``cwl-eval`` command itself, run as a subprocess in ``tmp_path`` (it writes ``cwl.log``
-  into its working directory), against ``cwlkit cwl``'s text output: same lines, same topics,
-  same metric names, every number equal to the printed 4 decimals;
+  into its working directory), against ``cwlkit cwl``'s text output: the same lines, character
+  for character (names with cwl_eval's trailing spaces, ``-0.0000`` where cwl_eval prints it);
 * cwl_eval's own classes in process (``RankingMaker`` + ``*CWLMetric.measure``) against
-  ``cwlkit cwl -f tsv``: every raw float, residuals included, to 1e-9.
+  ``cwlkit cwl -f tsv``: every raw float, residuals included, to the bit (cwl_eval's mode
+  computes with cwl_eval's operations in cwl_eval's order).
+
+On real runs: tests/measures/cwl/test_cwl_eval_bytes.py.
 
 Where the two differ by design, a test pins the difference down exactly: BPM-Dynamic with
 hc != 0 (cwl_eval ignores hc), IFT's rate 0/0 with zero costs (cwl_eval: NaN), negative labels
@@ -141,19 +144,11 @@ def run_cwlkit(cli, d: Path, *args: str, depth: int = 1000) -> list[list[str]]:
 
 
 def assert_same_output(theirs: list[list[str]], ours: list[list[str]]) -> None:
-    """Same lines in the same order, same topic and metric name, numbers equal to 4 decimals.
-
-    cwl_eval prints TBG and U names with a trailing space, which cwlkit drops. A number may
-    differ by one unit in the fourth decimal where the two tools' floats straddle a rounding
-    boundary (e.g. 500.49675 +- 1e-13), and '-0.0000' equals '0.0000'.
-    """
+    """The same lines in the same order, field for field: topic, cwl_eval's name (TBG's and
+    U's end in a space), every number as cwl_eval prints it (``-0.0000`` included)."""
     assert len(theirs) == len(ours)
     for a, b in zip(theirs, ours, strict=True):
-        assert (a[0], a[1].rstrip()) == (b[0], b[1]), (a, b)
-        x = np.array([float(v) for v in a[2:]])
-        y = np.array([float(v) for v in b[2:]])
-        assert x.shape == y.shape
-        assert np.all(np.abs(x - y) <= 1.00001e-4), (a, b)
+        assert a == b, (a, b)
 
 
 @pytest.mark.parametrize(
@@ -265,7 +260,7 @@ def cwl_eval_raw(
                     m.residual_expected_total_cost,
                     m.residual_expected_items,
                 ]
-            out[(topic, m.name().rstrip())] = np.array(vals, dtype=np.float64)
+            out[(topic, m.name())] = np.array(vals, dtype=np.float64)
     return out
 
 
@@ -306,7 +301,7 @@ def test_every_metric_matches_cwl_eval_raw_floats(cli, tmp_path, seed):
     for row in rows[1:]:
         want = theirs[(row[0], row[1])]
         got = np.array([float(v) for v in row[2:]])
-        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-9, err_msg=f"{row[0]} {row[1]}")
+        np.testing.assert_array_equal(got, want, err_msg=f"{row[0]} {row[1]}")
 
 
 def test_raw_floats_without_costs_or_residuals(cli, tmp_path):
@@ -315,12 +310,8 @@ def test_raw_floats_without_costs_or_residuals(cli, tmp_path):
     rows = run_cwlkit(cli, tmp_path, "-m", "metrics", "-f", "tsv")
     assert len(rows) - 1 == len(theirs)
     for row in rows[1:]:
-        np.testing.assert_allclose(
-            [float(v) for v in row[2:]],
-            theirs[(row[0], row[1])],
-            rtol=1e-9,
-            atol=1e-9,
-            err_msg=f"{row[0]} {row[1]}",
+        np.testing.assert_array_equal(
+            [float(v) for v in row[2:]], theirs[(row[0], row[1])], err_msg=f"{row[0]} {row[1]}"
         )
 
 
@@ -346,7 +337,7 @@ def test_other_depth_cuts_match_raw_floats(cli, tmp_path, depth):
     )
     assert rows.keys() == theirs.keys()
     for key, want in theirs.items():
-        np.testing.assert_allclose(rows[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+        np.testing.assert_array_equal(rows[key], want, err_msg=str(key))
 
 
 def test_bpm_dynamic_hc_is_the_documented_departure(cli, tmp_path):
@@ -388,7 +379,7 @@ def test_zero_costs_differ_only_where_cwl_eval_divides_zero_by_zero(cli, tmp_pat
     """A zero cost: IFT's rate CG/CC is 0/0 while nothing has been gained or spent.
 
     cwl_eval computes NaN there (and prints nan for every column); cwlkit takes the rate as 0
-    (docs/cwl.md). Every other number agrees to 1e-9.
+    (docs/cwl.md). Every other number is cwl_eval's, to the bit.
     """
     make_inputs(tmp_path, seed=31)
     (tmp_path / "costs").write_text("Q0 0\nsnip 0.5\ndoc 2.5\n")
@@ -401,7 +392,7 @@ def test_zero_costs_differ_only_where_cwl_eval_divides_zero_by_zero(cli, tmp_pat
     for key, want in theirs.items():
         assert np.all(np.isfinite(ours[key])), key
         if key not in nan_rows:
-            np.testing.assert_allclose(ours[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+            np.testing.assert_array_equal(ours[key], want, err_msg=str(key))
 
 
 def test_negative_labels_score_as_zero_gain(cli, tmp_path):
@@ -431,5 +422,5 @@ def test_negative_labels_score_as_zero_gain(cli, tmp_path):
     clipped = cwl_eval_raw(tmp_path, metrics, residuals=True, costs=True)
     assert ours.keys() == clipped.keys()
     for key, want in clipped.items():
-        np.testing.assert_allclose(ours[key], want, rtol=1e-9, atol=1e-9, err_msg=str(key))
+        np.testing.assert_array_equal(ours[key], want, err_msg=str(key))
     assert sum(not np.allclose(ours[k], negative[k], equal_nan=True) for k in ours) > 10

@@ -40,3 +40,21 @@ class AP(CWLMetric):
         np.divide(after, suffix, out=c, where=ok)  # 0 where the ratio is not taken
         c[:, -1] = 0.0
         return c
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: ``np.sum(rii[i+1:n]) / np.sum(rii[i:n])`` (0 where the numerator
+        is not positive, and at rank n), rii = g / rank.
+
+        Each suffix sum is numpy's pairwise sum over its n - i terms, as cwl_eval computes
+        it (``np.sum`` of a row of a 2-D array groups its terms as ``np.sum`` of that row
+        alone): one reduction over all the topics per rank, cwl_eval's O(n^2) additions.
+        """
+        rho = np.ascontiguousarray(x.gain / x.rank)
+        T, n = rho.shape
+        suffix = np.zeros((T, n + 1))
+        for i in range(n):  # (each length is its own pairwise grouping)
+            suffix[:, i] = rho[:, i:].sum(axis=1)
+        top, bot = suffix[:, 1:n], suffix[:, : n - 1]
+        c = np.zeros((T, n))
+        np.divide(top, bot, out=c[:, : n - 1], where=top > 0.0)
+        return c, None

@@ -39,6 +39,9 @@ class CWLMetric(Measure):
         written in cwl_eval's source, used to print its names).
     cwl_format : str
         cwl_eval's printed name, formatted with the cwl keywords (``INST-T={T}``).
+    cwl_name_tail : str
+        What cwl_eval prints after that name (a space for TBG and the U-measure), printed in
+        cwl_eval's mode only.
     gain_domain : tuple of float or None
         Gains the metric requires (INST and the ERR-inspired metrics need [0, 1]).
     upper_tail : bool
@@ -48,6 +51,7 @@ class CWLMetric(Measure):
     cwl_class: ClassVar[str] = ""
     cwl_params: ClassVar[tuple[tuple[str, str, str], ...]] = ()
     cwl_format: ClassVar[str] = ""
+    cwl_name_tail: ClassVar[str] = ""
     gain_domain: ClassVar[tuple[float, float] | None] = None
     upper_tail: ClassVar[bool] = True
     normalise_by_ideal: ClassVar[bool] = False
@@ -81,6 +85,17 @@ class CWLMetric(Measure):
         topic's own last rank, and a topic's tail must depend on its own row alone.
         """
         return None
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, np.ndarray | None]:
+        """cwl_eval 1.0.12's C vector over ``x`` (its n ranks, ``x.compat``), and its W where
+        its class overrides ``w_vector`` (else None: W follows from C).
+
+        Computed with cwl_eval's floating-point operations in cwl_eval's order, so that
+        :func:`~.engine.cwl_eval_scores` gives cwl_eval's numbers to the bit. The default is
+        :meth:`continuation`, for the metrics whose C is the same either way (0/1 values,
+        constants).
+        """
+        return self.continuation(x), None
 
     # --- cwl_eval names ---------------------------------------------------------------------
     def cwl_name(self, written: dict[str, str] | None = None) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import numpy as np
@@ -32,6 +33,16 @@ class SDCG(CWLMetric):
         r = x.rank
         c = np.log2(r + 1.0) / np.log2(r + 2.0)
         return np.broadcast_to(np.where(r < self.k, c, 0.0), x.gain.shape)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: ``math.log(i + 1, 2.0) / math.log(i + 2, 2.0)`` for i < k (C's
+        ``log``, which numpy's SIMD ``np.log2`` does not reproduce to the bit), 0 after:
+        constants of the rank, computed once for the first k - 1 ranks."""
+        n = x.gain.shape[1]
+        c = np.zeros(n)
+        m = min(self.k - 1, n)
+        c[:m] = [math.log(i + 1, 2.0) / math.log(i + 2, 2.0) for i in range(1, m + 1)]
+        return np.broadcast_to(c, x.gain.shape), None
 
 
 @register_cwl

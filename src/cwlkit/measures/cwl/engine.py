@@ -17,12 +17,15 @@ by block, until the remaining mass (estimated as a geometric series at the last 
 rounding). A topic whose ED is infinite (RR on a topic with no relevant document) reports
 ``ED = ETC = inf``, ``EU = ETU = 0`` and ``EC`` = the padding cost.
 
-``max_depth`` reproduces cwl_eval 1.0.12 instead: the ranking is cut or padded to exactly n
-ranks, W is normalised over those n ranks and nothing is added for the tail.
+``max_depth`` reproduces cwl_eval 1.0.12 instead (:func:`cwl_eval_scores`): the ranking is
+cut or padded to exactly n ranks, W is normalised over those n ranks and nothing is added for
+the tail, every number computed with cwl_eval's floating-point operations in cwl_eval's order,
+so that its printed output is cwl_eval's to the byte.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -114,6 +117,8 @@ class Metric(Protocol):
     def min_horizon(self) -> int: ...
 
     def tail(self, x: CWLContext) -> np.ndarray | None: ...
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, np.ndarray | None]: ...
 
 
 def _grid(
@@ -366,6 +371,7 @@ def score_metric(
     pad_gain: float = 0.0,
     pad_cost: float = 1.0,
     max_depth: int | None = None,
+    cwl_eval_order: bool = False,
     cache: dict | None = None,
 ) -> CWLScores:
     """The five measurements of ``metric`` for every topic.
@@ -385,8 +391,12 @@ def score_metric(
     pad_gain, pad_cost : float
         Gain and cost of every rank past the end of the ranking.
     max_depth : int, optional
-        cwl_eval's mode: cut or pad every ranking to exactly ``max_depth`` ranks, normalise W
-        over them and ignore the tail.
+        Cut or pad every ranking to exactly ``max_depth`` ranks, normalise W over them and
+        ignore the tail (cwl_eval's model; inst_eval.py's with INST).
+    cwl_eval_order : bool
+        With ``max_depth``: compute as cwl_eval 1.0.12 does, its operations in its order
+        (:func:`cwl_eval_scores`; cwl_eval's mode, whose output is cwl_eval's to the byte).
+        Without: the engine's rank-order block sums over the same model.
     cache : dict, optional
         Reuse padded grids across metrics scored on the same ``gain`` and ``cost`` arrays.
 
@@ -400,6 +410,8 @@ def score_metric(
     pads = (pad_gain, pad_cost)
     if max_depth is not None:
         x, vops, lops = _cached_grid(cache, gain, cost, depth, max_depth, pads, True)
+        if cwl_eval_order:
+            return cwl_eval_scores(metric, x)
         C = np.clip(metric.continuation(x), 0.0, 1.0)
         sums, _ = _grid_sums(C, vops, lops, np.full(T, max_depth, dtype=np.int64))
         ED, svg, svc, etu, etc = sums
@@ -428,6 +440,83 @@ def score_metric(
         parts = [_extend(metric, left.take(group == i), out, pads) for i in range(-(-n // step))]
         left = _concat([p for p in parts if p is not None])
     return CWLScores(**out)
+
+
+def cwl_eval_scores(metric: Metric, x: CWLContext) -> CWLScores:
+    """The five measurements as cwl_eval 1.0.12 computes them, to the bit (cwl_eval's mode).
+
+    ``x`` is the grid of cwl_eval's n ranks (``x.compat``: every ranking cut or padded to n).
+    cwl_eval's ``CWLMetric._do_score`` on one ranking, for all topics at once:
+
+    * C from :meth:`~.base.CWLMetric.cwl_eval_vectors` (cwl_eval's ``c_vector``, its
+      operations in its order; not clipped to [0, 1]);
+    * V = cumprod(1, C(1), ..., C(n-1)) (sequential products);
+    * W = (1 / sum V) V, sum V being ``np.sum`` over the n ranks of a row (numpy's pairwise
+      summation, which depends on the length n alone: every row has n ranks), unless the
+      metric has its own W (TBG, U-measure, whose cwl_eval classes override ``w_vector``);
+    * L = V (1 - C);
+    * EU = W . g, ETU = L . CG, EC = W . c, ETC = L . CC: ``np.vecdot`` over the rows, which
+      calls the same BLAS dot kernel as cwl_eval's ``np.dot`` on one ranking's vectors (so
+      the same grouping of the products, and the same noise: EC = 1 - 1.1e-16 where
+      cwl_eval has it, and the residual of EC -1.1e-16, printed ``-0.0000``);
+    * ED = 1 / W(1).
+
+    One vectorised pass over the topics: every row has the same length n, so each row's
+    reductions are those of cwl_eval's vectors.
+    """
+    C, W = metric.cwl_eval_vectors(x)
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    n_topics, n = C.shape
+    V = np.empty((n_topics, n))
+    V[:, 0] = 1.0
+    V[:, 1:] = C[:, :-1]
+    np.cumprod(V, axis=1, out=V)
+    if W is None:
+        w1 = 1.0 / V.sum(axis=1)
+        W = V * w1[:, None]
+    L = V * (1.0 - C)
+    gain, cost = np.ascontiguousarray(x.gain), np.ascontiguousarray(x.cost)
+    cg, cc = np.ascontiguousarray(x.cum_gain), np.ascontiguousarray(x.cum_cost)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return CWLScores(
+            EU=_dot(W, gain),
+            ETU=_dot(L, cg),
+            EC=_dot(W, cost),
+            ETC=_dot(L, cc),
+            ED=1.0 / W[:, 0],
+        )
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row-wise dot products, float64[T]: each row's is ``np.dot`` of the two rows (numpy's
+    BLAS dot, the kernel ``np.vecdot`` and a stack of 1 x n @ n x 1 ``np.matmul`` call)."""
+    if hasattr(np, "vecdot"):
+        return np.asarray(np.vecdot(a, b), dtype=np.float64)
+    return np.matmul(a[:, None, :], b[:, :, None])[:, 0, 0]  # pragma: no cover (numpy < 2)
+
+
+def _pow_or_inf(a: float, b: float) -> float:
+    try:
+        return math.pow(a, b)
+    except OverflowError:
+        return math.inf
+
+
+_POW = np.frompyfunc(_pow_or_inf, 2, 1)
+
+
+def c_pow(base: npt.ArrayLike, exponent: npt.ArrayLike) -> np.ndarray:
+    """``base ** exponent`` element by element as Python's floats compute it (C's ``pow``,
+    the same bits as cwl_eval's ``x ** 2.0``, ``2.0 ** x`` and ``math.pow``), float64.
+
+    numpy's ``np.power`` (and ``np.exp2``, ``np.exp``) use SIMD kernels whose results
+    differ from C's ``pow`` in the last bit for some arguments (about 5% of them for
+    ``np.power(e, x)``, 0.1% for ``x ** 2``); cwl_eval's mode needs C's. An overflow gives
+    inf (``math.pow`` raises OverflowError, which cwl_eval lets through).
+    """
+    with np.errstate(over="ignore"):  # (the flag math.pow's OverflowError leaves)
+        out = _POW(np.asarray(base, dtype=np.float64), np.asarray(exponent, dtype=np.float64))
+    return np.asarray(out, dtype=np.float64)
 
 
 #: ranks of padding per block past a topic's horizon; a closed-form tail is looked for at

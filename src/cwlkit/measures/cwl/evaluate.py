@@ -204,13 +204,15 @@ def score(
     *,
     residuals: bool = False,
     max_depth: int | None = None,
+    cwl_eval_order: bool = False,
 ) -> tuple[CWLScores, CWLScores | None]:
     """Lower-bound measurements and, if asked, residuals (upper minus lower bound).
 
     The upper bound scores every unjudged document in the run, and every rank past its end,
     at ``max_gain`` (the INST paper's Algorithm 1); metrics with ``upper_tail = False`` (AP)
     fill only the run. With ``max_depth`` (cwl_eval's mode) the padding to ``max_depth``
-    counts as unjudged, as cwl_eval does.
+    counts as unjudged, as cwl_eval does; ``cwl_eval_order`` computes there with cwl_eval's
+    arithmetic (:func:`~.engine.cwl_eval_scores`).
 
     The EU residual is clamped at 0 (AP and nDCG are not monotone in the gains, so their
     upper bound can fall below the lower one), except in cwl_eval's mode, where it is
@@ -226,6 +228,7 @@ def score(
         pad_gain=0.0,
         pad_cost=inp.max_cost,
         max_depth=max_depth,
+        cwl_eval_order=cwl_eval_order,
         cache=inp.cache,
     )
     if metric.normalise_by_ideal:
@@ -241,6 +244,7 @@ def score(
         pad_gain=pad,
         pad_cost=inp.min_cost,
         max_depth=max_depth,
+        cwl_eval_order=cwl_eval_order,
         cache=inp.cache,
     )
     if metric.normalise_by_ideal:

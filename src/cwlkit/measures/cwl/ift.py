@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..base import measure, param
 from .base import CWLMetric, register_cwl
-from .engine import CWLContext, geometric_tail, logistic
+from .engine import CWLContext, c_pow, geometric_tail, logistic
 
 
 def _c1(x: CWLContext, T: float, b1: float, R1: float) -> np.ndarray:
@@ -26,6 +28,21 @@ def _rate(x: CWLContext) -> np.ndarray:
 def _c2(x: CWLContext, A: float, b2: float, R2: float) -> np.ndarray:
     # 1/(1 + b2 e^((A - CG/CC) R2)) = logistic(-(A - CG/CC) R2 - ln b2)
     return logistic((_rate(x) - A) * R2 - np.log(b2))
+
+
+def _c1_cwl_eval(x: CWLContext, T: float, b1: float, R1: float) -> np.ndarray:
+    """cwl_eval's ``c1_func``: ``1.0 - math.pow(1.0 + b1 * math.pow(e, (T - CG) * R1), -1.0)``
+    (an overflow of the inner power gives C = 1, where cwl_eval raises OverflowError)."""
+    ex = 1.0 + b1 * c_pow(math.e, (T - x.cum_gain) * R1)
+    return 1.0 - c_pow(ex, -1.0)
+
+
+def _c2_cwl_eval(x: CWLContext, A: float, b2: float, R2: float) -> np.ndarray:
+    """cwl_eval's ``c2_func``: ``math.pow(1.0 + b2 * math.pow(e, (A - CG/CC) * R2), -1.0)``
+    (the rate 0 before anything is gained or spent, where cwl_eval has 0/0)."""
+    with np.errstate(invalid="ignore"):
+        ex = 1.0 + b2 * c_pow(math.e, (A - _rate(x)) * R2)
+    return c_pow(ex, -1.0)
 
 
 @register_cwl
@@ -49,6 +66,10 @@ class IFTGoal(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return _c1(x, self.T, self.b1, self.R1)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C, with its powers (:func:`_c1_cwl_eval`)."""
+        return _c1_cwl_eval(x, self.T, self.b1, self.R1), None
 
     def tail(self, x: CWLContext) -> np.ndarray | None:
         if x.pad_gain != 0.0:
@@ -75,6 +96,10 @@ class IFTRate(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return _c2(x, self.A, self.b2, self.R2)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C, with its powers (:func:`_c2_cwl_eval`)."""
+        return _c2_cwl_eval(x, self.A, self.b2, self.R2), None
 
 
 @register_cwl
@@ -103,3 +128,8 @@ class IFTGoalRate(CWLMetric):
 
     def continuation(self, x: CWLContext) -> np.ndarray:
         return _c1(x, self.T, self.b1, self.R1) * _c2(x, self.A, self.b2, self.R2)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C = c1 c2, with its powers."""
+        c1 = _c1_cwl_eval(x, self.T, self.b1, self.R1)
+        return c1 * _c2_cwl_eval(x, self.A, self.b2, self.R2), None

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..base import MAX_COUNT, measure, param
 from .base import CWLMetric, register_cwl
-from .engine import CWLContext, geometric_tail, trigamma_tail
+from .engine import CWLContext, c_pow, geometric_tail, trigamma_tail
 
 
 @register_cwl
@@ -45,6 +45,12 @@ class INST(CWLMetric):
         if x.compat:  # cwl_eval's (and inst_eval.py's) Equation 1 as written
             return ((a - 1.0) / a) ** 2
         return _continue(a)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: ``(((i+1.0)+T+Ti-1.0) / ((i+1.0)+T+Ti))**2.0``, Ti = T - CG(i): its
+        additions in its order, and C's ``pow`` for the square."""
+        b = (x.rank + self.T) + (self.T - x.cum_gain)
+        return c_pow((b - 1.0) / b, 2.0), None
 
     def tail(self, x: CWLContext) -> np.ndarray | None:
         H = x.horizon
@@ -140,6 +146,12 @@ class INSQ(CWLMetric):
     def continuation(self, x: CWLContext) -> np.ndarray:
         b = x.rank + 2.0 * self.T
         return np.broadcast_to(((b - 1.0) / b) ** 2, x.gain.shape)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: ``(((i+1.0)+(2.0*T)-1.0) / ((i+1.0)+(2.0*T)))**2.0`` (C's ``pow``),
+        a constant of the rank."""
+        b = x.rank[0] + 2.0 * self.T
+        return np.broadcast_to(c_pow((b - 1.0) / b, 2.0), x.gain.shape), None
 
     def tail(self, x: CWLContext) -> np.ndarray:
         return trigamma_tail(np.full(x.gain.shape[0], x.horizon + 2.0 * self.T))

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..base import measure, param
 from .base import CWLMetric, register_cwl
-from .engine import CWLContext, geometric_tail, trigamma_tail
+from .engine import CWLContext, c_pow, geometric_tail, trigamma_tail
 from .inst import _t_derived
 
 
@@ -160,6 +160,14 @@ class NERR(CWLMetric):
     def continuation(self, x: CWLContext) -> np.ndarray:
         c = self.factor(x.rank) * (1.0 - x.gain)
         return np.where(x.rank < self.k, c, 0.0) if self.eq in (8, 9) else c
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: Equation 11's square is C's ``pow`` (``**2.0``), times 1 - r_i;
+        Equations 8 to 10 are :meth:`continuation`'s operations already."""
+        if self.eq != 11:
+            return self.continuation(x), None
+        b = x.rank + 2.0 * self.T
+        return c_pow((b - 1.0) / b, 2.0) * (1.0 - x.gain), None
 
     def tail(self, x: CWLContext) -> np.ndarray | None:
         n = x.gain.shape[0]

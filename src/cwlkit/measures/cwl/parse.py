@@ -32,11 +32,13 @@ def _cwl_class(name: str) -> type[CWLMetric] | None:
     return cls  # type: ignore[return-value]
 
 
-def parse_cwl_metric(text: str) -> tuple[Measure, str]:
+def parse_cwl_metric(text: str, *, cwl_eval_names: bool = False) -> tuple[Measure, str]:
     """Parse one metric; return it and the name ``cwlkit cwl`` prints for it.
 
-    A cwl_eval class spelling prints cwl_eval's name; any other spelling goes through the
-    registry (:func:`cwlkit.measures.parse.parse_measure`) and prints its canonical name.
+    A cwl_eval class spelling prints cwl_eval's name (with ``cwl_eval_names``, cwl_eval's
+    mode, exactly as cwl_eval prints it: ``TBG-H@224 `` and ``U-L@1000 `` end in a space);
+    any other spelling goes through the registry (:func:`cwlkit.measures.parse.parse_measure`)
+    and prints its canonical name.
     """
     head = split_head(text)
     if head is None:
@@ -57,7 +59,8 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
             keyword=lambda key: _keyword(cls, key),
             label=cls.cwl_class,
         )
-        return metric, metric.cwl_name(written)  # type: ignore[attr-defined]
+        printed = metric.cwl_name(written)  # type: ignore[attr-defined]
+        return metric, printed + (cls.cwl_name_tail if cwl_eval_names else "")
     if name == "CWLMetric":
         raise ParamError("CWLMetric() is cwl_eval's abstract base class, not a metric")
     try:
@@ -68,13 +71,16 @@ def parse_cwl_metric(text: str) -> tuple[Measure, str]:
     return metric, metric.name
 
 
-def parse_cwl_metrics(text: str) -> list[tuple[Measure, str]]:
+def parse_cwl_metrics(text: str, *, cwl_eval_names: bool = False) -> list[tuple[Measure, str]]:
     """:func:`parse_cwl_metric` for a spelling that may hold a parameter grid
     (``RBPCWLMetric(0.1:0.9:0.2)``, ``RBP(p=0.1:0.9:0.2)``: one metric per value)."""
     from ..grid import parse_each
 
-    got = parse_each(text, parse_cwl_metric)
-    return [parse_cwl_metric(text)] if got is None else got
+    def one(t: str) -> tuple[Measure, str]:
+        return parse_cwl_metric(t, cwl_eval_names=cwl_eval_names)
+
+    got = parse_each(text, one)
+    return [one(text)] if got is None else got
 
 
 def parse_cwl_syntax(text: str) -> list[Measure] | None:
@@ -95,8 +101,11 @@ def _keyword(cls: type[CWLMetric], key: str) -> str | None:
     return starts[0] if len(starts) == 1 else None
 
 
-def read_metrics_file(path: str | Path) -> list[tuple[Measure, str]]:
-    """Read a metrics file: one metric per line, ``#`` comments and blank lines allowed."""
+def read_metrics_file(
+    path: str | Path, *, cwl_eval_names: bool = False
+) -> list[tuple[Measure, str]]:
+    """Read a metrics file: one metric per line, ``#`` comments and blank lines allowed
+    (``cwl_eval_names``: see :func:`parse_cwl_metric`)."""
     from ...io.text import read_bytes
 
     data = read_bytes(path).decode("utf-8", errors="replace")
@@ -106,7 +115,7 @@ def read_metrics_file(path: str | Path) -> list[tuple[Measure, str]]:
         if not s:
             continue
         try:
-            out.extend(parse_cwl_metrics(s))
+            out.extend(parse_cwl_metrics(s, cwl_eval_names=cwl_eval_names))
         except (ParamError, UnknownMeasureError) as exc:
             raise FormatError(path, i, str(exc)) from None
     if not out:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..base import measure, param
@@ -33,3 +35,17 @@ class SET(CWLMetric):
         with np.errstate(invalid="ignore", divide="ignore"):
             c = np.where((i < self.k) & (w > 0), w1 / w, 0.0)
         return np.broadcast_to(c, x.gain.shape)
+
+    def cwl_eval_vectors(self, x: CWLContext) -> tuple[np.ndarray, None]:
+        """cwl_eval's C: w(i+1) / w(i) with w(i) = ``math.pow(i + 1, beta) - math.pow(i,
+        beta)`` for i < k, 0 after (constants of the rank, C's ``pow``)."""
+        n = x.gain.shape[1]
+        c = np.zeros(n)
+        m = min(self.k - 1, n)
+        b = self.beta
+
+        def w(i: int) -> float:
+            return math.pow(i + 1, b) - math.pow(i, b)
+
+        c[:m] = [w(i + 1) / w(i) for i in range(1, m + 1)]
+        return np.broadcast_to(c, x.gain.shape), None
