@@ -12,8 +12,9 @@ cwl_eval takes the qrels' labels as gains and wants them in [0, 1]; Web 2012's l
 they are.
 
 The fast tier runs the first topics of one run (every metric class, with residuals and
-costs); the slow tier runs three whole runs, each with cwl_eval's default metrics (with and
-without ``-r``) and with a metrics file of every metric class (``-r``, and a cost file).
+costs); the slow tier runs one whole run with cwl_eval's default metrics (with and without
+``-r``) and with a metrics file of every metric class (``-r``, and a cost file), and two
+more whole runs with one of those each (cwl_eval takes minutes a run).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, plain_copy, read_data
 
 pytest.importorskip("cwl.ruler.ranking", reason="cwl-eval 1.0.12 (a test extra) is not installed")
 
@@ -85,7 +86,7 @@ def first_topics(run: Path, n: int, dest: Path) -> None:
     """The lines of the first ``n`` topics of ``run``, in file order."""
     topics: list[str] = []
     keep = []
-    for line in run.read_text().splitlines():
+    for line in read_data(run).splitlines():
         t = line.split()[0]
         if t not in topics:
             if len(topics) == n:
@@ -158,7 +159,7 @@ def _args(config: str, ours: bool) -> tuple[str, ...]:
 @pytest.mark.parametrize("config", ["default-r", "every-metric-costs-r"])
 def test_first_topics_print_cwl_evals_bytes(inputs, config):
     run = inputs / "run"
-    first_topics(RUNS / "web2012.rm.catb-filtered.run", 3, run)
+    first_topics(RUNS / "web2012.rm.catb-filtered.run.gz", 3, run)
     theirs = cwl_eval(inputs, run, *_args(config, False))
     assert theirs.count(b"\n") >= 3 * 16
     assert_same_bytes(theirs, cwlkit(inputs, run, *_args(config, True)))
@@ -168,7 +169,7 @@ def test_trailing_spaces_and_negative_zeros_are_cwl_evals(inputs):
     """The issue's three categories, on the first two topics: names ending in a space,
     ``-0.0000`` residuals and (through the byte comparison) half-way digits."""
     run = inputs / "run"
-    first_topics(RUNS / "web2012.ql.cata-filtered.run", 2, run)
+    first_topics(RUNS / "web2012.ql.cata-filtered.run.gz", 2, run)
     (inputs / "m").write_text("TBGCWLMetric(2)\nUMeasureCWLMetric(50)\nINSTCWLMetric(1.5)\n")
     theirs = cwl_eval(inputs, run, "-r", "-m", "m")
     ours = cwlkit(inputs, run, "-r", "-m", "m")
@@ -177,12 +178,15 @@ def test_trailing_spaces_and_negative_zeros_are_cwl_evals(inputs):
     assert_same_bytes(theirs, ours)
 
 
+WHOLE = [("web2012.ql.cata-filtered", c) for c in CONFIGS] + [
+    ("web2012.rm.catb-filtered", "every-metric-costs-r"),
+    ("web2012.ql.cata", "default-r"),
+]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("config", list(CONFIGS))
-@pytest.mark.parametrize(
-    "run", ["web2012.ql.cata-filtered", "web2012.rm.catb-filtered", "web2012.ql.cata"]
-)
+@pytest.mark.parametrize(("run", "config"), WHOLE)
 def test_whole_runs_print_cwl_evals_bytes(inputs, run, config):
-    path = RUNS / f"{run}.run"
+    path = plain_copy(RUNS / f"{run}.run.gz", inputs)
     theirs = cwl_eval(inputs, path, *_args(config, False))
     assert_same_bytes(theirs, cwlkit(inputs, path, *_args(config, True)))
