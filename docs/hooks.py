@@ -67,6 +67,17 @@ def on_page_markdown(markdown: str, page, config, files: Files) -> str:
     return "".join(lines)
 
 
+#: a Sphinx role as the docstrings write it, once rendered: ``:func:`x``` -> :func:<code>x</code>
+ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|exc|obj):<code>~?([^<]*)</code>")
+
+
+def on_page_content(html: str, page, config, files: Files) -> str:
+    """The API reference: the docstrings' Sphinx roles shown as the code they name."""
+    if page.file.src_uri != "reference.md":
+        return html
+    return ROLE.sub(r"<code>\1</code>", html)
+
+
 def _relink(m: re.Match, here: Path, site_path: str, files: Files) -> str:
     bang, text, target = m.groups()
     if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "/")):
