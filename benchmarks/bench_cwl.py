@@ -4,7 +4,7 @@
 usage: python benchmarks/bench_cwl.py [--topics 1000] [--depth 1000] [--sample 100] [--full]
                                       [--repeat 3] [--prefix PATH]
 
-Data: ``../shared/bench/make_bench.py TOPICS DEPTH bench-data/b1k --gains`` (written once,
+Data: ``benchmarks/make_bench.py TOPICS DEPTH bench-data/b1k --gains`` (written once,
 reused; labels scaled to [0, 1] because cwl_eval rejects larger gains). Cases: cwl_eval's 16
 default metrics, and the same with residuals (``-r``). cwlkit runs on every topic, with its
 defaults (score order, exact tails) and in cwl_eval's mode (``--order file --max-depth 1000``),
@@ -31,7 +31,7 @@ from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
+MAKE_BENCH = REPO / "benchmarks" / "make_bench.py"
 
 
 def make_data(prefix: Path, topics: int, depth: int) -> Path:

@@ -6,7 +6,7 @@ x 1,000 documents, in one warm process.
 
 The data are numpy-seeded synthetic runs held in memory as pandas DataFrames (what a Python
 user holds; no files): each topic has 2 x depth candidate documents, 300 of them judged
-(labels 0, 0, 0, 0, 1, 1, 2, 3 drawn uniformly, as ../shared/bench/make_bench.py draws them),
+(labels 0, 0, 0, 0, 1, 1, 2, 3 drawn uniformly, as benchmarks/make_bench.py draws them),
 and each run ranks ``depth`` of them, drawn with a per-run bias toward the relevant ones so
 that the runs differ in quality; scores have two decimals, so ties are common. Timed (best
 of ``--repeat``): each pool strategy (depth 100; rbp, rrf and residual 100 a topic; maxmean

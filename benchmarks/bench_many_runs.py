@@ -36,7 +36,7 @@ from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
+MAKE_BENCH = REPO / "benchmarks" / "make_bench.py"
 FIVE_C = ["-m", "P.10", "-m", "map", "-m", "ndcg_cut.10", "-m", "recip_rank", "-m", "Rprec"]
 FIVE = "P@10 AP nDCG@10 RR R-Prec"
 

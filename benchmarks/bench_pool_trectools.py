@@ -1,6 +1,6 @@
 """cwlkit's pools against trectools' ``TrecPoolMaker`` on the Web 2012 runs, side by side.
 
-    python benchmarks/bench_pool_trectools.py                 # the 8 runs of ../shared
+    python benchmarks/bench_pool_trectools.py                 # the 8 runs of data/web2012
     python benchmarks/bench_pool_trectools.py --venv DIR      # trectools' virtualenv
 
 trectools pins numpy < 2, so it runs in a virtualenv of its own (``--venv``, else
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNS = ROOT.parent / "shared" / "data" / "web2012" / "runs"
+RUNS = ROOT / "data" / "web2012" / "runs"
 #: (trectools' strategy, cwlkit's)
 CASES = (("topX", "depth"), ("rbp", "rbp"), ("rrf", "rrf"))
 

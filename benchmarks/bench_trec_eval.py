@@ -6,7 +6,7 @@ usage: python benchmarks/bench_trec_eval.py [--sizes 1000 10000] [--depth 1000] 
                                             [--trec-eval PATH] [--chunk-topics N ...]
                                             [--no-pytrec] [--check] [--all-topics]
 
-Data: ``../shared/bench/make_bench.py TOPICS DEPTH bench-data/bNk`` (written once, reused):
+Data: ``benchmarks/make_bench.py TOPICS DEPTH bench-data/bNk`` (written once, reused):
 graded labels 0..3, about 300 judged documents a topic, scores with two decimals (many
 ties). Each tool runs as its own process; the time is the wall time of the whole process
 (start-up, parsing, evaluation, output) and the peak RSS is the child's ``ru_maxrss``. The
@@ -43,7 +43,7 @@ from _timing import timed
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-MAKE_BENCH = REPO.parent / "shared" / "bench" / "make_bench.py"
+MAKE_BENCH = REPO / "benchmarks" / "make_bench.py"
 
 PYTREC = """
 import sys, pytrec_eval

@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+DATA = ROOT / "data"
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = (WEB / "runs" / "web2012.ql.cata-filtered.run", WEB / "runs" / "web2012.rm.catb.run")
+RUNS = (WEB / "runs" / "web2012.ql.cata-filtered.run.gz", WEB / "runs" / "web2012.rm.catb.run.gz")
 #: the largest label of the Web 2012 qrels (ir_measures' cwl_eval measures need it)
 TOP_LABEL = 4
 TOLERANCE = 1e-9

@@ -7,7 +7,7 @@ Figure 5 (the correlation as RBP's and C_E10's phi varies).
     python examples/err_paper.py [--out DIR]
 
 The paper's TREC 2010/2011 Web Track runs are not public, so Tables 1 and 2 and Figure 5 are
-computed on the track's 2012 baseline runs (8 runs, topics 151-200, ../shared/data/web2012):
+computed on the track's 2012 baseline runs (8 runs, topics 151-200, data/web2012):
 the same procedure, different data, so those numbers are not expected to equal the paper's
 (each such row says so). The ceilings do not depend on the data and reproduce. Figures go
 under ``--out`` (default: a new temporary directory).
@@ -22,9 +22,9 @@ from _seedtable import out_dir, show
 import cwlkit
 from cwlkit import stats
 
-WEB = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "web2012"
+WEB = Path(__file__).resolve().parents[1] / "data" / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 DATA = "different data: the paper's TREC 2010 runs are not public; ours: Web 2012's 8 runs"
 DATA_2011 = "different data: the paper's TREC 2011 runs are not public; ours: Web 2012's 8 runs"
 

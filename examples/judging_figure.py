@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import cwlkit
 
 REPO = Path(__file__).resolve().parents[1]
-WEB = REPO.parent / "shared" / "data" / "web2012"
+WEB = REPO / "data" / "web2012"
 BUDGETS = [1, 2, 3, 5, 10, 20, 50, 100]
 
 
@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(REPO / "docs" / "img" / "judging_tau.png"))
     a = ap.parse_args(argv)
     qrels = WEB / "qrels.web.151-200.txt"
-    runs = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+    runs = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
     for strategy, kw in (
         ("depth", {}),

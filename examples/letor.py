@@ -1,11 +1,11 @@
 """Reproduce LETOR's evaluation tool (Microsoft Research Asia): its worked P@n example, and what
 its Perl scripts Eval-Score-4.0.pl and Eval-Score-3.0.pl print for the shared MQ2008 Fold1
-test set with a linear model's predictions (../shared/data/letor).
+test set with a linear model's predictions (data/letor).
 
     python examples/letor.py [--out DIR]
 
 Prints each table with the published number (the document's, or the Perl script's output in
-../shared/data/letor/expected) beside cwlkit's and the difference (no figures; ``--out`` is
+data/letor/expected) beside cwlkit's and the difference (no figures; ``--out`` is
 accepted for uniformity and left empty).
 """
 
@@ -20,8 +20,8 @@ from _seedtable import out_dir, show
 import cwlkit
 from cwlkit.formats.letor import evaluate_letor_files
 
-LETOR = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "letor"
-FEATURES = {"4.0": "MQ2008.Fold1.test.lf.txt", "3.0": "MQ2008.Fold1.test.letor3.txt"}
+LETOR = Path(__file__).resolve().parents[1] / "data" / "letor"
+FEATURES = {"4.0": "MQ2008.Fold1.test.lf.txt.gz", "3.0": "MQ2008.Fold1.test.letor3.txt.gz"}
 PREDICTIONS = "MQ2008.Fold1.test.pred.linear.txt"
 EXPECTED = {
     "4.0": "MQ2008.Fold1.test.linear.EvalScore4.flag0.txt",

@@ -1,17 +1,38 @@
-"""Shared fixtures: paths to the repository, the shared data, and a CLI runner."""
+"""Shared fixtures: paths to the repository, its data (``data/``), and a CLI runner."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-DATA = SHARED / "data"
+DATA = REPO / "data"  # trec_eval's test suites, TREC Web 2012, LETOR MQ2008 (see its README)
 EXAMPLE = REPO / "src" / "cwlkit" / "data"
+#: the INST paper's inst_eval.py (ielab/inst_eval; not on PyPI, no licence to redistribute):
+#: the tests that run it are skipped unless ``$CWLKIT_INST_EVAL`` names it
+INST_EVAL = Path(os.environ.get("CWLKIT_INST_EVAL") or "/nonexistent/inst_eval.py")
+
+
+def read_data(path: str | os.PathLike[str]) -> str:
+    """The text of a data file, un-gzipped if it is gzip (the runs and LETOR files in
+    ``data/`` are)."""
+    import gzip
+
+    raw = Path(path).read_bytes()
+    return (gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw).decode("utf-8")
+
+
+def plain_copy(path: str | os.PathLike[str], folder: Path) -> Path:
+    """A plain-text copy of a (gzipped) data file in ``folder``, named without ``.gz``, for
+    peers that read plain files only."""
+    name = Path(path).name.removesuffix(".gz")
+    out = folder / name
+    out.write_text(read_data(path), encoding="utf-8")
+    return out
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from cwlkit.io.trec import Qrels, Run
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 
 
 def _toy():
@@ -84,7 +84,7 @@ def test_defaults_match_pytrec_eval_on_web2012():
 def test_one_name_one_measure_on_web2012():
     """The issue's case: the shared names are trec_eval's on every path; cwl_eval's graded
     forms have their own names and differ on graded qrels."""
-    run = WEB / "runs" / "web2012.ql.cata.run"
+    run = WEB / "runs" / "web2012.ql.cata.run.gz"
     a = cwlkit.evaluate(QRELS, run, ["P@10", "AP", "RR"]).mean()
     b = cwlkit.evaluate(QRELS, run, ["P@10", "AP", "RR"], residuals=True, gain="linear").mean()
     assert a == b
@@ -233,7 +233,7 @@ def test_cwl_vectors_through_the_api():
 def test_binary_measures_have_their_cwl_form():
     """P@k and RR are C/W/L metrics on binary gains: asked for C/W/L columns they get those of
     P_cwl@k / RR_cwl with gain binary:rel, whose EU is their own value (checked on Web 2012)."""
-    run = WEB / "runs" / "web2012.rm.cata.run"
+    run = WEB / "runs" / "web2012.rm.cata.run.gz"
     ms = ["P@10", "P(rel=2)@10", "RR"]
     res = cwlkit.evaluate(QRELS, run, ms, cwl_columns=True)
     for m, form, spec in [
@@ -315,7 +315,7 @@ def test_one_default_gain_everywhere(cli):
     gives the same number whatever the path: graded qrels (Web 2012, -2..4) are divided by
     their largest label, gains in [0, 1] (the bundled example) are kept."""
     web = DATA / "web2012"
-    q, r = web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run"
+    q, r = web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run.gz"
     api = cwlkit.evaluate(q, r, ["RBP(p=0.8)"], topics="run", trec_version=10)
     linear = cwlkit.evaluate(q, r, ["RBP(p=0.8)"], topics="run", trec_version=10, gain="linear")
     assert api.values.tobytes() == linear.values.tobytes()

@@ -28,7 +28,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import DATA, NDEVAL
+from conftest import DATA, NDEVAL, read_data
 
 import cwlkit
 from cwlkit.errors import FormatError, InputError
@@ -38,7 +38,7 @@ ir_measures = pytest.importorskip("ir_measures")
 pytest.importorskip("pyndeval")
 
 WEB = DATA / "web2012"
-RUNS = ("web2012.ql.cata.run", "web2012.rm.catb.run")
+RUNS = ("web2012.ql.cata.run.gz", "web2012.rm.catb.run.gz")
 
 #: intent-aware measures, with parameters: every family and each parameter, in groups that
 #: ir_measures computes in one pyndeval call (the same rel, alpha and beta)
@@ -98,7 +98,7 @@ def _web2012_diversity(d, seed: int = 2012, depth: int = 200):
     runs = []
     for name in RUNS:
         by_topic: dict[str, list] = {}
-        for line in (WEB / "runs" / name).read_text().splitlines():
+        for line in read_data(WEB / "runs" / name).splitlines():
             t, _, doc, _, score, tag = line.split()
             by_topic.setdefault(t, []).append((np.float32(score), doc, tag))
         out = []
@@ -109,7 +109,7 @@ def _web2012_diversity(d, seed: int = 2012, depth: int = 200):
                 f"{t} Q0 {doc} {i + 1} {depth - i} {tag}\n"
                 for i, (_, doc, tag) in enumerate(docs[:depth])
             ]
-        runs.append(d / name)
+        runs.append(d / name.removesuffix(".gz"))  # (written plain)
         runs[-1].write_text("".join(out))
     return paths, runs
 
@@ -176,8 +176,8 @@ def test_evaluator_and_forms_give_the_explicit_reader(div):
     names = DIVERSITY[:6] + ["nDCG@10"]
     want = cwlkit.evaluate(read_diversity_qrels(path), str(runs[0]), names)
     many = cwlkit.Evaluator(path, names).evaluate_many([str(r) for r in runs], jobs=1)
-    np.testing.assert_array_equal(many[RUNS[0]].values, want.values)
-    assert many[RUNS[1]].mean() == cwlkit.evaluate(str(path), str(runs[1]), names).mean()
+    np.testing.assert_array_equal(many[runs[0].name].values, want.values)
+    assert many[runs[1].name].mean() == cwlkit.evaluate(str(path), str(runs[1]), names).mean()
     records = list(ir_measures.read_trec_qrels(str(path)))  # Qrel(..., iteration)
     frame = pd.DataFrame(records)  # ir_measures' qrels frame: an iteration column
     nested: dict = {}

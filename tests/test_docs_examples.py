@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED
+from conftest import REPO
 
 import cwlkit
 
@@ -142,7 +142,6 @@ def _python_for(prefix: list[str], root: Path) -> tuple[list[str], str, str | No
     return wrap, str(inner), None
 
 
-@pytest.mark.skipif(not (SHARED / "data").is_dir(), reason="../shared/data is not beside the repo")
 @pytest.mark.parametrize(
     "path",
     DOCS,
@@ -195,7 +194,7 @@ def test_examples_run_anywhere(path, sandbox):
     }
     if wrap:  # its libpython too (the interpreter's run path is under the unreachable home)
         env["LD_LIBRARY_PATH"] = str(sandbox / "py" / "lib")
-    watched = {REPO: True, SHARED: True, Path("/"): False}
+    watched = {REPO: True, Path("/"): False}
     before = {d: _snapshot(d, deep) for d, deep in watched.items()}
     proc = subprocess.run(
         [*wrap, *prefix, python, str(sandbox / "driver.py"), str(script)],

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED
+from conftest import REPO
 
 EXAMPLES = REPO / "examples"
 SCRIPTS = ["cwl_eval_paper", "inst_paper", "lecture", "letor", "err_paper"]
@@ -40,12 +40,7 @@ DIFFER = {
 # data, so no row of theirs is expected to reproduce (the ceilings must)
 DIFFERENT_DATA = {"err_paper": ("Table 1 (fit against ERR@20)", "Table 2 (system orderings)")}
 
-pytestmark = [
-    pytest.mark.slow,  # (the fast tier: pytest -m 'not slow')
-    pytest.mark.skipif(
-        not (SHARED / "data").is_dir(), reason="../shared/data is not beside the repo"
-    ),
-]
+pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 
 
 @pytest.fixture(scope="module")

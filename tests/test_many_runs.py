@@ -14,7 +14,7 @@ from cwlkit.errors import FormatError, ParamError
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 MEASURES = ["P@10", "AP", "nDCG@10", "RR", "R-Prec"]
 
 

@@ -45,3 +45,27 @@ def test_align_and_score_take_their_own_types(res):
     ev = cwlkit.Evaluator(cwlkit.example("qrels"), ["AP"])
     with pytest.raises(ParamError, match="score takes a ranking batch"):
         ev.score("x")
+
+
+@pytest.mark.parametrize("column", [[], {"ED": 1}, 3, b"ED"])
+def test_a_column_that_is_not_a_name_is_refused(column):
+    import cwlkit
+    from cwlkit.errors import ParamError
+
+    res = cwlkit.evaluate(cwlkit.example("qrels"), cwlkit.example("run"), ["AP"])
+    with pytest.raises(ParamError, match=r"^column must be a column's name"):
+        res.mean(column)
+    with pytest.raises(ParamError, match=r"^column must be a column's name"):
+        res.to_dict(column)
+
+
+@pytest.mark.parametrize("method", ["to_frame", "to_polars"])
+def test_wide_is_a_bool(method):
+    import cwlkit
+    from cwlkit.errors import ParamError
+
+    res = cwlkit.evaluate(cwlkit.example("qrels"), cwlkit.example("run"), ["AP"])
+    with pytest.raises(ParamError, match=r"^wide must be True or False; got 'no'$"):
+        getattr(res, method)(wide="no")
+    with pytest.raises(ParamError, match=r"^per_topic must be True or False; got 0$"):
+        res.to_json(per_topic=0)

@@ -37,8 +37,8 @@ _LAZY = {
     "ParamError": "cwlkit.errors",
     "NoTopicsError": "cwlkit.errors",
     "UnknownMeasureError": "cwlkit.errors",
-    "pr_curve": "cwlkit.measures.curves",
-    "roc_curve": "cwlkit.measures.curves",
+    "pr_curve": "cwlkit.api",
+    "roc_curve": "cwlkit.api",
     "read_diversity_qrels": "cwlkit.io.diversity",
     "as_diversity_qrels": "cwlkit.io.diversity",
     "DiversityQrels": "cwlkit.io.diversity",
@@ -52,6 +52,8 @@ _LAZY = {
     "Simulation": "cwlkit.judging",
     "compare_runs": "cwlkit.judging",
     "reusability": "cwlkit.judging",
+    "diff": "cwlkit.diff",
+    "Diff": "cwlkit.diff",
     "Reusability": "cwlkit.judging",
 }
 
@@ -70,6 +72,8 @@ __all__ = [
     "as_qrels",
     "as_run",
     "cwl_vectors",
+    "Diff",
+    "diff",
     "evaluate",
     "example",
     "DiversityQrels",
@@ -97,8 +101,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .api import Evaluator, cwl_vectors, evaluate, example
+    from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
+    from .diff import Diff, diff
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
@@ -115,7 +120,6 @@ if TYPE_CHECKING:  # pragma: no cover
         simulate_judging,
     )
     from .measures.catalogue import list_measures
-    from .measures.curves import pr_curve, roc_curve
     from .measures.parse import parse_measure
     from .results import Results
     from .stats.agreement import RBO, rbo

@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .core.batch import RankingBatch
     from .measures.base import Measure
+    from .measures.curves import PRCurve, ROCCurve
 
 __all__ = [
     "CWL_COLUMNS",
@@ -46,6 +47,8 @@ __all__ = [
     "example",
     "named_runs",
     "parse_list",
+    "pr_curve",
+    "roc_curve",
 ]
 
 
@@ -329,6 +332,58 @@ def example(kind: str) -> str:
     if kind not in ("qrels", "run", "costs", "metrics"):
         raise ParamError(f"example files are qrels, run, costs and metrics; got {kind!r}")
     return str(resources.files("cwlkit") / "data" / f"example.{kind}")
+
+
+def pr_curve(
+    qrels: Any, run: Any, *, rel: float = 1.0, levels: Any = None, **options: Any
+) -> PRCurve:
+    """Precision-recall curve of every topic of ``run`` against ``qrels``.
+
+    ``qrels`` and ``run`` take every form :func:`evaluate` takes (paths, .gz, DataFrames,
+    pyarrow Tables, pytrec_eval dicts, ir_measures records, Qrels/Run); ``options`` are
+    :class:`Evaluator`'s (``topics``, ``depth``, ``order``, ``judged_only``...), so the
+    ranking is the one every measure sees. ``rel`` is the relevance threshold (labels
+    ``>= rel`` are relevant; unjudged documents are not); ``levels`` the recall levels of
+    the interpolated curve (default 0.0, 0.1, ..., 1.0). The curve's arrays are described
+    in :func:`cwlkit.measures.curves.pr_curve`:
+    ``P~(r) = max_{i : R(i) >= r} P(i)``, 0 when the run never reaches ``r``.
+
+    Examples
+    --------
+    >>> import cwlkit
+    >>> c = cwlkit.pr_curve(cwlkit.example("qrels"), cwlkit.example("run"))
+    >>> [round(float(x), 4) for x in c.mean_interpolated[:3]]
+    [0.6111, 0.6111, 0.6111]
+    """
+    from .measures import curves
+
+    threshold = _threshold(rel)
+    batch = Evaluator(qrels, [], **options).batch(run)
+    if levels is None:
+        return curves.pr_curve(batch, threshold)
+    return curves.pr_curve(batch, threshold, levels=levels)
+
+
+def roc_curve(qrels: Any, run: Any, *, rel: float = 1.0, **options: Any) -> ROCCurve:
+    """ROC curve (TPR against FPR after each rank) and its area, for every topic of ``run``.
+
+    Inputs and options as :func:`pr_curve`; the conventions (unjudged documents neither
+    positive nor negative, unretrieved documents closing the curve to (1, 1), the AUC as
+    the Mann-Whitney probability) are those of :func:`cwlkit.measures.curves.roc_curve`.
+    """
+    from .measures import curves
+
+    threshold = _threshold(rel)
+    return curves.roc_curve(Evaluator(qrels, [], **options).batch(run), threshold)
+
+
+def _threshold(rel: Any) -> float:
+    """A relevance threshold: a finite number (labels ``>= rel`` are relevant)."""
+    from .support.checks import check_number
+
+    value = check_number("rel", rel)
+    assert value is not None
+    return value
 
 
 def cwl_vectors(

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from .support.checks import check_bool
+
 #: floor of the geometric mean (trec_eval's MIN_GEO_MEAN)
 MIN_GEO_MEAN = 1e-5
 
@@ -100,6 +102,10 @@ class Results:
         raise NotInResultsError(f"no measure {name!r} in these results (have {have})")
 
     def _matrix(self, column: str | None) -> np.ndarray:
+        if column is not None and not isinstance(column, str):
+            from .support.checks import refuse
+
+            raise refuse("column", "a column's name (EU, ETU, EC, ETC, ED, Res*) or None", column)
         if column in (None, "EU", "value"):
             return self.values
         if column not in self.columns:
@@ -231,6 +237,7 @@ class Results:
             from .errors import CwlkitError
 
             raise CwlkitError("Results.to_frame() needs pandas: pip install pandas") from None
+        wide = check_bool("wide", wide)
         return pd.DataFrame(self._wide_columns() if wide else self._long_columns())
 
     def to_polars(self, wide: bool = False):
@@ -241,10 +248,12 @@ class Results:
             from .errors import CwlkitError
 
             raise CwlkitError("Results.to_polars() needs polars: pip install polars") from None
+        wide = check_bool("wide", wide)
         return pl.DataFrame(self._wide_columns() if wide else self._long_columns())
 
     def to_json(self, per_topic: bool = True) -> str:
         """JSON: run, measures, aggregates, and (``per_topic``) every value and column."""
+        per_topic = check_bool("per_topic", per_topic)
         doc: dict[str, Any] = {
             "run": self.run,
             "measures": self.measures,

@@ -114,7 +114,7 @@ def test_default_invocation_on_graded_trec_data(cli):
     from conftest import DATA
 
     web = DATA / "web2012"
-    files = (web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run")
+    files = (web / "qrels.web.151-200.txt", web / "runs" / "web2012.ql.cata.run.gz")
     rc, out, err = cli("cwl", *files)
     assert rc == 0 and out.startswith("151\tP@1\t")
     assert err == (

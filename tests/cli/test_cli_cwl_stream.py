@@ -24,11 +24,11 @@ CASES = {
         ["-c", EXAMPLE / "example.costs", "-m", EXAMPLE / "example.metrics"],
     ),
     "web2012": (
-        [WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run"],
+        [WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run.gz"],
         ["--gain", "linear"],
     ),
     "web2012-rm": (
-        [WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb-filtered.run"],
+        [WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb-filtered.run.gz"],
         ["-M", "P@10", "-M", "AP", "-M", "RBP(p=0.8)"],
     ),
     "trec_eval-suite": ([TE / "qrels.test", TE / "results.test"], ["-M", "P@10", "-M", "RR"]),

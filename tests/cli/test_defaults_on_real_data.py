@@ -8,8 +8,8 @@ import pytest
 from conftest import DATA
 
 WEB = DATA / "web2012"
-A = WEB / "runs" / "web2012.ql.cata.run"
-B = WEB / "runs" / "web2012.rm.catb.run"
+A = WEB / "runs" / "web2012.ql.cata.run.gz"
+B = WEB / "runs" / "web2012.rm.catb.run.gz"
 
 COMMANDS = [
     "evaluate {q} {a} -m AP nDCG@10 RBP",

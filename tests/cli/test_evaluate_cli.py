@@ -13,7 +13,7 @@ import cwlkit
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = [WEB / "runs" / "web2012.ql.cata.run", WEB / "runs" / "web2012.rm.cata.run"]
+RUNS = [WEB / "runs" / "web2012.ql.cata.run.gz", WEB / "runs" / "web2012.rm.cata.run.gz"]
 
 
 def test_one_row_per_run_equals_the_api(cli):

@@ -17,7 +17,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, SHARED
+from conftest import REPO
 
 from cwlkit.cli.help_examples import all_examples, examples, help_text, pages
 from cwlkit.cli.main import SUBCOMMANDS
@@ -104,7 +104,6 @@ def _tree() -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHARED / "data" / "web2012").is_dir(), reason="no ../shared data")
 @pytest.mark.parametrize("page,command", all_examples())
 def test_example_runs(page, command, tmp_path):
     bindir = tmp_path / "bin"

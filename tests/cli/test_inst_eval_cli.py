@@ -12,18 +12,18 @@ import sys
 import warnings
 
 import pytest
-from conftest import DATA, SHARED
+from conftest import DATA, INST_EVAL
 from scipy.special import polygamma
 
 pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 
-PEER = SHARED / "peers" / "inst_eval.py"
+PEER = INST_EVAL
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUN = WEB / "runs" / "web2012.ql.cata.run"
+RUN = WEB / "runs" / "web2012.ql.cata.run.gz"
 
-needs_peer = pytest.mark.skipif(not PEER.is_file(), reason="../shared/peers/inst_eval.py missing")
-needs_web = pytest.mark.skipif(not QRELS.is_file(), reason="../shared/data/web2012 missing")
+needs_peer = pytest.mark.skipif(not PEER.is_file(), reason="set CWLKIT_INST_EVAL to inst_eval.py")
+needs_web = pytest.mark.skipif(not QRELS.is_file(), reason="data/web2012 missing")
 
 
 # --- helpers ----------------------------------------------------------------------------------

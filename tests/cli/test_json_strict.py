@@ -11,9 +11,9 @@ from conftest import DATA
 
 WEB = DATA / "web2012"
 Q = WEB / "qrels.web.151-200.txt"
-A = WEB / "runs" / "web2012.ql.cata.run"
-B = WEB / "runs" / "web2012.rm.catb.run"
-C = WEB / "runs" / "web2012.rm.cata.run"
+A = WEB / "runs" / "web2012.ql.cata.run.gz"
+B = WEB / "runs" / "web2012.rm.catb.run.gz"
+C = WEB / "runs" / "web2012.rm.cata.run.gz"
 
 COMMANDS = [
     "evaluate {q} {a} {b} -m AP RBP --per-topic",

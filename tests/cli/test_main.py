@@ -11,7 +11,7 @@ from conftest import DATA
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 
 
 def _cwlkit(*args, **kwargs) -> subprocess.CompletedProcess:
@@ -58,8 +58,8 @@ def test_an_output_file_that_cannot_be_written_is_one_line(cli, tmp_path, args):
     runs = WEB / "runs"
     fill = {
         "q": WEB / "qrels.web.151-200.txt",
-        "r": runs / "web2012.ql.cata.run",
-        "r2": runs / "web2012.rm.cata.run",
+        "r": runs / "web2012.ql.cata.run.gz",
+        "r2": runs / "web2012.rm.cata.run.gz",
         "tmp": tmp_path,
     }
     rc, out, err = cli(*[a.format(**fill) for a in args])

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import NDEVAL, REPO, SHARED
+from conftest import INST_EVAL, NDEVAL, REPO
 
 import cwlkit
 
@@ -137,9 +137,6 @@ def test_gdeval_prints_its_header_alone_as_gdeval(cli, files):
         pytest.skip("no gdeval.pl or perl")
     ref = subprocess.run(["perl", GDEVAL, q, r, "20"], capture_output=True, text=True)
     assert ref.returncode == 0 and ref.stdout == out
-
-
-INST_EVAL = SHARED / "peers" / "inst_eval.py"
 
 
 @pytest.mark.parametrize("compat", [[], ["--compat"]])

@@ -20,8 +20,8 @@ pytest.importorskip("matplotlib")
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
-RUN = str(WEB / "runs" / "web2012.ql.catb.run")
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
+RUN = str(WEB / "runs" / "web2012.ql.catb.run.gz")
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

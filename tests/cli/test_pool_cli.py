@@ -11,7 +11,7 @@ from conftest import DATA
 import cwlkit
 
 W = DATA / "web2012"
-RUNS = sorted(str(p) for p in (W / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (W / "runs").glob("*.run.gz"))
 QRELS = str(W / "qrels.web.151-200.txt")
 
 

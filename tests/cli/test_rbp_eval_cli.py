@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, plain_copy
 
 rbp_cli = pytest.importorskip("rbp_eval.cli.rbp_eval", reason="rbp-eval (a test extra) is missing")
 
@@ -155,9 +155,10 @@ def test_web2012_runs(cli, tmp_path, name):
             for line in src.read_text().splitlines(True)
         )
     )
-    run = DATA / "web2012" / "runs" / f"web2012.{name}.run"
+    run = DATA / "web2012" / "runs" / f"web2012.{name}.run.gz"
+    plain = plain_copy(run, tmp_path)  # (rbp_eval reads plain files)
     for args in (("-q", "-d", "5,10,20,0", "-p", "0.5,0.8,0.95"), ("-q", "-b", "2", "-r")):
-        _, want, _ = theirs("-H", *args, clipped, run)
+        _, want, _ = theirs("-H", *args, clipped, plain)
         rc, got, _ = cli("rbp_eval", "-H", *args, clipped, run)
         assert rc == 0 and got == want and got.count("\n") > 100
         rc, original, _ = cli("rbp_eval", "-H", *args, src, run)

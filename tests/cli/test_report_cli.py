@@ -16,7 +16,7 @@ import cwlkit
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-NAMES = ["web2012.ql.cata.run", "web2012.rm.cata.run", "web2012.ql.catb.run"]
+NAMES = ["web2012.ql.cata.run.gz", "web2012.rm.cata.run.gz", "web2012.ql.catb.run.gz"]
 RUNS = [str(WEB / "runs" / n) for n in NAMES]
 
 
@@ -24,7 +24,7 @@ def test_markdown_by_default(cli):
     rc, out, err = cli("report", QRELS, *RUNS, "-m", "P@10", "AP")
     assert rc == 0 and err == ""
     assert out.startswith("| Run | P@10 | Δ% | W/T/L | AP |")
-    assert out.count(".run") >= 3 and "(a) web2012.ql.cata.run (reference)" in out
+    assert out.count(".run") >= 3 and "(a) web2012.ql.cata.run.gz (reference)" in out
     assert "Letters: the run is significantly better" in out
 
 

@@ -6,18 +6,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import DATA, read_data
 from scipy import stats
 
 import cwlkit
 
-WEB = REPO.parent / "shared" / "data" / "web2012"
+WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-NAMES = ["web2012.ql.cata.run", "web2012.rm.cata.run", "web2012.ql.catb.run"]
+NAMES = ["web2012.ql.cata.run.gz", "web2012.rm.cata.run.gz", "web2012.ql.catb.run.gz"]
 RUNS = [str(WEB / "runs" / n) for n in NAMES]
 MEASURES = ["P@10", "RBP(p=0.8)"]
 
@@ -372,14 +371,14 @@ def test_compare_measure_list_in_one_option(cli):
 
 def test_compare_runs_with_different_topics(cli, tmp_path, per_topic):
     """A run with 10 of the 50 topics: the comparison is on those 10, and the text says so."""
-    lines = Path(RUNS[0]).read_text().splitlines(keepends=True)
+    lines = read_data(RUNS[0]).splitlines(keepends=True)
     keep = {str(t) for t in range(151, 161)}
     part = tmp_path / "part.run"
     part.write_text("".join(ln for ln in lines if ln.split()[0] in keep))
     rc, out, _ = cli("compare", QRELS, str(part), RUNS[1], "-m", "P@10")
     assert rc == 0
     assert "10 topics" in out.splitlines()[0]
-    assert "topics not in every run were left out: web2012.rm.cata.run (40)" in out
+    assert "topics not in every run were left out: web2012.rm.cata.run.gz (40)" in out
     rc, tsv, _ = cli("compare", QRELS, str(part), RUNS[1], "-m", "P@10", "-f", "tsv")
     row = _tsv(tsv)[0]
     full = per_topic[NAMES[1]].per_topic("P@10")

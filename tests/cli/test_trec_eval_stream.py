@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 TE = DATA / "trec_eval_test"
 SIZES = ["1", "7", "1000"]
 JOBS = ["1", "2"]

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 SCREENSHOT = REPO / "docs" / "img" / "report.png"
 
 
@@ -49,7 +49,7 @@ def page(tmp_path_factory):
         RUNS,
         ["P@10", "AP", "nDCG@10", "INST(T=2)"],
         gain="linear",
-        baseline="web2012.ql.cata.run",
+        baseline="web2012.ql.cata.run.gz",
         correction="holm",
         anova=True,
         title="TREC 2012 Web Track: 8 runs against ql.cata",

@@ -22,8 +22,8 @@ from cwlkit.results import Results
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = [str(WEB / "runs" / f"web2012.{n}.run") for n in ("ql.cata", "rm.cata", "ql.catb")]
-NAMES = [f"web2012.{n}.run" for n in ("ql.cata", "rm.cata", "ql.catb")]
+RUNS = [str(WEB / "runs" / f"web2012.{n}.run.gz") for n in ("ql.cata", "rm.cata", "ql.catb")]
+NAMES = [f"web2012.{n}.run.gz" for n in ("ql.cata", "rm.cata", "ql.catb")]
 MEASURES = ["P@10", "AP", "INST(T=2)"]
 
 
@@ -304,10 +304,10 @@ def test_html_figures_and_table_fit_a_1400_px_window():
     assert "max-width: 100%" in rules["figure svg"] and "height: auto" in rules["figure svg"]
     assert "overflow-x: auto" in rules[".scroll"]
     pad = float(re.search(r"padding: \S+ (\d+)px", rules["main"]).group(1))
-    runs = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+    runs = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
     four = ["P@10", "AP", "nDCG@10", "INST(T=2)"]
     html = cwlkit.report(
-        QRELS, runs, four, gain="linear", baseline="web2012.ql.cata.run", anova=True
+        QRELS, runs, four, gain="linear", baseline="web2012.ql.cata.run.gz", anova=True
     ).to_html()
     widths = [float(w) * 4 / 3 for w in re.findall(r'<svg[^>]* width="([\d.]+)pt"', html)]
     assert len(widths) >= 7 and max(widths) <= 1400 - 2 * pad  # px = pt x 96/72

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 from test_streamed import assert_same
 
 import cwlkit
@@ -22,7 +22,7 @@ from cwlkit.support.threads import cores
 WEB = DATA / "web2012"
 TE = DATA / "trec_eval_test" / "9.0.8"
 INPUTS = {
-    "web2012": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run"),
+    "web2012": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run.gz"),
     "trec_eval-suite": (TE / "qrels.test", TE / "results.test"),
 }
 TREC = ["P@5", "AP", "nDCG@10", "RR", "R-Prec", "NumRet", "GMAP"]
@@ -108,7 +108,7 @@ def test_error_in_a_late_chunk_names_its_line(tmp_path, suffix):
     worker) in the last topic: the whole-file error, from a streamed bucket (plain file) or a
     chunk of a run read whole (gzip)."""
     qrels, path = INPUTS["web2012"]
-    lines = path.read_text().splitlines(keepends=True)
+    lines = read_data(path).splitlines(keepends=True)
     bad = len(lines) - 5
     fields = lines[bad - 1].split()
     fields[3] = "x"
@@ -126,7 +126,7 @@ def test_error_in_a_late_chunk_names_its_line(tmp_path, suffix):
 
 def test_duplicate_in_a_late_bucket(tmp_path):
     qrels, path = INPUTS["web2012"]
-    lines = path.read_text().splitlines(keepends=True)
+    lines = read_data(path).splitlines(keepends=True)
     lines[-3] = lines[-10]
     run = tmp_path / "dup.run"
     run.write_text("".join(lines))

@@ -12,7 +12,7 @@ from cwlkit.errors import ParamError
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUN = WEB / "runs" / "web2012.ql.cata-filtered.run"
+RUN = WEB / "runs" / "web2012.ql.cata-filtered.run.gz"
 TE = DATA / "trec_eval_test"
 
 

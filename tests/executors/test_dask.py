@@ -27,7 +27,7 @@ dd = pytest.importorskip("dask.dataframe")
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 TE = DATA / "trec_eval_test" / "9.0.8"
 MEASURES = ["P@10", "AP", "nDCG@10", "RR", "R-Prec"]
 RUN_COLUMNS = ["query_id", "Q0", "doc_id", "rank", "score", "tag"]

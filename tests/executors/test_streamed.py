@@ -23,8 +23,8 @@ MEASURES = ["P@5", "AP", "nDCG@10", "RR", "R-Prec", "NumRet", "GMAP", "ERR@10"]
 CWL = ["RBP(p=0.8)", "INST(T=2)", "AP_cwl", "SDCG@10"]
 
 INPUTS = {
-    "web2012-ql": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run"),
-    "web2012-rm": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb-filtered.run"),
+    "web2012-ql": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run.gz"),
+    "web2012-rm": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb-filtered.run.gz"),
     "trec_eval-suite": (TE / "qrels.test", TE / "results.test"),
     "example": (EXAMPLE / "example.qrels", EXAMPLE / "example.run"),
 }

@@ -15,7 +15,7 @@ from cwlkit.formats.comparison import FORMATS, format_comparison
 from cwlkit.stats.comparison import compare
 
 WEB = DATA / "web2012"
-RUNS = [WEB / "runs" / f"web2012.{n}.run" for n in ("ql.cata", "rm.cata", "ql.catb")]
+RUNS = [WEB / "runs" / f"web2012.{n}.run.gz" for n in ("ql.cata", "rm.cata", "ql.catb")]
 
 
 @pytest.fixture(scope="module")

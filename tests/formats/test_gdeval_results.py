@@ -1,7 +1,7 @@
 """``cwlkit gdeval`` computes through the one API: :func:`gdeval_results` gives a Results equal
 to :class:`cwlkit.Evaluator`'s with ``nDCG(dcg='exp-log2')@k`` and ``ERR(max_grade=4)@k`` on
 gdeval's topics (chosen here with plain Python), its mean is the ``amean`` gdeval.pl printed
-(../shared/data/web2012/expected), and :func:`format_gdeval` prints any such Results as
+(data/web2012/expected), and :func:`format_gdeval` prints any such Results as
 gdeval.pl does."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 import cwlkit
 from cwlkit.errors import CwlkitError
@@ -18,12 +18,12 @@ from cwlkit.formats.gdeval import format_gdeval, gdeval_results
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run"))
+RUNS = sorted((WEB / "runs").glob("*.run.gz"))
 EXPECTED = {
-    ("web2012.ql.cata.run", 20): "web2012.ql.cata.gdeval.txt",
-    ("web2012.ql.cata.run", 10): "web2012.ql.cata.gdeval.k10.txt",
-    ("web2012.rm.catb.run", 20): "web2012.rm.catb.gdeval.txt",
-    ("web2012.rm.catb.run", 10): "web2012.rm.catb.gdeval.k10.txt",
+    ("web2012.ql.cata.run.gz", 20): "web2012.ql.cata.gdeval.txt",
+    ("web2012.ql.cata.run.gz", 10): "web2012.ql.cata.gdeval.k10.txt",
+    ("web2012.rm.catb.run.gz", 20): "web2012.rm.catb.gdeval.txt",
+    ("web2012.rm.catb.run.gz", 10): "web2012.rm.catb.gdeval.k10.txt",
 }
 
 
@@ -42,7 +42,7 @@ def _positive_topics(path: Path) -> set[str]:
 
 
 def _run_topics(path: Path) -> set[str]:
-    return {line.split()[0] for line in path.read_text().splitlines() if line.strip()}
+    return {line.split()[0] for line in read_data(path).splitlines() if line.strip()}
 
 
 @pytest.mark.parametrize("k", [20, 10])
@@ -58,7 +58,7 @@ def test_results_equal_the_evaluators(run, k):
     assert got.topics == topics == want.topics and len(topics) == 50
     np.testing.assert_array_equal(got.values[:2], want.values)
     counts: dict[str, float] = {}
-    for line in run.read_text().splitlines():
+    for line in read_data(run).splitlines():
         counts[line.split()[0]] = counts.get(line.split()[0], 0.0) + 1
     assert got.per_topic("NumRet") == {t: counts[t] for t in topics}
     assert got.run == "indri"
@@ -81,7 +81,7 @@ def _subset(tmp_path: Path, drop_run: set[str], drop_positive: set[str]) -> tupl
     """web2012's ql.cata run without the topics ``drop_run``, and its qrels with every grade
     of the topics ``drop_positive`` set to 0."""
     run = tmp_path / "run.txt"
-    src = (WEB / "runs" / "web2012.ql.cata.run").read_text().splitlines(keepends=True)
+    src = read_data(WEB / "runs" / "web2012.ql.cata.run.gz").splitlines(keepends=True)
     run.write_text("".join(x for x in src if x.split()[0] not in drop_run))
     qrels = tmp_path / "qrels.txt"
     lines = []
@@ -127,7 +127,7 @@ def test_risk_sensitive_results(tmp_path):
     """-baseline: each value is run - baseline (0 where the baseline lacks the topic), a loss
     multiplied by 1 + alpha; NumRet stays the run's."""
     qrels, base = _subset(tmp_path, drop_run={"170"}, drop_positive=set())
-    run = WEB / "runs" / "web2012.rm.catb.run"
+    run = WEB / "runs" / "web2012.rm.catb.run.gz"
     got = gdeval_results(
         cwlkit.read_qrels(qrels),
         cwlkit.read_run(run),

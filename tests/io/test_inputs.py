@@ -37,7 +37,7 @@ pl = pytest.importorskip("polars")
 ir_measures = pytest.importorskip("ir_measures")
 
 QRELS = DATA / "web2012" / "qrels.web.151-200.txt"
-RUN = DATA / "web2012" / "runs" / "web2012.ql.cata.run"
+RUN = DATA / "web2012" / "runs" / "web2012.ql.cata.run.gz"
 HAS_IRDS = importlib.util.find_spec("ir_datasets") is not None
 
 
@@ -414,13 +414,13 @@ def irds_tiny():
     import ir_datasets
     from ir_datasets.datasets.base import Dataset
     from ir_datasets.formats import TrecQrels, TrecScoredDocs
-    from ir_datasets.util import LocalDownload
+    from ir_datasets.util import GzipExtract, LocalDownload
 
     name = "cwlkit-test/tiny"
     if name not in ir_datasets.registry._registered:
         ds = Dataset(
             TrecQrels(LocalDownload(QRELS, mkdir=False), {}),
-            TrecScoredDocs(LocalDownload(RUN, mkdir=False)),
+            TrecScoredDocs(GzipExtract(LocalDownload(RUN, mkdir=False))),
         )
         ir_datasets.registry.register(name, ds)
     return name

@@ -88,11 +88,11 @@ _TE, _WEB, _LETOR = DATA / "trec_eval_test" / "9.0.8", DATA / "web2012", DATA / 
         ["cwl", _Q, _R],
         ["cwl", "-r", _Q, _R],
         ["cwl", "-c", EXAMPLE / "example.costs", "--ties", "average", _Q, _R],
-        ["gdeval", _WEB / "qrels.web.151-200.txt", _WEB / "runs" / "web2012.ql.cata.run"],
+        ["gdeval", _WEB / "qrels.web.151-200.txt", _WEB / "runs" / "web2012.ql.cata.run.gz"],
         [
             "letor",
             "score",
-            _LETOR / "MQ2008.Fold1.test.lf.txt",
+            _LETOR / "MQ2008.Fold1.test.lf.txt.gz",
             _LETOR / "MQ2008.Fold1.test.pred.linear.txt",
             "-",
             "1",

@@ -15,7 +15,7 @@ from cwlkit.errors import ParamError
 from cwlkit.judging import pool, simulate_judging
 
 W = DATA / "web2012"
-RUNS = sorted(str(p) for p in (W / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (W / "runs").glob("*.run.gz"))
 QRELS = W / "qrels.web.151-200.txt"
 
 

@@ -20,7 +20,7 @@ from cwlkit.errors import ParamError
 from cwlkit.judging.reusability import read_groups, reusability, tag_prefix
 
 W = DATA / "web2012"
-RUNS = sorted(str(p) for p in (W / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (W / "runs").glob("*.run.gz"))
 QRELS = W / "qrels.web.151-200.txt"
 TREC_EVAL = Path("/work/peers-build/trec_eval")
 

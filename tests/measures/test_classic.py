@@ -767,7 +767,7 @@ def test_intp_by_hand_and_against_trec_eval_iprec():
     web = DATA / "web2012"
     res = cwlkit.evaluate(
         web / "qrels.web.151-200.txt",
-        web / "runs" / "web2012.ql.catb.run",
+        web / "runs" / "web2012.ql.catb.run.gz",
         ["IntP(r=0.3)", "IPrec@0.3"],
     )
     assert res.per_topic("IPrec@0.3")["155"] == 20 / 172

@@ -31,10 +31,10 @@ QRELS = WEB / "qrels.web.151-200.txt"
 @pytest.mark.parametrize(
     "run,k,expected",
     [
-        ("web2012.ql.cata.run", 20, "web2012.ql.cata.gdeval.txt"),
-        ("web2012.ql.cata.run", 10, "web2012.ql.cata.gdeval.k10.txt"),
-        ("web2012.rm.catb.run", 20, "web2012.rm.catb.gdeval.txt"),
-        ("web2012.rm.catb.run", 10, "web2012.rm.catb.gdeval.k10.txt"),
+        ("web2012.ql.cata.run.gz", 20, "web2012.ql.cata.gdeval.txt"),
+        ("web2012.ql.cata.run.gz", 10, "web2012.ql.cata.gdeval.k10.txt"),
+        ("web2012.rm.catb.run.gz", 20, "web2012.rm.catb.gdeval.txt"),
+        ("web2012.rm.catb.run.gz", 10, "web2012.rm.catb.gdeval.k10.txt"),
     ],
 )
 def test_gdeval_byte_identical(cli, run, k, expected):
@@ -54,7 +54,7 @@ def test_gdeval_ndcg_equals_trec_eval_ndcg_cut_on_exponential_gains():
     import pytrec_eval
 
     q = cwlkit.read_qrels(QRELS)
-    r = cwlkit.read_run(WEB / "runs" / "web2012.rm.catb.run")
+    r = cwlkit.read_run(WEB / "runs" / "web2012.rm.catb.run.gz")
     qd: dict[str, dict[str, int]] = {}
     for t, d, g in zip(
         q.table.column("topic").to_pylist(),
@@ -256,7 +256,7 @@ def test_cascade_tail_closed_forms():
 
 def test_residuals_on_web2012_are_bounds():
     q = cwlkit.read_qrels(QRELS)
-    b = build_batch(q, cwlkit.read_run(WEB / "runs" / "web2012.ql.catb-filtered.run"))
+    b = build_batch(q, cwlkit.read_run(WEB / "runs" / "web2012.ql.catb-filtered.run.gz"))
     m = ERR(max_grade=4, k=20)
     lo, res = m.compute(b), m.residual(b)
     assert (res >= 0).all() and (lo + res <= 1.0).all() and (res > 0.01).any()
@@ -405,11 +405,11 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
         "-k",
         "10",
         "-baseline",
-        WEB / "runs" / "web2012.ql.cata.run",
+        WEB / "runs" / "web2012.ql.cata.run.gz",
         "-riskAlpha",
         "1.0",
         QRELS,
-        WEB / "runs" / "web2012.rm.catb.run",
+        WEB / "runs" / "web2012.rm.catb.run.gz",
     )
     assert rc == 0 and err == ""
     lines = out.splitlines()

@@ -15,7 +15,7 @@ from cwlkit.measures import grid
 from cwlkit.measures.parse import parse_measures
 
 QRELS = DATA / "web2012" / "qrels.web.151-200.txt"
-RUN = DATA / "web2012" / "runs" / "web2012.ql.catb.run"
+RUN = DATA / "web2012" / "runs" / "web2012.ql.catb.run.gz"
 
 
 def test_values_are_exact_decimals_and_stop_is_included():

@@ -46,10 +46,10 @@ TE = DATA / "trec_eval_test" / "9.0.8"
 CASES = {
     "web2012.ql.cata-filtered": (
         WEB / "qrels.web.151-200.txt",
-        WEB / "runs" / "web2012.ql.cata-filtered.run",
+        WEB / "runs" / "web2012.ql.cata-filtered.run.gz",
         4,
     ),
-    "web2012.rm.catb": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb.run", 4),
+    "web2012.rm.catb": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb.run.gz", 4),
     "trec_eval_test": (TE / "qrels.test", TE / "results.test", 1),
 }
 

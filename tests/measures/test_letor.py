@@ -1,4 +1,4 @@
-"""``cwlkit letor``: golden outputs of LETOR's Perl scripts (../shared/data/letor/expected, made
+"""``cwlkit letor``: golden outputs of LETOR's Perl scripts (data/letor/expected, made
 with Eval-Score-3.0.pl and Eval-Score-4.0.pl), the LETOR document's worked P@n example, hand
 computations of NDCG and MSLR conventions, Eval-Rank against Eval-Score, the t-test against
 scipy, and the error messages."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import DATA, read_data
 from scipy import stats
 
 import cwlkit
@@ -20,9 +20,9 @@ from cwlkit.io.letor import read_features, read_letor_results
 from cwlkit.measures.letor import letor_qrels_run, letor_version
 from cwlkit.measures.letor_measures import letor_measure_list
 
-LETOR = REPO.parent / "shared" / "data" / "letor"
-FEAT4 = LETOR / "MQ2008.Fold1.test.lf.txt"
-FEAT3 = LETOR / "MQ2008.Fold1.test.letor3.txt"
+LETOR = DATA / "letor"
+FEAT4 = LETOR / "MQ2008.Fold1.test.lf.txt.gz"
+FEAT3 = LETOR / "MQ2008.Fold1.test.letor3.txt.gz"
 PRED = LETOR / "MQ2008.Fold1.test.pred.linear.txt"
 FEATURES = {"4.0": FEAT4, "3.0": FEAT3}
 EXPECTED = {
@@ -105,7 +105,7 @@ def test_golden_to_stdout(cli, version):
 def test_crlf_input_gives_the_same_bytes(cli, tmp_path):
     """LETOR 4.0 ships CRLF files (which Eval-Score-4.0.pl rejects on Linux): we accept them."""
     feats = tmp_path / "crlf.txt"
-    feats.write_bytes(FEAT4.read_bytes().replace(b"\n", b"\r\n"))
+    feats.write_bytes(read_data(FEAT4).encode().replace(b"\n", b"\r\n"))
     pred = tmp_path / "pred.txt"
     pred.write_bytes(PRED.read_bytes().replace(b"\n", b"\r\n"))
     assert b"\r\n" in feats.read_bytes()
@@ -117,7 +117,7 @@ def test_crlf_input_gives_the_same_bytes(cli, tmp_path):
 def _rank_positions(features: Path, pred: Path) -> list[str]:
     """Rank positions as the scores induce them: per query, by score descending, ties in file
     order (computed here with a plain sort, independently of cwlkit)."""
-    qids = [line.split()[1] for line in features.read_text().splitlines()]
+    qids = [line.split()[1] for line in read_data(features).splitlines()]
     scores = [float(x) for x in pred.read_text().split()]
     by_q: dict[str, list[int]] = {}
     for i, q in enumerate(qids):
@@ -357,7 +357,7 @@ def test_non_numeric_score(cli, tmp_path):
 
 
 def test_bad_feature_line(cli, tmp_path):
-    lines = FEAT3.read_text().splitlines()[:5]
+    lines = read_data(FEAT3).splitlines()[:5]
     lines[2] = "1 1:0.5 2:0.3 #docid = x"
     feats = _write(tmp_path / "f.txt", lines)
     pred = _write(tmp_path / "p.txt", ["1"] * 5)

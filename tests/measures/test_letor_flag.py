@@ -7,7 +7,7 @@ and Eval-Score-4.0.pl) instead stop with "Flag should be 0 or 1" unless the flag
 numerically 0 or 1. cwlkit follows the seed; ``--strict-flag`` is the scripts' check.
 
 Compared against the seed's words (read from the seed file) and the files the Perl scripts
-wrote (``../shared/data/letor/expected``, flags 0 and 1).
+wrote (``data/letor/expected``, flags 0 and 1).
 """
 
 from __future__ import annotations
@@ -16,15 +16,17 @@ import re
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import DATA, REPO, read_data
 
 from cwlkit.errors import UnknownMeasureError
 from cwlkit.formats.letor import evaluate_letor_files
 
-SHARED = REPO.parent / "shared"
-LETOR = SHARED / "data" / "letor"
-SEED = SHARED / "seeds" / "002_fbe7f872201bcee8.txt"
-FEAT = {"4.0": LETOR / "MQ2008.Fold1.test.lf.txt", "3.0": LETOR / "MQ2008.Fold1.test.letor3.txt"}
+LETOR = DATA / "letor"
+SEED = REPO / "tests" / "fixtures" / "seed002_letor_flag.txt"  # the seed's two flag paragraphs
+FEAT = {
+    "4.0": LETOR / "MQ2008.Fold1.test.lf.txt.gz",
+    "3.0": LETOR / "MQ2008.Fold1.test.letor3.txt.gz",
+}
 PRED = LETOR / "MQ2008.Fold1.test.pred.linear.txt"
 EXPECTED = {"4.0": "EvalScore4", "3.0": "EvalScore3"}
 
@@ -70,7 +72,7 @@ def test_any_other_flag_writes_the_averages(cli, tmp_path, version, flag):
 def test_eval_rank_follows_the_same_rule(cli, tmp_path):
     ranks = tmp_path / "ranks.txt"
     # the file order is a valid ranking: each query's documents numbered 1..n in line order
-    qids = [ln.split()[1] for ln in FEAT["4.0"].read_text().splitlines()]
+    qids = [ln.split()[1] for ln in read_data(FEAT["4.0"]).splitlines()]
     seen: dict[str, int] = {}
     lines = []
     for q in qids:

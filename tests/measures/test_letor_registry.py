@@ -1,7 +1,7 @@
 """LETOR's measures in the registry (``LETOR_P@k``, ``LETOR_MAP``, ``LETOR_NDCG@k``,
 ``LETOR_MeanNDCG``) on the MQ2008 Fold1 test set with the shared linear predictions: per topic
 against :func:`letor_measures` on the same ranking (built here), means against the files
-LETOR's Perl scripts wrote (../shared/data/letor/expected), names, the label check, and the
+LETOR's Perl scripts wrote (data/letor/expected), names, the label check, and the
 ``cwlkit letor`` path (:func:`evaluate_letor_files`) against the Evaluator on a run ranked here
 as the scripts rank."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import DATA
 
 import cwlkit
 from cwlkit.errors import ParamError
@@ -26,11 +26,11 @@ from cwlkit.measures.letor import (
     letor_version,
 )
 
-LETOR = REPO.parent / "shared" / "data" / "letor"
+LETOR = DATA / "letor"
 PRED = LETOR / "MQ2008.Fold1.test.pred.linear.txt"
 FEATURES = {
-    "4.0": LETOR / "MQ2008.Fold1.test.lf.txt",
-    "3.0": LETOR / "MQ2008.Fold1.test.letor3.txt",
+    "4.0": LETOR / "MQ2008.Fold1.test.lf.txt.gz",
+    "3.0": LETOR / "MQ2008.Fold1.test.letor3.txt.gz",
 }
 EXPECTED = {
     "4.0": LETOR / "expected" / "MQ2008.Fold1.test.linear.EvalScore4.flag0.txt",

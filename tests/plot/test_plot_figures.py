@@ -29,7 +29,7 @@ Q, R, COSTS = cwlkit.example("qrels"), cwlkit.example("run"), cwlkit.example("co
 FIG1 = ["RBP(p=0.8)", "TBG(halflife=2)", "BPMD(T=2,K=10,hb=0.5,hc=0.5)"]
 CWL = {"costs": COSTS, "topics": "run", "trec_version": 10}
 WEB = DATA / "web2012"
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 
 
 def lines_by_gid(fig) -> dict[str, object]:
@@ -301,7 +301,7 @@ def test_scatter_run_names_do_not_overlap_and_stay_inside(web_runs):
     renderer = _drawn(fig)
     names = [t for t in fig.legends[0].get_texts()]
     assert [t.get_text() for t in names] == [
-        r.removeprefix("web2012.").removesuffix(".run") for r in cm.runs
+        r.removeprefix("web2012.").removesuffix(".run.gz") for r in cm.runs
     ]
     _everything_inside(fig, renderer)
     boxes = [t.get_window_extent(renderer) for t in names]
@@ -362,7 +362,7 @@ def test_pr_interpolated_line_is_never_below_a_measured_point():
     from cwlkit.plot.curves import plot_pr
 
     batch = cwlkit.Evaluator(WEB / "qrels.web.151-200.txt", []).batch(
-        WEB / "runs" / "web2012.ql.catb.run"
+        WEB / "runs" / "web2012.ql.catb.run.gz"
     )
     curve = pr_curve(batch)
     ax = plot_pr(curve, topics=[str(t) for t in curve.topics], mean=False, measured=True)
@@ -388,7 +388,7 @@ def test_roc_says_which_topics_it_draws_and_averages():
     from cwlkit.plot.curves import plot_roc
 
     batch = cwlkit.Evaluator(WEB / "qrels.web.151-200.txt", []).batch(
-        WEB / "runs" / "web2012.ql.cata.run"
+        WEB / "runs" / "web2012.ql.cata.run.gz"
     )
     roc = roc_curve(batch)
     # topics with an AUC: a judged relevant and a judged non-relevant document (from the file)

@@ -61,8 +61,13 @@ def test_figure_svg_prefixes_ids():
 
 
 def test_short_names():
+    assert P.short_names(["web2012.ql.cata.run.gz", "web2012.rm.cata.run.gz"]) == [
+        "ql.cata",
+        "rm.cata",
+    ]
     assert P.short_names(["web2012.ql.cata.run", "web2012.rm.cata.run"]) == ["ql.cata", "rm.cata"]
     assert P.short_names(["a.run", "b.run"]) == ["a", "b"]
+    assert P.short_names(["a.gz", "b.gz"]) == ["a", "b"]
     assert P.short_names(["x", "y"]) == ["x", "y"]
     assert P.short_names(["run.1", "run.1.b"]) == ["1", "1.b"]
     assert P.short_names(["a.x", "b.x", "x"]) == ["a.x", "b.x", "x"]  # not all dotted

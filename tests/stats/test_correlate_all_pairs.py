@@ -22,7 +22,7 @@ from cwlkit.stats import correlation_matrix
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 # ERR@20, the C_E metrics with the paper's Spearman parameters (its Table 1), classic ones
 MEASURES = [
     "ERR@20",
@@ -223,7 +223,7 @@ def test_tau_ap_matrix_rows_are_the_truth():
     W = DATA / "web2012"
     runs = cwlkit.evaluate(
         W / "qrels.web.151-200.txt",
-        sorted(str(p) for p in (W / "runs").glob("*.run")),
+        sorted(str(p) for p in (W / "runs").glob("*.run.gz")),
         ["ERR@20", "P@10", "AP"],
     )
     cm = correlation_matrix(runs, levels=["systems"], coefficients=["tau_ap", "kendall_tau_b"])

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import REPO
+from conftest import DATA
 from scipy import stats
 
 from cwlkit.errors import ParamError
 from cwlkit.stats.fit import fit_parameter, fit_runs, parse_grid
 
-WEB = REPO.parent / "shared" / "data" / "web2012"
+WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
 RUNS = [
-    WEB / "runs" / f"web2012.{s}.run" for s in ("ql.cata", "rm.cata", "ql.catb-filtered", "rm.catb")
+    WEB / "runs" / f"web2012.{s}.run.gz"
+    for s in ("ql.cata", "rm.cata", "ql.catb-filtered", "rm.catb")
 ]
 
 

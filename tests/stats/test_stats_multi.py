@@ -19,7 +19,7 @@ from cwlkit.stats.multi import pairwise_tukey, tukey_hsd, two_way_anova
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 
 
 @pytest.fixture(scope="module")

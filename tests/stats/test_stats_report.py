@@ -18,7 +18,7 @@ from cwlkit.stats.report import MARK_BETTER, MARK_WORSE, letters
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
 MEASURES = ["P@10", "AP", "RBP(p=0.8)"]
 
 # ------------------------------------------------------------------ hand-checked case

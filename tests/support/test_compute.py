@@ -15,7 +15,7 @@ from cwlkit.support import compute as pc
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUN = WEB / "runs" / "web2012.ql.cata.run"
+RUN = WEB / "runs" / "web2012.ql.cata.run.gz"
 
 WORDS = pa.array(["b", "a", "c", "a", "", "b"])
 SET = pa.array(["a", "c", "z"])

@@ -41,6 +41,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     ),
     "pool": ("cwlkit.cli.pool", "pool runs for judging; 'pool simulate': judging budgets vs tau"),
     "compare-runs": ("cwlkit.cli.compare_runs", "per-topic RBO between two runs' rankings"),
+    "diff": ("cwlkit.cli.diff", "two runs side by side, rank by rank, as an HTML page"),
     "reusability": (
         "cwlkit.cli.reusability",
         "leave each group of runs out of the pool: how far its scores and ranks move",

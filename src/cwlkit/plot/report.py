@@ -85,13 +85,16 @@ def _axes(ax: Any, width: float = 6.0, height: float = 3.5, **kw: Any) -> Any:
 
 def short_names(runs: Sequence[str]) -> list[str]:
     """Run names without the first and last dot-separated parts they all share
-    (``web2012.ql.cata.run`` -> ``ql.cata``), when what remains is distinct and non-empty."""
+    (``web2012.ql.cata.run`` -> ``ql.cata``; a ``.gz`` they all end with goes first:
+    ``web2012.ql.cata.run.gz`` -> ``ql.cata``), when what remains is distinct and non-empty."""
     names = [str(r) for r in runs]
     if len(names) < 2 or not all("." in n for n in names):
         return names
-    pre = names[0].split(".", 1)[0] + "."
-    suf = "." + names[0].rsplit(".", 1)[1]
     out = list(names)
+    if all(n.endswith(".gz") and "." in n[:-3] for n in out):
+        out = [n[:-3] for n in out]
+    pre = out[0].split(".", 1)[0] + "."
+    suf = "." + out[0].rsplit(".", 1)[1]
     if all(n.startswith(pre) for n in out):
         out = [n[len(pre) :] for n in out]
     if all(n.endswith(suf) and len(n) > len(suf) for n in out):

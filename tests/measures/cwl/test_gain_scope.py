@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 from cwlkit.core.batch import build_batch
 from cwlkit.io.trec import Qrels, Run, read_qrels, read_run
@@ -146,19 +146,19 @@ def test_cli_gain_scope(cli, tmp_path, gain):
 
 WEB = DATA / "web2012"
 WEB_QRELS = WEB / "qrels.web.151-200.txt"
-WEB_RUN = WEB / "runs" / "web2012.ql.cata-filtered.run"
+WEB_RUN = WEB / "runs" / "web2012.ql.cata-filtered.run.gz"
 CUTS = [("177", "189", "195"), ("177", "195")]  # top labels 3 and 1
 
 
 @pytest.fixture(scope="module")
 def web():
     if not WEB_RUN.exists():
-        pytest.skip("the shared Web 2012 data is not available")
+        pytest.skip("data/web2012 is not available")
     return read_qrels(WEB_QRELS), WEB_RUN
 
 
 def _cut(src, dst, topics):
-    keep = [ln for ln in src.read_text().splitlines(keepends=True) if ln.split()[0] in topics]
+    keep = [ln for ln in read_data(src).splitlines(keepends=True) if ln.split()[0] in topics]
     dst.write_text("".join(keep))
     return dst
 

@@ -1,7 +1,7 @@
 """Golden test: every line of trec_eval's own quick test (9.0.8 and 10.0 CASES files) run
 through ``cwlkit trec_eval`` must print the expected file byte for byte.
 
-Reference: the expected outputs in ../shared/data/trec_eval_test/{9.0.8,10.0}, produced by
+Reference: the expected outputs in data/trec_eval_test/{9.0.8,10.0}, produced by
 the trec_eval C programs of those versions.
 """
 

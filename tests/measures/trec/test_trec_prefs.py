@@ -1,6 +1,6 @@
 """trec_eval's preference (-R prefs, qrels_prefs) and judgment-group (-R qrels_jg) measures.
 
-References: trec_eval's own expected outputs (9.0.8 and 10.0, in ../shared/data/trec_eval_test),
+References: trec_eval's own expected outputs (9.0.8 and 10.0, in data/trec_eval_test),
 hand computations, and a loop-by-loop transcription of trec_eval's C counting on random inputs.
 """
 

@@ -2,7 +2,7 @@
 :class:`cwlkit.Evaluator` for the same canonical measures, and trec_eval's text is a
 formatter of Results.
 
-References: trec_eval's own expected outputs (../shared/data/trec_eval_test, from the C
+References: trec_eval's own expected outputs (data/trec_eval_test, from the C
 programs), the Evaluator (an independent path: its own batch and the registry classes'
 ``compute``), and hand counts from the qrels file.
 """
@@ -23,7 +23,7 @@ from cwlkit.measures.trec.spec import MEASURES
 
 WEB = DATA / "web2012"
 WEB_QRELS = WEB / "qrels.web.151-200.txt"
-WEB_RUN = WEB / "runs" / "web2012.ql.cata.run"
+WEB_RUN = WEB / "runs" / "web2012.ql.cata.run.gz"
 SUITE = DATA / "trec_eval_test"
 MEAS_PARAMS = [
     "iprec_at_recall..10,.20,.25,.75,.50",

@@ -1,0 +1,426 @@
+"""``cwlkit.diff(...)``: two runs side by side, topic by topic, down to each rank.
+
+For every topic both runs were scored on (the Evaluator's topics rule), the page data hold:
+
+- each run's value of the measure and their difference ``B - A``;
+- two agreements of the rankings: RBO (``p``, the extrapolated RBO_EXT of the full
+  rankings, :func:`cwlkit.rbo`) and tau_AP of B's order against A's over the documents both
+  retrieved (NaN when they share fewer than 2);
+- each run's residual interval: ``[value, value + residual]`` for a measure that defines a
+  residual (the C/W/L metrics and ERR: unjudged documents and the ranks past the run at the
+  top gain, :mod:`cwlkit.measures.cwl`); for the other measures the values with every
+  unjudged ranked document as non-relevant and as relevant at the qrels' top label (the
+  lower and the larger of the two), since they have no residual of their own. The
+  difference is *decided* by the judgements when the two intervals do not overlap;
+- the top ``depth`` documents of each run with their label (None: unjudged), their rank in
+  the other run (0: not retrieved by it), and their contribution to the measure: for a
+  C/W/L metric ``W(i) g(i)`` (scaled by ``1 / ideal`` for one normalised by its ideal
+  ranking, so that the contributions of all ranks sum to the value); for any other measure
+  the change in the value when rank ``i`` is added to ranks ``1 .. i-1`` (the value of the
+  ranking cut at ``i`` minus that cut at ``i - 1``; for P@k, nDCG@k, AP, RR and ERR the
+  term of rank ``i`` in their sums).
+
+Every per-rank array is computed for all topics at once (numpy over the topics x depth
+matrices); only the agreements are computed topic by topic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+
+from ..errors import NoTopicsError, ParamError
+from ..support.checks import check_int, check_probability
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..api import Evaluator
+    from ..core.ranking import RankingBatch
+    from ..measures.base import Measure
+
+__all__ = ["Diff", "diff"]
+
+
+@dataclass
+class Diff:
+    """Two runs compared topic by topic (see the module for every definition).
+
+    Attributes
+    ----------
+    measure : str
+        The measure's canonical name.
+    runs : tuple of str
+        The names of run A and run B.
+    depth : int
+        Ranks shown per run.
+    topics : list of str
+        The topics both runs were scored on, in byte order.
+    values : numpy.ndarray
+        float64[2, T]: the measure of A and of B.
+    rbo, tau_ap : numpy.ndarray
+        float64[T]: agreements of the two rankings.
+    low, high : numpy.ndarray
+        float64[2, T]: each run's interval.
+    interval : str
+        ``"residual"`` or ``"unjudged"`` (how the intervals were made).
+    docs : numpy.ndarray
+        object[2, T, depth]: document ids (None past the ranking).
+    labels, contributions : numpy.ndarray
+        float64[2, T, depth]: the qrels label (NaN: unjudged or past the ranking) and the
+        contribution of each shown rank.
+    other_rank : numpy.ndarray
+        int64[2, T, depth]: the rank of the document in the other run (0: not retrieved).
+    queries, texts : dict of str to str
+        Query texts by topic and document texts by id (empty when not given).
+    p : float
+        RBO's persistence.
+    cwl : bool
+        The measure is a C/W/L metric (contributions are ``W(i) g(i)``; else the change in
+        the value when the rank is added).
+    """
+
+    measure: str
+    runs: tuple[str, str]
+    depth: int
+    topics: list[str]
+    values: np.ndarray
+    rbo: np.ndarray
+    tau_ap: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    interval: str
+    docs: np.ndarray
+    labels: np.ndarray
+    contributions: np.ndarray
+    other_rank: np.ndarray
+    queries: dict[str, str] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    p: float = 0.9
+    cwl: bool = False
+
+    @property
+    def delta(self) -> np.ndarray:
+        """float64[T]: B - A."""
+        return self.values[1] - self.values[0]
+
+    @property
+    def decided(self) -> np.ndarray:
+        """bool[T]: the two intervals do not overlap (the judgements decide the order)."""
+        return (self.low[0] > self.high[1]) | (self.low[1] > self.high[0])
+
+    def to_html(self, *, title: str | None = None) -> str:
+        """One self-contained page (no server, no network): :mod:`cwlkit.diff.html`."""
+        from .html import render_html
+
+        return render_html(self, title=title)
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write :meth:`to_html` to ``path``."""
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            fh.write(self.to_html())
+
+
+def diff(
+    qrels: Any,
+    run_a: Any,
+    run_b: Any,
+    measure: Any = "nDCG@10",
+    *,
+    depth: int = 10,
+    p: float = 0.9,
+    queries: Any = None,
+    docs: Any = None,
+    names: tuple[str, str] | None = None,
+    **options: Any,
+) -> Diff:
+    """Compare two runs topic by topic and rank by rank (see the module).
+
+    Parameters
+    ----------
+    qrels, run_a, run_b :
+        Any form :func:`cwlkit.evaluate` takes.
+    measure : str or Measure
+        One measure (any of the registry).
+    depth : int, default 10
+        Ranks shown per run (>= 1).
+    p : float, default 0.9
+        RBO's persistence, in (0, 1).
+    queries : path or "irds:ID", optional
+        Query texts (:func:`cwlkit.io.texts.read_queries`).
+    docs : path or "irds:ID", optional
+        Document texts (:func:`cwlkit.io.texts.read_docs`).
+    names : (str, str), optional
+        The runs' names (default: file names, else "A" and "B").
+    **options :
+        :class:`cwlkit.Evaluator`'s options (``topics``, ``gain``, ``order``...).
+    """
+    from ..api import Evaluator
+
+    k = check_int("depth", depth, least=1)
+    assert k is not None
+    persistence = check_probability("p", p)
+    assert persistence is not None
+    options.pop("residuals", None)  # (always computed: the intervals need them)
+    ev = Evaluator(qrels, measure, residuals=True, **options)
+    ev.plan.keep_docs = True  # (the batches carry the document ids)
+    if len(ev.measures) != 1:
+        raise ParamError(f"diff compares runs on one measure; got {len(ev.measures)}")
+    m = ev.measures[0]
+    pair = _names(run_a, run_b) if names is None else _given_names(names)
+    batches = [ev.batch(run_a), ev.batch(run_b)]
+    rows = _common_rows(batches, run_a, run_b, qrels)
+    topics = [str(t) for t in batches[0].topics[rows[0]]]
+    values, low, high, interval = _values(ev, m, batches, rows, (run_a, run_b))
+    shown, labels = _shown(batches, rows, k)
+    out = Diff(
+        measure=m.name,
+        runs=pair,
+        depth=k,
+        topics=topics,
+        values=values,
+        rbo=np.zeros(0),
+        tau_ap=np.zeros(0),
+        low=low,
+        high=high,
+        interval=interval,
+        docs=shown,
+        labels=labels,
+        contributions=np.stack(
+            [_contributions(ev, m, b, r, k) for b, r in zip(batches, rows, strict=True)]
+        ),
+        other_rank=_other_ranks(batches, rows, shown),
+        p=persistence,
+        cwl=_is_cwl(m),
+    )
+    out.rbo, out.tau_ap = _agreements(batches, rows, persistence)
+    if queries is not None:
+        from ..io.texts import read_queries
+
+        out.queries = read_queries(queries, topics)
+    if docs is not None:
+        from ..io.texts import read_docs
+
+        ids = {d for d in out.docs.ravel().tolist() if d is not None}
+        out.texts = read_docs(docs, ids)
+    return out
+
+
+def _names(run_a: Any, run_b: Any) -> tuple[str, str]:
+    from ..api import named_runs
+
+    got = [n for n, _ in named_runs([run_a, run_b])]
+    if got[0] == got[1] or got == ["run1", "run2"]:
+        return "A", "B"
+    return got[0], got[1]
+
+
+def _given_names(names: Any) -> tuple[str, str]:
+    if (
+        not isinstance(names, (tuple, list))
+        or len(names) != 2
+        or not all(isinstance(n, str) and n for n in names)
+        or names[0] == names[1]
+    ):
+        raise ParamError(f"names must be two different non-empty strings; got {names!r}")
+    return str(names[0]), str(names[1])
+
+
+def _common_rows(
+    batches: list[RankingBatch], run_a: Any, run_b: Any, qrels: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of each batch for the topics both hold, in byte order."""
+    ta, tb = batches[0].topics.astype(str), batches[1].topics.astype(str)
+    common, ia, ib = np.intersect1d(ta, tb, assume_unique=True, return_indices=True)
+    if common.size == 0:
+        raise NoTopicsError(
+            f"no topics to compare: {_label(run_a)} and {_label(run_b)} share no topic "
+            f"scored against {_label(qrels)}"
+        )
+    return ia, ib
+
+
+def _label(obj: Any) -> str:
+    if isinstance(obj, (str, os.PathLike)):
+        return os.fspath(obj)
+    return f"the {type(obj).__name__}"
+
+
+def _values(
+    ev: Evaluator,
+    m: Measure,
+    batches: list[RankingBatch],
+    rows: tuple[np.ndarray, np.ndarray],
+    runs: tuple[Any, Any],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """Values [2, T], and the intervals' ends [2, T] with how they were made."""
+    scored = [ev.score(b) for b in batches]
+    values = np.stack([s.values[0, r] for s, r in zip(scored, rows, strict=True)])
+    res = [s.columns.get("ResEU") for s in scored]
+    if all(r is not None and np.isfinite(r[0]).any() for r in res):
+        resid = np.stack(
+            [np.nan_to_num(np.asarray(r)[0, i]) for r, i in zip(res, rows, strict=True)]
+        )
+        return values, values, values + resid, "residual"
+    other = np.stack(
+        [
+            _unjudged_relevant(ev, m, b, run)[r]
+            for b, run, r in zip(batches, runs, rows, strict=True)
+        ]
+    )
+    return values, np.minimum(values, other), np.maximum(values, other), "unjudged"
+
+
+def _unjudged_relevant(ev: Evaluator, m: Measure, batch: RankingBatch, run: Any) -> np.ndarray:
+    """float64[T]: the measure with every unjudged ranked document labelled at the qrels'
+    top label (rows of ``batch``)."""
+    top = batch.qrels_max_label if batch.qrels_max_label is not None else 1.0
+    unjudged = batch.valid & ~batch.judged
+    labels = np.where(unjudged, top, batch.labels)
+    extra = np.where(unjudged, top, np.nan)
+    # the new relevant documents join each topic's judgements (R and the ideal ranking)
+    qrel_labels = -np.sort(-np.concatenate([batch.qrel_labels, extra], axis=1), axis=1)
+    hi = dataclasses.replace(
+        batch,
+        labels=labels,
+        judged=batch.judged | unjudged,
+        qrel_labels=qrel_labels,
+        n_judged=batch.n_judged + unjudged.sum(axis=1),
+        memo={},
+    )
+    return np.asarray(ev.score(hi, measures=[m]).values[0], dtype=np.float64)
+
+
+def _shown(
+    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Document ids object[2, T, k] and labels float64[2, T, k] of the top k ranks."""
+    docs, labels = [], []
+    for b, r in zip(batches, rows, strict=True):
+        d = np.full((r.size, k), None, dtype=object)
+        lab = np.full((r.size, k), np.nan)
+        w = min(k, b.max_depth)
+        d[:, :w] = b.docs[r, :w]
+        lab[:, :w] = np.where(b.judged[r, :w], b.labels[r, :w], np.nan)
+        docs.append(d)
+        labels.append(lab)
+    return np.stack(docs), np.stack(labels)
+
+
+def _is_cwl(m: Measure) -> bool:
+    from ..measures.cwl import CWLMetric
+
+    return isinstance(m, CWLMetric)
+
+
+def _contributions(
+    ev: Evaluator, m: Measure, batch: RankingBatch, rows: np.ndarray, k: int
+) -> np.ndarray:
+    """float64[T, k]: each shown rank's contribution to the measure (see the module)."""
+    if _is_cwl(m):
+        return _cwl_contributions(ev, m, batch, rows, k)
+    out = np.zeros((rows.size, k))
+    before = np.zeros(rows.size)
+    for i in range(1, min(k, batch.max_depth) + 1):
+        now = ev.score(_cut(batch, i), measures=[m]).values[0, rows]
+        out[:, i - 1] = np.where(i <= batch.depth[rows], now - before, 0.0)
+        before = now
+    return out
+
+
+def _cwl_contributions(
+    ev: Evaluator, m: Measure, batch: RankingBatch, rows: np.ndarray, k: int
+) -> np.ndarray:
+    """``W(i) g(i)`` of the shown ranks, scaled so that every rank's sum is the value."""
+    from ..measures.cwl.engine import Metric, weights_matrix
+
+    inp = ev.plan.cwl_input(batch)
+    w = weights_matrix(
+        cast("Metric", m), inp.gain_lo, inp.cost_lo, inp.depth, pad_cost=inp.max_cost
+    )
+    terms = w * inp.gain_lo
+    total = terms.sum(axis=1)
+    value = ev.score(batch, measures=[m]).values[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(total > 0, value / total, 1.0)
+    out = np.zeros((rows.size, k))
+    width = min(k, terms.shape[1])
+    out[:, :width] = (terms * scale[:, None])[rows, :width]
+    return out
+
+
+def _cut(batch: RankingBatch, i: int) -> RankingBatch:
+    """The batch with each ranking cut at rank ``i``."""
+    keep = np.arange(batch.max_depth) < i
+    valid = batch.valid & keep
+
+    def cut(a: Any, pad: float) -> Any:  # (scores and q0 may be kept empty: [T, 0])
+        return np.where(valid, a, pad) if a is not None and a.shape == valid.shape else a
+
+    return dataclasses.replace(
+        batch,
+        depth=np.minimum(batch.depth, i),
+        labels=np.where(valid, batch.labels, np.nan),
+        judged=batch.judged & valid,
+        valid=valid,
+        scores=cut(batch.scores, np.nan),
+        q0=cut(batch.q0, -1),
+        memo={},
+    )
+
+
+def _other_ranks(
+    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], shown: np.ndarray
+) -> np.ndarray:
+    """int64[2, T, k]: the rank of each shown document in the other run's ranking (0: the
+    other run does not retrieve it), by one sort of (topic, document code) keys."""
+    import pyarrow as pa
+
+    full = [b.docs[r] for b, r in zip(batches, rows, strict=True)]
+    T, k = shown.shape[1], shown.shape[2]
+    flat = [f[f != None] for f in full]  # noqa: E711 (elementwise)
+    pool = np.concatenate([flat[0], flat[1], shown[0].ravel(), shown[1].ravel()])
+    codes = pa.array(pool.tolist(), pa.string()).dictionary_encode().indices
+    codes = np.asarray(codes.fill_null(-1), dtype=np.int64)
+    n_codes = int(codes.max()) + 2
+    sizes = [flat[0].size, flat[1].size, T * k, T * k]
+    parts = np.split(codes, np.cumsum(sizes)[:-1])
+    out = np.zeros((2, T, k), dtype=np.int64)
+    for side in (0, 1):
+        other = 1 - side
+        t_idx, r_idx = np.nonzero(full[other] != None)  # noqa: E711
+        keys = t_idx.astype(np.int64) * n_codes + parts[other]
+        order = np.argsort(keys, kind="stable")
+        keys, ranks = keys[order], r_idx[order] + 1
+        want = np.repeat(np.arange(T, dtype=np.int64), k) * n_codes + parts[2 + side]
+        at = np.clip(np.searchsorted(keys, want), 0, max(keys.size - 1, 0))
+        hit = (keys.size > 0) & (parts[2 + side] >= 0)
+        hit = hit & (keys[at] == want) if keys.size else np.zeros_like(want, dtype=bool)
+        out[side] = np.where(hit, ranks[at] if keys.size else 0, 0).reshape(T, k)
+    return out
+
+
+def _agreements(
+    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], p: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """RBO_EXT and tau_AP (B against A, on the documents both retrieve) of each topic."""
+    from ..stats.agreement import rbo
+    from ..stats.ap_correlation import tau_ap
+
+    a_docs, b_docs = (b.docs[r] for b, r in zip(batches, rows, strict=True))
+    a_depth, b_depth = (b.depth[r] for b, r in zip(batches, rows, strict=True))
+    n = a_docs.shape[0]
+    rbos, taus = np.zeros(n), np.full(n, np.nan)
+    for t in range(n):
+        # (a document ranked twice counts at its first rank)
+        x = list(dict.fromkeys(a_docs[t, : a_depth[t]].tolist()))
+        y = list(dict.fromkeys(b_docs[t, : b_depth[t]].tolist()))
+        rbos[t] = rbo(x, y, p).ext
+        both = set(x) & set(y)
+        if len(both) >= 2:
+            ra = {d: -i for i, d in enumerate(x) if d in both}
+            rb = {d: -i for i, d in enumerate(y) if d in both}  # (scores: minus the rank)
+            taus[t] = tau_ap(ra, rb)
+    return rbos, taus
