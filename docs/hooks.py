@@ -98,6 +98,17 @@ def _relink(m: re.Match, here: Path, site_path: str, files: Files) -> str:
     return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"
 
 
+def public_object(name: str):
+    """``cwlkit.NAME``: the function or class, even where a subpackage of the same name
+    (``cwlkit.diff``) has been imported and shadows it as an attribute of the package."""
+    import inspect
+
+    import cwlkit
+
+    obj = getattr(cwlkit, name)
+    return getattr(obj, name) if inspect.ismodule(obj) else obj
+
+
 def _catalogue() -> str:
     from cwlkit.measures.catalogue import catalogue_markdown
 
@@ -116,6 +127,6 @@ def _reference() -> str:
         "",
     ]
     for name in sorted((n for n in cwlkit.__all__ if n != "__version__"), key=str.lower):
-        obj = getattr(cwlkit, name)
+        obj = public_object(name)
         out += [f"::: {obj.__module__}.{obj.__qualname__}", ""]
     return "\n".join(out)
