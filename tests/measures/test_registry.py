@@ -288,3 +288,26 @@ def test_catalogue_has_a_section_per_measure_with_its_parameters():
     err = by_name["ERR"]
     assert "ERR@k = sum_{i=1..min(k, n)}" in err  # the formula paragraph of the docstring
     assert "Conventions: negative labels" not in err  # (its Notes section)
+
+
+def test_parameter_ranges_fit_their_types():
+    """A parameter's range (describe(), `cwlkit measures`, the catalogue) is a numeric
+    interval for numbers only: a flag ranges over {False, True} (SetP's ``relative``,
+    Compat's ``normalize`` said ``(-inf, inf)``), a text parameter (a gain table, a metric's
+    name) has no range unless it has choices (nDCG's ``gains`` said ``(-inf, inf)``)."""
+    from cwlkit.measures.catalogue import list_measures
+
+    seen = set()
+    for e in list_measures():
+        for p in e["params"]:
+            dom, kind = p["domain"], p["type"]
+            if kind == "bool":
+                assert dom == "{False, True}", (e["name"], p)
+            elif dom is not None and dom.endswith(("inf)", "]", ")")) and not dom.startswith("{"):
+                assert "int" in kind or "float" in kind, (e["name"], p)
+            seen.add((e["name"], p["name"], dom))
+    assert ("SetP", "relative", "{False, True}") in seen
+    assert ("Compat", "normalize", "{False, True}") in seen
+    assert ("nDCG", "gains", None) in seen
+    assert ("nDCG", "dcg", "{log2, exp-log2}") in seen
+    assert ("RBP", "p", "(0.0, 1.0)") in seen
