@@ -158,6 +158,13 @@ TARGETS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "rel": lambda v: cwlkit.roc_curve(Q, R, rel=v),
     },
     "to_ir_measures": {"measure": lambda v: cwlkit.to_ir_measures(v)},
+    "risk": {
+        "qrels": lambda v: cwlkit.risk(v, {"a": R, "b": R}, "P@2"),
+        "runs": lambda v: cwlkit.risk(Q, v, "P@2"),
+        "measure": lambda v: cwlkit.risk(Q, {"a": R, "b": R}, v),
+        "baseline": lambda v: cwlkit.risk(Q, {"a": R, "b": R}, "P@2", baseline=v),
+        "alpha": lambda v: cwlkit.risk(Q, {"a": R, "b": R}, "P@2", alpha=v),
+    },
     "diff": {
         "qrels": lambda v: cwlkit.diff(v, R, R, "P@2"),
         "run_a": lambda v: cwlkit.diff(Q, v, R, "P@2"),

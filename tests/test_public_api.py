@@ -36,3 +36,17 @@ def test_the_namespace_is_the_door():
     """No engine internals at the top: batches, the anchors' evaluations, curve types."""
     for name in ("build_batch", "RankingBatch", "evaluate_trec", "gdeval_results"):
         assert name not in cwlkit.__all__ and not hasattr(cwlkit, name)
+
+
+def test_no_public_name_is_shadowed_by_a_module():
+    """A function named like a package (cwlkit.diff, cwlkit.report...) stays the function
+    after every subpackage has been imported."""
+    import importlib
+    import pkgutil
+    import types
+
+    for info in pkgutil.iter_modules(cwlkit.__path__):
+        if info.name != "__main__":  # (that one runs the command line)
+            importlib.import_module(f"cwlkit.{info.name}")
+    for name in cwlkit.__all__:
+        assert not isinstance(getattr(cwlkit, name), types.ModuleType), name

@@ -52,8 +52,10 @@ _LAZY = {
     "Simulation": "cwlkit.judging",
     "compare_runs": "cwlkit.judging",
     "reusability": "cwlkit.judging",
-    "diff": "cwlkit.diff",
-    "Diff": "cwlkit.diff",
+    "diff": "cwlkit.rundiff",
+    "risk": "cwlkit.stats.risk",
+    "RiskTable": "cwlkit.stats.risk",
+    "Diff": "cwlkit.rundiff",
     "Reusability": "cwlkit.judging",
 }
 
@@ -90,6 +92,8 @@ __all__ = [
     "RBO",
     "rbo",
     "report",
+    "risk",
+    "RiskTable",
     "Reusability",
     "reusability",
     "roc_curve",
@@ -103,7 +107,6 @@ __all__ = [
 if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
-    from .diff import Diff, diff
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
@@ -122,8 +125,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .measures.catalogue import list_measures
     from .measures.parse import parse_measure
     from .results import Results
+    from .rundiff import Diff, diff
     from .stats.agreement import RBO, rbo
     from .stats.ap_correlation import tau_ap
+    from .stats.risk import RiskTable, risk
 
 
 def __getattr__(name: str) -> Any:

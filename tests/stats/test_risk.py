@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from cwlkit.errors import ParamError
-from cwlkit.stats.risk import georisk, risk_table, trisk, urisk, zrisk
+from cwlkit.stats.risk import georisk, risk_deltas, risk_table, trisk, urisk, zrisk
 
 X = [0.5, 0.2, 0.4]
 B = [0.3, 0.4, 0.4]
@@ -112,3 +112,59 @@ def test_table():
 def test_bad_input(call, match):
     with pytest.raises(ParamError, match=match):
         call()
+
+
+def _gdeval(cli, *args):
+    rc, out, err = cli("gdeval", "-k", "20", *args)
+    assert rc == 0, err
+    rows = [line.rsplit(",", 3) for line in out.splitlines()[1:]]
+    return {r[1]: (float(r[2]), float(r[3])) for r in rows}
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 5])
+def test_urisk_is_gdevals_risk_mode(cli, alpha):
+    """gdeval.pl's -baseline/-riskAlpha (``cwlkit gdeval``, byte for byte gdeval.pl's): each
+    topic's value is the risk-adjusted difference d_j, and the amean line is URisk, for
+    nDCG@20 and ERR@20 (printed to 5 decimals)."""
+    from conftest import DATA
+
+    web = DATA / "web2012"
+    q = web / "qrels.web.151-200.txt"
+    a, b = web / "runs" / "web2012.rm.cata.run.gz", web / "runs" / "web2012.ql.cata.run.gz"
+    run, base = _gdeval(cli, q, a), _gdeval(cli, q, b)
+    risky = _gdeval(cli, "-baseline", b, "-riskAlpha", str(alpha), q, a)
+    topics = [t for t in run if t != "amean"]
+    for col in (0, 1):
+        x = np.array([run[t][col] for t in topics])
+        y = np.array([base[t][col] for t in topics])
+        d = risk_deltas(x, y, alpha)
+        got = np.array([risky[t][col] for t in topics])
+        # each printed value is within 0.5e-5; a difference of two, losses times 1 + alpha
+        tol = (1 + alpha) * 1e-5 + 0.5e-5 + 1e-12
+        np.testing.assert_allclose(d, got, atol=tol)
+        assert urisk(x, y, alpha) == pytest.approx(risky["amean"][col], abs=tol)
+
+
+def test_risk_api_by_hand():
+    import cwlkit
+
+    q = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+    runs = {
+        "base": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}},
+        "new": {"1": {"x": 1.0}, "2": {"b": 1.0}, "3": {"c": 1.0}},
+    }
+    t = cwlkit.risk(q, runs, "P@1", alpha=2)
+    # new against base: topic 1 loses 1 (x 3), topic 2 wins 1, topic 3 ties: (-3 + 1) / 3
+    assert t.rows()[1]["URisk"] == pytest.approx(-2 / 3)
+    assert (t.rows()[1]["wins"], t.rows()[1]["losses"]) == (1, 1)
+    assert t.baseline == "base" and t.topics == ["1", "2", "3"]
+    # already evaluated runs give the same table
+    res = {k: cwlkit.evaluate(q, v, ["P@1"]) for k, v in runs.items()}
+    again = cwlkit.risk(None, res, "P@1", alpha=2)
+    np.testing.assert_array_equal(again.urisk, t.urisk)
+    with pytest.raises(ParamError, match=r"baseline 'zz' is not one of the runs"):
+        cwlkit.risk(q, runs, "P@1", baseline="zz")
+    with pytest.raises(ParamError, match=r"one measure; got 2"):
+        cwlkit.risk(q, runs, ["P@1", "AP"])
+    with pytest.raises(ParamError, match=r"at least 2 runs"):
+        cwlkit.risk(q, {"base": runs["base"]}, "P@1")

@@ -52,7 +52,7 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     import sys
 
-    from ..diff import diff
+    from ..rundiff import diff
 
     page = diff(
         args.qrels,

@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import ParamError
 from ..support.checks import check_number
 
-__all__ = ["RiskTable", "georisk", "risk_deltas", "trisk", "urisk", "zrisk"]
+__all__ = ["RiskTable", "georisk", "risk", "risk_deltas", "risk_table", "trisk", "urisk", "zrisk"]
 
 
 def _alpha(alpha: Any) -> float:
@@ -232,3 +232,90 @@ def risk_table(
         wins=(d > 0).sum(axis=1),
         losses=(d < 0).sum(axis=1),
     )
+
+
+def risk(
+    qrels: Any,
+    runs: Any,
+    measure: Any = "nDCG@20",
+    *,
+    baseline: str | None = None,
+    alpha: float = 1.0,
+    **options: Any,
+) -> RiskTable:
+    """URisk, TRisk, ZRisk and GeoRisk of several runs on one measure (see the module).
+
+    Parameters
+    ----------
+    qrels : path, DataFrame, dict, ... or None
+        The judgements (any form :func:`cwlkit.evaluate` takes); None when ``runs`` are
+        already evaluated.
+    runs : sequence or mapping
+        At least two runs (any form :func:`cwlkit.evaluate` takes, named as
+        :meth:`cwlkit.Evaluator.evaluate_many` names them), or ``{name: Results}``.
+    measure : str or Measure
+        One measure (default ``nDCG@20``, the TREC Web Track's).
+    baseline : str, optional
+        The baseline run's name (default: the first run).
+    alpha : float, default 1
+        Losses weigh ``1 + alpha`` (the Web Track reported alpha = 1, 5 and 10).
+    **options :
+        :class:`cwlkit.Evaluator`'s options.
+
+    Returns
+    -------
+    RiskTable
+        Over the topics every run was scored on.
+
+    Examples
+    --------
+    >>> import cwlkit
+    >>> q = {"1": {"a": 1}, "2": {"b": 1}}
+    >>> base = {"1": {"a": 1.0}, "2": {"x": 1.0}}
+    >>> runs = {"base": base, "new": {"1": {"x": 1.0}, "2": {"b": 1.0}}}
+    >>> t = cwlkit.risk(q, runs, "P@1", alpha=1)
+    >>> [round(r["URisk"], 3) for r in t.rows()]     # new: (-2 * 1 + 1) / 2
+    [0.0, -0.5]
+    """
+    from ..api import Evaluator, named_runs
+    from ..results import Results
+
+    a = _alpha(alpha)
+    if isinstance(runs, dict) and runs and all(isinstance(v, Results) for v in runs.values()):
+        results = {str(k): v for k, v in runs.items()}
+    else:
+        if qrels is None:
+            raise ParamError("risk: give the qrels to evaluate the runs with")
+        ev = Evaluator(qrels, measure, **options)
+        if len(ev.measures) != 1:
+            raise ParamError(f"risk is computed on one measure; got {len(ev.measures)}")
+        items = named_runs(runs)
+        if len({n for n, _ in items}) != len(items):
+            raise ParamError("run names must be distinct")
+        results = ev.evaluate_many(dict(items))
+    if len(results) < 2:
+        raise ParamError(f"risk compares at least 2 runs; got {len(results)}")
+    names = list(results)
+    name = _one_measure(results, measure)
+    topics = sorted(set.intersection(*(set(r.topics) for r in results.values())))
+    if not topics:
+        from ..errors import NoTopicsError
+
+        raise NoTopicsError("no topics to compare: the runs share no scored topic")
+    x = np.array([[results[r].per_topic(name)[t] for t in topics] for r in names])
+    base = names[0] if baseline is None else baseline
+    return risk_table(x, names, topics, measure=name, baseline=base, alpha=a)
+
+
+def _one_measure(results: dict[str, Any], measure: Any) -> str:
+    """The canonical name of the one measure the results are read for."""
+    from ..measures.parse import parse_list
+
+    wanted = parse_list(measure)
+    if len(wanted) != 1:
+        raise ParamError(f"risk is computed on one measure; got {len(wanted)}")
+    name = wanted[0].name
+    for r in results.values():
+        if name not in r.measures:
+            raise ParamError(f"the results hold no {name} (they hold {', '.join(r.measures)})")
+    return name

@@ -71,13 +71,13 @@ def _open(browser, page_file, width):
         lambda r: errors.append(r.url) if not r.url.startswith(("file:", "data:")) else None,
     )
     page.goto(page_file.as_uri())
-    page.wait_for_selector("#tbody tr")
+    page.wait_for_selector("#tbody tr[data-i]")
     return page, errors
 
 
 def test_navigation(browser, page_file):
     page, errors = _open(browser, page_file, 1280)
-    assert page.locator("#tbody tr").count() == 50
+    assert page.locator("#tbody tr[data-i]").count() == 50
     first = page.locator("#detail h2").inner_text()
     assert first.startswith("Topic ")
     # both rankings, 10 ranks each
@@ -89,7 +89,7 @@ def test_navigation(browser, page_file):
     page.keyboard.press("k")
     assert page.locator("#detail h2").inner_text() == first
     # the mouse: open the fifth topic
-    row = page.locator("#tbody tr").nth(4)
+    row = page.locator("#tbody tr[data-i]").nth(4)
     topic = row.locator("td").first.inner_text()
     row.click()
     assert page.locator("#detail h2").inner_text() == f"Topic {topic}"
@@ -97,13 +97,15 @@ def test_navigation(browser, page_file):
     # the filter box: / focuses it
     page.keyboard.press("/")
     page.keyboard.type("17")
-    assert page.locator("#tbody tr").count() == 10
-    assert all("17" in t for t in page.locator("#tbody tr td:first-child").all_inner_texts())
+    assert page.locator("#tbody tr[data-i]").count() == 10
+    assert all(
+        "17" in t for t in page.locator("#tbody tr[data-i] td:first-child").all_inner_texts()
+    )
     page.keyboard.press("Escape")
     page.locator("#filter").fill("")
     # sort by topic with a click on its header
     page.locator("#topics th[data-k=topic]").first.click()
-    topics = page.locator("#tbody tr td:first-child").all_inner_texts()
+    topics = page.locator("#tbody tr[data-i] td:first-child").all_inner_texts()
     assert topics == sorted(topics, key=int) or topics == sorted(topics, key=int, reverse=True)
     assert not errors
 
@@ -111,9 +113,9 @@ def test_navigation(browser, page_file):
 def test_document_text(browser, page_file):
     page, errors = _open(browser, page_file, 1280)
     page.locator("#topics th[data-k=topic]").first.click()  # topic 151 (A's first document)
-    if page.locator("#tbody tr td:first-child").first.inner_text() != "151":
+    if page.locator("#tbody tr[data-i] td:first-child").first.inner_text() != "151":
         page.locator("#topics th[data-k=topic]").first.click()
-    page.locator("#tbody tr").first.click()
+    page.locator("#tbody tr[data-i]").first.click()
     page.locator(".side tr.has-text td.doc").first.click()
     assert page.locator(".side tr.text").inner_text().strip() == "the text of the first document"
     assert not errors

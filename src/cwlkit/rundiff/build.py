@@ -112,7 +112,7 @@ class Diff:
         return (self.low[0] > self.high[1]) | (self.low[1] > self.high[0])
 
     def to_html(self, *, title: str | None = None) -> str:
-        """One self-contained page (no server, no network): :mod:`cwlkit.diff.html`."""
+        """One self-contained page (no server, no network): :mod:`cwlkit.rundiff.html`."""
         from .html import render_html
 
         return render_html(self, title=title)
@@ -174,15 +174,17 @@ def diff(
     rows = _common_rows(batches, run_a, run_b, qrels)
     topics = [str(t) for t in batches[0].topics[rows[0]]]
     values, low, high, interval = _values(ev, m, batches, rows, (run_a, run_b))
-    shown, labels = _shown(batches, rows, k)
+    codes, strings = _codes(batches, rows)
+    shown, labels = _shown(batches, rows, codes, strings, k)
+    other, rbo, tau = _agreements(codes, k, persistence)
     out = Diff(
         measure=m.name,
         runs=pair,
         depth=k,
         topics=topics,
         values=values,
-        rbo=np.zeros(0),
-        tau_ap=np.zeros(0),
+        rbo=rbo,
+        tau_ap=tau,
         low=low,
         high=high,
         interval=interval,
@@ -191,11 +193,10 @@ def diff(
         contributions=np.stack(
             [_contributions(ev, m, b, r, k) for b, r in zip(batches, rows, strict=True)]
         ),
-        other_rank=_other_ranks(batches, rows, shown),
+        other_rank=other,
         p=persistence,
         cwl=_is_cwl(m),
     )
-    out.rbo, out.tau_ap = _agreements(batches, rows, persistence)
     if queries is not None:
         from ..io.texts import read_queries
 
@@ -293,20 +294,86 @@ def _unjudged_relevant(ev: Evaluator, m: Measure, batch: RankingBatch, run: Any)
     return np.asarray(ev.score(hi, measures=[m]).values[0], dtype=np.float64)
 
 
+def _codes(
+    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray]
+) -> tuple[list[np.ndarray], list[str]]:
+    """Each run's ranking as document codes int64[T, D] (-1 past the ranking; one dictionary
+    for both runs) over the common topics, and the codes' strings."""
+    import pyarrow as pa
+
+    cells = []
+    for b in batches:
+        got = b.doc_cells()
+        if got is None:  # pragma: no cover - keep_docs asks for them
+            raise ParamError("the rankings were read without their document ids")
+        r, c, ids = got
+        ids = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(ids, pa.string())
+        cells.append((np.asarray(r), np.asarray(c), ids.cast(pa.large_string())))
+    joined = pa.chunked_array(
+        [chunk for _, _, ids in cells for chunk in getattr(ids, "chunks", [ids])],
+        type=pa.large_string(),
+    ).combine_chunks()
+    encoded = joined.dictionary_encode()
+    codes_all = np.asarray(encoded.indices.fill_null(-1), dtype=np.int64)
+    strings = encoded.dictionary.to_pylist()
+    out, start = [], 0
+    for b, (r, c, ids), keep in zip(batches, cells, rows, strict=True):
+        where = np.full(b.n_topics, -1, dtype=np.int64)
+        where[keep] = np.arange(keep.size)
+        codes = np.full((keep.size, b.max_depth), -1, dtype=np.int64)
+        mine = codes_all[start : start + len(ids)]
+        start += len(ids)
+        sel = where[r] >= 0
+        codes[where[r[sel]], c[sel]] = mine[sel]
+        out.append(codes)
+    return out, strings
+
+
 def _shown(
-    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], k: int
+    batches: list[RankingBatch],
+    rows: tuple[np.ndarray, np.ndarray],
+    codes: list[np.ndarray],
+    strings: list[str],
+    k: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Document ids object[2, T, k] and labels float64[2, T, k] of the top k ranks."""
+    table = np.asarray(strings + [None], dtype=object)  # (code -1 -> None)
     docs, labels = [], []
-    for b, r in zip(batches, rows, strict=True):
-        d = np.full((r.size, k), None, dtype=object)
-        lab = np.full((r.size, k), np.nan)
+    for b, r, cd in zip(batches, rows, codes, strict=True):
         w = min(k, b.max_depth)
-        d[:, :w] = b.docs[r, :w]
+        d = np.full((r.size, k), None, dtype=object)
+        d[:, :w] = table[cd[:, :w]]
+        lab = np.full((r.size, k), np.nan)
         lab[:, :w] = np.where(b.judged[r, :w], b.labels[r, :w], np.nan)
         docs.append(d)
         labels.append(lab)
     return np.stack(docs), np.stack(labels)
+
+
+def _agreements(
+    codes: list[np.ndarray], k: int, p: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The other run's rank of each shown document int64[2, T, k] (0: not retrieved; a
+    document ranked twice there, its first rank), RBO_EXT and tau_AP of every topic
+    (:mod:`cwlkit.rundiff.agreement`)."""
+    from . import agreement
+
+    raw = [np.where(c >= 0, np.arange(1, c.shape[1] + 1)[None, :], 0) for c in codes]
+    firsts = [agreement.first_ranks(c) for c in codes]
+    other = np.zeros((2, codes[0].shape[0], k), dtype=np.int64)
+    for side in (0, 1):
+        o = 1 - side
+        shown = np.where(np.arange(codes[side].shape[1]) < k, raw[side], 0)
+        # (the other run's raw rank of its first occurrence)
+        first_raw = np.where(firsts[o] > 0, raw[o], 0)
+        got = agreement.rank_in(codes[side], shown, codes[o], first_raw)
+        w = min(k, got.shape[1])
+        other[side, :, :w] = got[:, :w]
+    a_in_b = agreement.rank_in(codes[0], firsts[0], codes[1], firsts[1])
+    b_in_a = agreement.rank_in(codes[1], firsts[1], codes[0], firsts[0])
+    rbo = agreement.rbo_ext(firsts[0], firsts[1], a_in_b, p)
+    tau = agreement.tau_ap(firsts[1], b_in_a)
+    return other, rbo, tau
 
 
 def _is_cwl(m: Measure) -> bool:
@@ -369,58 +436,3 @@ def _cut(batch: RankingBatch, i: int) -> RankingBatch:
         q0=cut(batch.q0, -1),
         memo={},
     )
-
-
-def _other_ranks(
-    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], shown: np.ndarray
-) -> np.ndarray:
-    """int64[2, T, k]: the rank of each shown document in the other run's ranking (0: the
-    other run does not retrieve it), by one sort of (topic, document code) keys."""
-    import pyarrow as pa
-
-    full = [b.docs[r] for b, r in zip(batches, rows, strict=True)]
-    T, k = shown.shape[1], shown.shape[2]
-    flat = [f[f != None] for f in full]  # noqa: E711 (elementwise)
-    pool = np.concatenate([flat[0], flat[1], shown[0].ravel(), shown[1].ravel()])
-    codes = pa.array(pool.tolist(), pa.string()).dictionary_encode().indices
-    codes = np.asarray(codes.fill_null(-1), dtype=np.int64)
-    n_codes = int(codes.max()) + 2
-    sizes = [flat[0].size, flat[1].size, T * k, T * k]
-    parts = np.split(codes, np.cumsum(sizes)[:-1])
-    out = np.zeros((2, T, k), dtype=np.int64)
-    for side in (0, 1):
-        other = 1 - side
-        t_idx, r_idx = np.nonzero(full[other] != None)  # noqa: E711
-        keys = t_idx.astype(np.int64) * n_codes + parts[other]
-        order = np.argsort(keys, kind="stable")
-        keys, ranks = keys[order], r_idx[order] + 1
-        want = np.repeat(np.arange(T, dtype=np.int64), k) * n_codes + parts[2 + side]
-        at = np.clip(np.searchsorted(keys, want), 0, max(keys.size - 1, 0))
-        hit = (keys.size > 0) & (parts[2 + side] >= 0)
-        hit = hit & (keys[at] == want) if keys.size else np.zeros_like(want, dtype=bool)
-        out[side] = np.where(hit, ranks[at] if keys.size else 0, 0).reshape(T, k)
-    return out
-
-
-def _agreements(
-    batches: list[RankingBatch], rows: tuple[np.ndarray, np.ndarray], p: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """RBO_EXT and tau_AP (B against A, on the documents both retrieve) of each topic."""
-    from ..stats.agreement import rbo
-    from ..stats.ap_correlation import tau_ap
-
-    a_docs, b_docs = (b.docs[r] for b, r in zip(batches, rows, strict=True))
-    a_depth, b_depth = (b.depth[r] for b, r in zip(batches, rows, strict=True))
-    n = a_docs.shape[0]
-    rbos, taus = np.zeros(n), np.full(n, np.nan)
-    for t in range(n):
-        # (a document ranked twice counts at its first rank)
-        x = list(dict.fromkeys(a_docs[t, : a_depth[t]].tolist()))
-        y = list(dict.fromkeys(b_docs[t, : b_depth[t]].tolist()))
-        rbos[t] = rbo(x, y, p).ext
-        both = set(x) & set(y)
-        if len(both) >= 2:
-            ra = {d: -i for i, d in enumerate(x) if d in both}
-            rb = {d: -i for i, d in enumerate(y) if d in both}  # (scores: minus the rank)
-            taus[t] = tau_ap(ra, rb)
-    return rbos, taus

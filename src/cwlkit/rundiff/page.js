@@ -11,7 +11,7 @@ const KEYS = {
 };
 const ORDER = ['delta', 'absdelta', 'rbo', 'tau', 'topic'];
 let sortKey = 'delta', desc = false, shown = [], cur = -1;
-const maxAbs = Math.max(1e-12, ...D.values[0].map((a, i) => Math.abs(D.values[1][i] - a)));
+const maxAbs = D.values[0].reduce((m, a, i) => Math.max(m, Math.abs(D.values[1][i] - a)), 1e-12);
 
 function order() {
   const q = document.getElementById('filter').value.trim().toLowerCase();
@@ -25,31 +25,63 @@ function order() {
   return idx;
 }
 
+// The topics list draws only the rows in view (a fixed row height, spacers above and
+// below), so that a page of 10,000 topics opens and filters at once.
+const ROW = 25, PAD = 15;
+let drawn = [-1, -1];
+
+function row(i) {
+  const d = delta(i), w = Math.round(40 * Math.abs(d) / maxAbs);
+  const cls = d > 0 ? 'pos' : d < 0 ? 'neg' : '';
+  const colour = d >= 0 ? 'var(--up)' : 'var(--down)';
+  const query = D.queries ? (D.queries[i] || '') : null;
+  const q = query === null ? '' : `<td class="q" title="${esc(query)}">${esc(query)}</td>`;
+  return `<tr data-i="${i}" id="t${i}" class="${i === cur ? 'sel' : ''}">` +
+    `<td>${esc(D.topics[i])}</td>${q}` +
+    `<td class="n">${fmt(D.values[0][i])}</td><td class="n">${fmt(D.values[1][i])}</td>` +
+    `<td class="n ${cls}">${d > 0 ? '+' : ''}${fmt(d)} ` +
+    `<span class="bar" style="width:${w}px;background:${colour}"></span></td>` +
+    `<td class="n">${fmt(D.rbo[i], 3)}</td><td class="n">${fmt(D.tau[i], 3)}</td>` +
+    `<td class="dec">${decided(i) ? '✓' : '·'}</td></tr>`;
+}
+
+function drawRows(force) {
+  const list = document.querySelector('.list');
+  const first = Math.max(0, Math.floor(list.scrollTop / ROW) - PAD);
+  const last = Math.min(shown.length, first + Math.ceil(list.clientHeight / ROW) + 2 * PAD);
+  if (!force && first === drawn[0] && last === drawn[1]) return;
+  drawn = [first, last];
+  const cols = D.queries ? 8 : 7;
+  const spacer = h => h ? `<tr class="spacer" style="height:${h}px"><td colspan="${cols}"></td></tr>` : '';
+  document.getElementById('tbody').innerHTML = spacer(first * ROW) +
+    shown.slice(first, last).map(row).join('') + spacer((shown.length - last) * ROW);
+}
+
 function drawList() {
   shown = order();
-  for (const th of document.querySelectorAll('#topics th'))
-    th.setAttribute('aria-sort', th.dataset.k === sortKey ? (desc ? 'descending' : 'ascending') : 'none');
+  for (const th of document.querySelectorAll('#topics th')) {
+    const on = th.dataset.k === sortKey;
+    th.setAttribute('aria-sort', on ? (desc ? 'descending' : 'ascending') : 'none');
+  }
   document.getElementById('sort').value = sortKey + (desc ? ':d' : ':a');
-  const rows = shown.map(i => {
-    const d = delta(i), w = Math.round(40 * Math.abs(d) / maxAbs);
-    const cls = d > 0 ? 'pos' : d < 0 ? 'neg' : '';
-    const q = D.queries ? `<td class="q" title="${esc(D.queries[i] || '')}">${esc(D.queries[i] || '')}</td>` : '';
-    return `<tr data-i="${i}" id="t${i}"><td>${esc(D.topics[i])}</td>${q}` +
-      `<td class="n">${fmt(D.values[0][i])}</td><td class="n">${fmt(D.values[1][i])}</td>` +
-      `<td class="n ${cls}">${d > 0 ? '+' : ''}${fmt(d)} <span class="bar" style="width:${w}px;background:${d >= 0 ? 'var(--up)' : 'var(--down)'}"></span></td>` +
-      `<td class="n">${fmt(D.rbo[i], 3)}</td><td class="n">${fmt(D.tau[i], 3)}</td>` +
-      `<td class="dec">${decided(i) ? '✓' : '·'}</td></tr>`;
-  });
-  document.getElementById('tbody').innerHTML = rows.join('');
   document.getElementById('count').textContent = `${shown.length} of ${T} topics`;
+  drawRows(true);
   if (shown.length && !shown.includes(cur)) open(shown[0]);
   else if (cur >= 0) mark(cur);
 }
 
 function mark(i) {
+  const list = document.querySelector('.list');
+  const at = shown.indexOf(i), head = document.querySelector('#topics thead').offsetHeight;
+  if (at >= 0) {
+    const top = at * ROW, view = list.clientHeight - head;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (top + ROW > list.scrollTop + view) list.scrollTop = top + ROW - view;
+  }
+  drawRows(false);
   for (const r of document.querySelectorAll('#tbody tr.sel')) r.classList.remove('sel');
-  const row = document.getElementById('t' + i);
-  if (row) { row.classList.add('sel'); row.scrollIntoView({block: 'nearest'}); }
+  const tr = document.getElementById('t' + i);
+  if (tr) tr.classList.add('sel');
 }
 
 function label(v) {
@@ -130,6 +162,8 @@ document.getElementById('sort').addEventListener('change', e => {
   [sortKey, desc] = [e.target.value.split(':')[0], e.target.value.endsWith(':d')]; drawList();
 });
 document.getElementById('filter').addEventListener('input', drawList);
+document.querySelector('.list').addEventListener('scroll', () => drawRows(false));
+window.addEventListener('resize', () => drawRows(true));
 document.getElementById('detail').addEventListener('click', e => {
   const tr = e.target.closest('tr.has-text'); if (!tr) return;
   const next = tr.nextElementSibling;

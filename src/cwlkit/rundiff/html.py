@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def _asset(name: str) -> str:
     """The page's stylesheet (``page.css``) or script (``page.js``), shipped beside this
     module."""
-    return (resources.files("cwlkit.diff") / name).read_text(encoding="utf-8")
+    return (resources.files("cwlkit.rundiff") / name).read_text(encoding="utf-8")
 
 
 def _floats(a: Any, digits: int | None = None) -> list[float | None]:
