@@ -98,17 +98,6 @@ def _relink(m: re.Match, here: Path, site_path: str, files: Files) -> str:
     return f"{bang}[{text}]({rel}{'#' + anchor if anchor else ''})"
 
 
-def public_object(name: str):
-    """``cwlkit.NAME``: the function or class, even where a subpackage of the same name
-    (``cwlkit.diff``) has been imported and shadows it as an attribute of the package."""
-    import inspect
-
-    import cwlkit
-
-    obj = getattr(cwlkit, name)
-    return getattr(obj, name) if inspect.ismodule(obj) else obj
-
-
 def _catalogue() -> str:
     from cwlkit.measures.catalogue import catalogue_markdown
 
@@ -116,7 +105,7 @@ def _catalogue() -> str:
 
 
 def _reference() -> str:
-    """One mkdocstrings block per public name, grouped as docs/api.md groups them."""
+    """One mkdocstrings block per public name of `cwlkit.__all__`, in alphabetical order."""
     import cwlkit
 
     out = [
@@ -127,6 +116,6 @@ def _reference() -> str:
         "",
     ]
     for name in sorted((n for n in cwlkit.__all__ if n != "__version__"), key=str.lower):
-        obj = public_object(name)
+        obj = getattr(cwlkit, name)
         out += [f"::: {obj.__module__}.{obj.__qualname__}", ""]
     return "\n".join(out)
