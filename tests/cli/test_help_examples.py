@@ -11,9 +11,7 @@ leave the repository's tree as it was.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import io
 import os
 import subprocess
 import sys
@@ -21,9 +19,8 @@ import sys
 import pytest
 from conftest import REPO
 
+from cwlkit.cli.help_examples import all_examples, examples, help_text, pages
 from cwlkit.cli.main import SUBCOMMANDS
-
-HEAD = "examples (run from the repository's root):"
 
 #: the subcommands that keep an anchor's flags, and the anchor their --help names
 ANCHORS = {
@@ -37,29 +34,7 @@ ANCHORS = {
 }
 
 #: every --help: the subcommands, plot's actions and letor's scripts
-PAGES = (
-    [(name,) for name in SUBCOMMANDS]
-    + [("plot", a) for a in ("vectors", "sweep", "pr", "roc", "scatter", "matrix")]
-    + [("letor", s) for s in ("score", "rank", "ttest")]
-    + [("pool", "simulate")]
-)
-
-
-def help_text(*words: str) -> str:
-    """What ``cwlkit WORDS... --help`` prints (in-process)."""
-    from cwlkit.cli.main import main
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        main([*words, "--help"])
-    return out.getvalue()
-
-
-def examples(text: str) -> list[str]:
-    """The example commands at the end of a help text."""
-    assert HEAD in text, "no examples"
-    tail = text[text.index(HEAD) + len(HEAD) :].splitlines()
-    return [line.strip() for line in tail if line.startswith("  cwlkit ")]
+PAGES = pages()
 
 
 @pytest.mark.parametrize("words", PAGES, ids=" ".join)
@@ -117,14 +92,6 @@ def test_plot_topic_options_do_not_collide():
         p.parse_args(["pr", "Q", "R", "--topic", "151", "-o", "x.png"])
 
 
-def _all_examples() -> list[tuple[str, str]]:
-    out = []
-    for words in PAGES:
-        for x in examples(help_text(*words)):
-            out.append((" ".join(words), x))
-    return out
-
-
 def _tree() -> set[str]:
     """The files under the repository (untracked included), to see that nothing is added."""
     proc = subprocess.run(
@@ -137,7 +104,7 @@ def _tree() -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("page,command", _all_examples())
+@pytest.mark.parametrize("page,command", all_examples())
 def test_example_runs(page, command, tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()

@@ -65,3 +65,22 @@ def test_an_output_file_that_cannot_be_written_is_one_line(cli, tmp_path, args):
     rc, out, err = cli(*[a.format(**fill) for a in args])
     assert (rc, out) == (2, "") and err.count("\n") == 1, err
     assert "missing-dir" in err and "No such file or directory" in err
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_names_the_release(flag):
+    """``cwlkit --version`` prints ``cwlkit X.Y.Z``: the version in support/version.py, which
+    is also the package's metadata version (pyproject reads it from there)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from cwlkit.support.version import VERSION
+
+    got = _cwlkit(flag, text=True)
+    assert got.returncode == 0 and got.stderr == ""
+    assert got.stdout == f"cwlkit {VERSION}\n"
+    assert len(VERSION.split(".")) == 3 and all(p.isdigit() for p in VERSION.split("."))
+    try:
+        installed = version("cwlkit")
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return
+    assert installed == VERSION

@@ -256,3 +256,58 @@ def test_misspellings_say_what_is_wrong(text, match):
     not a negative one (the messages named neither)."""
     with pytest.raises(ParamError, match=match):
         parse_measure(text)
+
+
+def test_catalogue_has_a_section_per_measure_with_its_parameters():
+    """The docs site's catalogue (catalogue_markdown) holds every registry entry once, with
+    its formula line, aggregation, every parameter with its default and range, its aliases
+    and anchors; a numpydoc section of a docstring does not leak into it."""
+    import re
+
+    from cwlkit.measures.catalogue import catalogue_markdown, list_measures
+
+    text = catalogue_markdown()
+    sections = re.split(r"^## ", text, flags=re.M)[1:]
+    by_name = {s.split("\n", 1)[0]: s for s in sections}
+    entries = list_measures()
+    assert list(by_name) == [e["name"] for e in entries]
+    for e in entries:
+        s = by_name[e["name"]]
+        assert e["summary"].split()[0] in s
+        agg = {"mean": "arithmetic mean", "gmean": "geometric mean", "sum": "sum"}
+        assert f"**Aggregate over topics:** {agg[e['aggregate']]}." in s
+        for p in e["params"]:
+            row = next(line for line in s.splitlines() if line.startswith(f"| `{p['name']}` |"))
+            assert f"`{p['default']!r}`" in row and (p["domain"] or "-") in row
+            assert row.count(" | ") == 4, row  # five cells: no stray pipe in a cell
+        for a in e["aliases"]:
+            assert f"`{a}`" in s
+        for tool, names in e["anchors"].items():
+            assert f"{tool}: " + ", ".join(f"`{n}`" for n in names) in s
+        assert "\nParameters\n---" not in s and "\nNotes\n---" not in s
+    err = by_name["ERR"]
+    assert "ERR@k = sum_{i=1..min(k, n)}" in err  # the formula paragraph of the docstring
+    assert "Conventions: negative labels" not in err  # (its Notes section)
+
+
+def test_parameter_ranges_fit_their_types():
+    """A parameter's range (describe(), `cwlkit measures`, the catalogue) is a numeric
+    interval for numbers only: a flag ranges over {False, True} (SetP's ``relative``,
+    Compat's ``normalize`` said ``(-inf, inf)``), a text parameter (a gain table, a metric's
+    name) has no range unless it has choices (nDCG's ``gains`` said ``(-inf, inf)``)."""
+    from cwlkit.measures.catalogue import list_measures
+
+    seen = set()
+    for e in list_measures():
+        for p in e["params"]:
+            dom, kind = p["domain"], p["type"]
+            if kind == "bool":
+                assert dom == "{False, True}", (e["name"], p)
+            elif dom is not None and dom.endswith(("inf)", "]", ")")) and not dom.startswith("{"):
+                assert "int" in kind or "float" in kind, (e["name"], p)
+            seen.add((e["name"], p["name"], dom))
+    assert ("SetP", "relative", "{False, True}") in seen
+    assert ("Compat", "normalize", "{False, True}") in seen
+    assert ("nDCG", "gains", None) in seen
+    assert ("nDCG", "dcg", "{log2, exp-log2}") in seen
+    assert ("RBP", "p", "(0.0, 1.0)") in seen

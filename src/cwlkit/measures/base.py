@@ -366,13 +366,19 @@ class Measure:
         for f in dataclasses.fields(cls):
             meta: Mapping[str, Any] = f.metadata or {}
             default = None if f.default is dataclasses.MISSING else f.default
-            dom = _domain(meta) if meta and meta.get("choices") is None else None
+            kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
             if meta.get("choices") is not None:
-                dom = "{" + ", ".join(map(str, meta["choices"])) + "}"
+                dom: str | None = "{" + ", ".join(map(str, meta["choices"])) + "}"
+            elif kind == "bool":
+                dom = "{False, True}"
+            elif meta and ("int" in kind or "float" in kind):
+                dom = _domain(meta)
+            else:  # text (a gain table, a metric's name): no numeric range
+                dom = None
             params.append(
                 {
                     "name": f.name,
-                    "type": str(f.type),
+                    "type": kind,
                     "default": default,
                     "domain": dom,
                     "doc": meta.get("doc", ""),

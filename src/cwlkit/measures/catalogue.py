@@ -208,3 +208,74 @@ def _ir_measures_section() -> list[str]:
         "  TypeError in its pyndeval provider); cwlkit's agree with pyndeval on the run",
         "  without the documents the qrels do not list.",
     ]
+
+
+#: numpydoc section headings: a measure's description in the catalogue stops at the first
+_SECTIONS = ("Parameters", "Returns", "Notes", "References", "Examples", "See Also")
+
+
+def catalogue_markdown() -> str:
+    """The documentation site's measure catalogue (Markdown), made from the registry.
+
+    One section per canonical measure, in :func:`list_measures` order: its definition (the
+    class docstring up to its first numpydoc section: the formula and its conventions), the
+    aggregation over topics, a table of its parameters (type, default, range, meaning), its
+    aliases and presets, and the names the anchor tools print for it. The docs site's hook
+    (docs/hooks.py) writes it at build time, so it cannot fall behind the registry.
+    """
+    out = [
+        "# Measure catalogue",
+        "",
+        "Every measure cwlkit knows, made from the measure registry when this site is built",
+        "(the same entries as `cwlkit measures` and `cwlkit.list_measures()`). A measure is",
+        "named by its family and its parameters, `Family(name=value,...)@k`;",
+        "[Measures](measures.md) maps the anchor tools' printed names to these.",
+        "",
+    ]
+    for cls in registry.entries():
+        e = cls.describe()
+        out += [f"## {e['name']}", "", *_description(cls), ""]
+        out += [f"**Aggregate over topics:** {_AGGREGATES[e['aggregate']]}.", ""]
+        if e["params"]:
+            out += ["| parameter | type | default | range | meaning |", "|---|---|---|---|---|"]
+            for p in e["params"]:
+                dom = f"`{p['domain']}`" if p["domain"] else "-"
+                kind = p["type"].replace(" | ", " or ")
+                cells = [f"`{p['name']}`", f"`{kind}`", f"`{p['default']!r}`", dom]
+                out.append("| " + " | ".join([*cells, _cell(p["doc"]) or "-"]) + " |")
+            out.append("")
+        else:
+            out += ["No parameters.", ""]
+        if e["aliases"]:
+            out += ["**Aliases:** " + ", ".join(f"`{a}`" for a in e["aliases"]) + ".", ""]
+        for name, values in e.get("presets", {}).items():
+            spelled = ", ".join(f"{k}={v!r}" for k, v in values.items())
+            out += [f"**Preset:** `{name}` is `{e['name']}` with {spelled}.", ""]
+        if e["anchors"]:
+            anchors = "; ".join(
+                f"{tool}: " + ", ".join(f"`{n}`" for n in names)
+                for tool, names in e["anchors"].items()
+            )
+            out += [f"**Anchors:** {anchors}.", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_AGGREGATES = {
+    "mean": "arithmetic mean",
+    "gmean": "geometric mean",
+    "sum": "sum",
+}
+
+
+def _description(cls: type) -> list[str]:
+    """A measure class's docstring up to its first numpydoc section, as Markdown lines."""
+    import inspect
+
+    lines = (inspect.getdoc(cls) or "").splitlines()
+    keep: list[str] = []
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.strip() in _SECTIONS and nxt.strip().startswith("---"):
+            break
+        keep.append(line)
+    return [line.rstrip() for line in keep] or [""]
