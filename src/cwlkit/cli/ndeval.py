@@ -124,9 +124,9 @@ def main(argv: list[str]) -> int:
             raise ParamError(f"-M must be a positive integer; got {args.depth!r}") from None
         if depth < 1:
             raise ParamError(f"-M must be a positive integer; got {args.depth}")
-    qrels = read_diversity_qrels(args.qrels)
-    run = read_run(args.run, extra=True)
-    baseline = read_run(args.baseline, extra=True) if args.baseline else None
+    qrels = read_diversity_qrels(args.qrels, rules="ndeval")
+    run = read_run(args.run, rules="ndeval")
+    baseline = read_run(args.baseline, rules="ndeval") if args.baseline else None
     rep = ndeval_report(
         qrels,
         run,

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
 from .grouped import QRELS_ROLES, RUN_ROLES
+from .rules import check_label_range
 from .text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
 from .trec import Qrels, Run, check_duplicates, read_qrels, read_run
 
@@ -402,6 +403,7 @@ def _from_table(table: pa.Table, kind: str, path: str, name: str | None):
     doc = _ids(col("doc"), path, label("doc"))
     if kind == "qrels":
         values, text = _numbers(col("label"), path, lines, "the relevance label", finite=True)
+        check_label_range(path, values, text, lines)
         it = _ids(col("iter"), path, label("iter")) if "iter" in got else _const("0", n)
         table = pa.table(
             {
