@@ -139,5 +139,12 @@ def main(argv: list[str]) -> int:
         risk_alpha=risk,
         risk_alpha_text=args.risk_alpha,
     )
+    if rep.n_shared == 0:
+        # ndeval prints a zero line per run topic and its amean, and exits 0: so does cwlkit,
+        # and says why (one line on stderr)
+        sys.stderr.write(
+            f"cwlkit ndeval: warning: {args.run} and {args.qrels} share no topic: every run "
+            "topic scores 0 (as ndeval)\n"
+        )
     sys.stdout.write(format_ndeval(rep))
     return 0
