@@ -133,6 +133,12 @@ def test_pool_refuses_an_empty_gain(cli, tmp_path):
     assert rc == 2 and out == "" and "--gain must be" in err
 
 
+def test_one_spelling_of_indented_comments():
+    from cwlkit.io import rules, text
+
+    assert rules.INDENTED == text.INDENTED
+
+
 def test_rule_sets_by_name():
     assert reading_rules(None) is DEFAULT
     assert reading_rules("trec_eval").labels == "atol"

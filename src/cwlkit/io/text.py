@@ -29,13 +29,16 @@ import pyarrow.csv as pacsv
 from ..errors import CwlkitError, FormatError
 from ..support.arrays import unique
 from .estimate import GZIP_MAGIC
-from .rules import INDENTED
 
 _WS = bytes.maketrans(b"\t\r\v\f", b"    ")
 _MULTI = re.compile(rb" {2,}")
 _EDGE = re.compile(rb"(?m)^ +| +$")
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
 _INDENTED_COMMENT = re.compile(rb"(?m)^ *#[^\n]*")  # (after _WS: tabs are spaces)
+#: ``comments=INDENTED``: a line whose first non-blank character is ``#`` is a comment
+#: (trec_eval 10.0's results reader); ``True``: only a ``#`` in the first column. The same
+#: string as :data:`cwlkit.io.rules.INDENTED` (rules imports this module, not the reverse)
+INDENTED = "indented"
 _NONBLANK = re.compile(rb"[^ \n]")
 
 

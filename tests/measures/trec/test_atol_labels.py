@@ -15,15 +15,14 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from cwlkit.io.rules import RULES, atol_labels
-from cwlkit.measures.trec.select import c_float_name
-
 D = Path(__file__).parent / "data" / "atol"
 
 
 def test_atol_by_hand():
     """C's atol, label by label (glibc): 5e-1 -> 5, 1e1 -> 1, .5e1 -> 0, +3, -2, 007 -> 7,
     1.9 -> 1, 2abc -> 2, abc -> 0, '-' -> 0, -0.5 -> 0."""
+    from cwlkit.io.rules import atol_labels
+
     texts = ["5e-1", "1e1", ".5e1", "+3", "-2", "007", "1.9", "2abc", "abc", "-", "-0.5"]
     want = [5, 1, 0, 3, -2, 7, 1, 2, 0, 0, 0]
     assert atol_labels(pa.array(texts)).tolist() == want
@@ -61,6 +60,8 @@ def test_other_subcommands_read_numbers(cli):
     assert rc != 0 and out == ""
     assert f"{D / 'qrels'}:8: expected a number for the relevance label, got '2abc'" in err
     # 5e-1 is 0.5 by the default rules, 5 by trec_eval's
+    from cwlkit.io.rules import RULES
+
     col = pa.array(["5e-1", "1e1"])
     lines = np.array([1, 2])
     assert RULES["cwlkit"].parse_labels("q", col, lines).tolist() == [0.5, 10.0]
@@ -92,6 +93,8 @@ def test_iprec_names_of_odd_levels(cli):
         assert (rc, err) == (0, ""), err
         assert out.splitlines() == want
     # a level past 8 characters is cut as snprintf cuts it
+    from cwlkit.measures.trec.select import c_float_name
+
     assert c_float_name("iprec_at_recall", 123456789.0) == blocks[-1][0].split()[0]
 
 
