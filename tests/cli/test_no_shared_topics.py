@@ -172,7 +172,8 @@ def test_rbp_eval_prints_nan_averages_as_rbp_eval(cli, files):
     rc, out, err = cli("rbp_eval", "-H", q, r)
     assert rc == 0
     assert err.splitlines() == [
-        f"cwlkit rbp_eval: warning: there are no judgments for query id {t}" for t in ("3", "4")
+        *(f"cwlkit rbp_eval: warning: there are no judgments for query id {t}" for t in "34"),
+        f"cwlkit rbp_eval: warning: {r} and {q} share no topic: averages of nan (as rbp_eval)",
     ]
     exe = shutil.which("rbp_eval")
     if exe is None:
