@@ -9,19 +9,19 @@ from it only where its anchor program reads differently:
 ========================  ================  =====================  ==============  ==========
 rule set (who uses it)    run: 7th+ field   ``#`` lines            label syntax    label range
 ========================  ================  =====================  ==============  ==========
-``cwlkit`` (default)      refused           refused (not 4/6       a number        |l| <= 2^53
-                                            fields)
-``trec_eval`` (9.0.8)     ignored           refused                C ``atol``      |l| <= 2^53
+``cwlkit`` (default)      refused           data (refused unless   a number        |l| <= 2^53
+                                            a well-formed line)
+``trec_eval`` (9.0.8)     ignored           data                   C ``atol``      |l| <= 2^53
 ``trec_eval_10`` (10.0)   ignored           skipped (qrels: in     C ``atol``      |l| <= 2^53
                                             column 0; run: after
                                             blanks too)
-``ndeval`` (4.5)          ignored           refused                a number        |l| <= 2^53
+``ndeval`` (4.5)          ignored           data                   a number        |l| <= 2^53
 ========================  ================  =====================  ==============  ==========
 
 The same in every rule set: qrels lines have exactly 4 fields (``topic iteration document
-label``), run lines at least 6 (``topic Q0 document rank score tag``); fields are separated
-by runs of blanks (space, tab, CR, VT, FF); blank lines are skipped; a score is a number
-(``inf`` is one; NaN is refused); a label is finite and at most 2^53 in magnitude (beyond,
+label``), run lines 6 (``topic Q0 document rank score tag``; more as the table says); fields
+are separated by runs of blanks (space, tab, CR, VT, FF); blank lines are skipped; a score is
+a number (``inf`` is one; NaN is refused); a label is finite and at most 2^53 in magnitude (beyond,
 float64 no longer holds every integer: 2^53 + 1 would be read as 2^53), refused with a
 :class:`~cwlkit.errors.FormatError` naming the file and the line.
 
