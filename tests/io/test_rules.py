@@ -144,3 +144,38 @@ def test_rule_sets_by_name():
     assert reading_rules("trec_eval").labels == "atol"
     with pytest.raises(Exception, match="reading must be one of"):
         reading_rules("trec-eval")
+
+
+def test_ndeval_ignores_a_7th_run_field_as_ndeval_does(cli, tmp_path):
+    """The ``ndeval`` rule set's one difference, against ndeval 4.5's own main (pyndeval's
+    build of ndeval.c): the same bytes with the extra field as without."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pyndeval")
+    from conftest import NDEVAL
+
+    q, r = _files(tmp_path, QRELS, RUN.replace(" r\n", " r extra\n"))
+    ref = subprocess.run([sys.executable, "-c", NDEVAL, q, r], capture_output=True, text=True)
+    rc, out, err = cli("ndeval", q, r)
+    assert ref.returncode == 0 and (rc, err) == (0, "")
+    assert out == ref.stdout
+
+
+@pytest.mark.parametrize("case", ["run 7th field", "qrels # line"])
+def test_cwl_refuses_what_cwl_eval_stops_on(cli, tmp_path, case):
+    """cwl_eval 1.0.12 stops on a 7-field run line (``too many values to unpack``) and on a
+    ``#`` qrels line of 5 fields (``could not convert string to float``): ``cwlkit cwl``
+    refuses both in one line (it skipped the ``#`` line)."""
+    import shutil
+    import subprocess
+
+    qrels, run, _, _ = CASES[case]
+    q, r = _files(tmp_path, qrels.replace("d3 2", "d3 1"), run)
+    rc, out, err = cli("cwl", q, r)
+    assert rc != 0 and out == "" and err.count("\n") == 1
+    exe = shutil.which("cwl-eval")
+    if exe is None:
+        pytest.skip("cwl-eval is not installed")
+    ref = subprocess.run([exe, q, r], capture_output=True, text=True, cwd=tmp_path)
+    assert ref.returncode != 0 and ref.stdout == ""
