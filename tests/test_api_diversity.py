@@ -238,12 +238,12 @@ def test_forms_without_subtopics_are_refused(tmp_path):
 
 
 def test_comments_follow_the_evaluation_rules(tmp_path):
-    """trec_version=10 skips '#' lines of a qrels file (trec_eval 10.0): so do diversity qrels
-    read for an intent-aware measure."""
+    """reading="trec_eval_10" skips '#' lines of a qrels file (trec_eval 10.0's reader
+    rules): so do diversity qrels read for an intent-aware measure."""
     q = tmp_path / "q"
     q.write_text("# topic subtopic doc label\n1 1 a 1\n1 2 b 1\n")
     run = [("1", "b", 2.0), ("1", "a", 1.0)]
-    assert cwlkit.evaluate(str(q), run, ["StRecall@1"], trec_version=10).mean() == {
+    assert cwlkit.evaluate(str(q), run, ["StRecall@1"], reading="trec_eval_10").mean() == {
         "StRecall@1": 0.5
     }
     with pytest.raises(FormatError, match="q:1: expected 4 fields|q:1:"):

@@ -73,7 +73,14 @@ class Evaluator:
         The trec_eval rules followed where versions differ: 9.0.8 rounds scores to float32
         before ranking (scores closer than float32 resolution tie and are ordered by
         document id); 10.0 ranks by the double-precision score and reaches recall levels
-        with ``lround``.
+        with ``lround``. (What a qrels or run file may hold is ``reading``'s.)
+    reading : {"cwlkit", "trec_eval", "trec_eval_10", "ndeval"}, default "cwlkit"
+        What a qrels or run file given by name may hold (:mod:`cwlkit.io.rules`, the table in
+        docs/inputs.md): the default refuses ``#`` lines and run lines of more than 6
+        fields and reads labels as numbers; ``"trec_eval"`` reads labels as C's ``atol``
+        (``5e-1`` is 5) and ignores fields after a run line's sixth; ``"trec_eval_10"``
+        also skips ``#`` lines; ``"ndeval"`` ignores the extra run fields. Every set
+        refuses a label beyond 2^53 in magnitude.
     order : {"score", "rank", "file"}, default "score"
         Ranking: score descending, ties by document id descending (trec_eval); the rank
         column; or the order of the lines (cwl_eval 1.0.12).

@@ -92,7 +92,10 @@ def test_trec_eval_stops_as_trec_eval(cli, files):
 def test_cwl_scores_every_run_topic_as_cwl_eval(cli, files, tmp_path):
     q, r, _ = files
     rc, out, err = cli("cwl", "--max-depth", "1000", q, r)  # (cwl_eval's cut, to compare)
-    assert rc == 0 and err == ""
+    assert rc == 0
+    assert err == (
+        f"cwlkit cwl: warning: {r} and {q} share no topic: every run topic scores 0 (as cwl_eval)\n"
+    )
     lines = out.splitlines()
     assert {x.split("\t")[0] for x in lines} == {"3", "4"}
     assert all(x.split("\t")[2] == "0.0000" for x in lines)  # EU 0 everywhere
@@ -107,6 +110,10 @@ def test_ndeval_prints_zero_lines_and_nan_mean_as_ndeval(cli, files):
     q, r, _ = files
     rc, out, err = cli("ndeval", q, r)
     assert rc == 0
+    assert err == (
+        f"cwlkit ndeval: warning: {r} and {q} share no topic: every run topic scores 0 "
+        "(as ndeval)\n"
+    )
     lines = out.splitlines()
     assert [x.split(",")[1] for x in lines[1:]] == ["3", "4", "amean"]
     assert set(lines[-1].split(",")[2:]) == {"-nan"}
@@ -162,7 +169,8 @@ def test_rbp_eval_prints_nan_averages_as_rbp_eval(cli, files):
     rc, out, err = cli("rbp_eval", "-H", q, r)
     assert rc == 0
     assert err.splitlines() == [
-        f"cwlkit rbp_eval: warning: there are no judgments for query id {t}" for t in ("3", "4")
+        *(f"cwlkit rbp_eval: warning: there are no judgments for query id {t}" for t in "34"),
+        f"cwlkit rbp_eval: warning: {r} and {q} share no topic: averages of nan (as rbp_eval)",
     ]
     exe = shutil.which("rbp_eval")
     if exe is None:
@@ -176,3 +184,15 @@ def test_rbp_eval_prints_nan_averages_as_rbp_eval(cli, files):
 def test_repo_is_untouched():
     """(cwl_eval writes cwl.log into its working folder: the test runs it in a temp dir.)"""
     assert not (REPO / "cwl.log").exists()
+
+
+def test_a_shared_topic_gets_no_warning(cli, files, tmp_path):
+    """The warning of cwl and ndeval is for files that share no topic, not for a run whose
+    judged topics all score 0."""
+    q, _, o = files
+    zero = tmp_path / "zero.run"
+    zero.write_text("1 Q0 b 1 2.0 r3\n1 Q0 x 2 1.0 r3\n")
+    for run in (o, zero):
+        for sub in ("cwl", "ndeval"):
+            rc, _, err = cli(sub, q, run)
+            assert rc == 0 and "share no topic" not in err

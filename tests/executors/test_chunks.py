@@ -117,7 +117,8 @@ def test_streamed_blocks_same_output(cli, uneven, tiny_blocks):
     [
         ("r", 37, "t1 Q0 dx 1 1.0\n", "expected 6 fields"),
         ("r", 41, "t1 Q0 dx 1 abc x\n", "expected a number for the score"),
-        ("q", 29, "t1 0 dx nan\n", "expected a finite number"),
+        # (trec_eval reads a label with atol: 'nan' is 0, as the C program reads it)
+        ("q", 29, "t1 0 dx 99999999999999999999\n", "label of magnitude at most 2^53"),
         ("r", 55, None, "appears twice"),
     ],
 )

@@ -214,7 +214,7 @@ def main(argv: list[str]) -> int:
         topics="run",
         trec_version=10,  # rank by the double-precision score
         order=args.order,
-        gain=args.gain or "auto",
+        gain="auto" if args.gain is None else args.gain,  # (--gain "": refused, as everywhere)
         costs=args.cost_file,
         doc_costs=args.doc_costs,
         residuals=args.residuals,
@@ -230,6 +230,13 @@ def main(argv: list[str]) -> int:
     res = ev.evaluate(args.run)
     if args.gain is None:
         _say_gains(ev)
+    if _shares_no_topic(ev, res.topics, res.values):
+        # cwl_eval scores every run topic (0 where nothing is judged) and exits 0: so does
+        # cwlkit, and says why (one line on stderr)
+        sys.stderr.write(
+            f"cwlkit cwl: warning: {args.run} and {args.qrels} share no topic: every run "
+            "topic scores 0 (as cwl_eval)\n"
+        )
     del ev
     text = format_cwl(
         res,
@@ -283,6 +290,18 @@ def _unique(specs: list) -> tuple[list, list[str]]:
         metrics.append(m)
         names.append(name)
     return metrics, names
+
+
+def _shares_no_topic(ev: Any, topics: list[str], values: Any) -> bool:
+    """Whether no topic of the run (``topics``, whose values are ``values``) is judged in the
+    evaluator's qrels (looked up only when every value is 0)."""
+    import numpy as np
+
+    if not topics or np.any(np.nan_to_num(values) != 0):
+        return False
+    q = ev.plan.qrels_read if ev.plan.qrels_read is not None else ev.plan.qrels
+    _, dictionary = q.topic_codes()
+    return not set(topics) & {str(t) for t in dictionary.to_pylist()}
 
 
 def _say_gains(ev: Any) -> None:

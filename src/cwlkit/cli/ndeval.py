@@ -124,9 +124,9 @@ def main(argv: list[str]) -> int:
             raise ParamError(f"-M must be a positive integer; got {args.depth!r}") from None
         if depth < 1:
             raise ParamError(f"-M must be a positive integer; got {args.depth}")
-    qrels = read_diversity_qrels(args.qrels)
-    run = read_run(args.run, extra=True)
-    baseline = read_run(args.baseline, extra=True) if args.baseline else None
+    qrels = read_diversity_qrels(args.qrels, rules="ndeval")
+    run = read_run(args.run, rules="ndeval")
+    baseline = read_run(args.baseline, rules="ndeval") if args.baseline else None
     rep = ndeval_report(
         qrels,
         run,
@@ -139,5 +139,12 @@ def main(argv: list[str]) -> int:
         risk_alpha=risk,
         risk_alpha_text=args.risk_alpha,
     )
+    if rep.n_shared == 0:
+        # ndeval prints a zero line per run topic and its amean, and exits 0: so does cwlkit,
+        # and says why (one line on stderr)
+        sys.stderr.write(
+            f"cwlkit ndeval: warning: {args.run} and {args.qrels} share no topic: every run "
+            "topic scores 0 (as ndeval)\n"
+        )
     sys.stdout.write(format_ndeval(rep))
     return 0

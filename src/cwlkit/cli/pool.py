@@ -53,7 +53,7 @@ def _params(args) -> dict:
         kw.update(k=args.k)
     elif args.strategy == "residual":
         kw.update(measure=args.measure)
-        if getattr(args, "gain", None):
+        if getattr(args, "gain", None) is not None:  # (--gain "": refused, as everywhere)
             kw.update(gain=args.gain)
     elif args.strategy in ("maxmean", "mtf"):
         kw.update(pool_depth=args.pool_depth, rel=args.rel)

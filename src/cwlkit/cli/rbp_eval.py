@@ -201,6 +201,10 @@ def main(argv: list[str]) -> int:
     judged = qrels_topics(qrels)
     warnings += [f"there are no judgments for query id {t}" for t in topics if t not in judged]
     results = None
+    if topics and not any(t in judged for t in topics):  # (rbp_eval: nan averages, exit 0)
+        warnings.append(
+            f"{args.run} and {args.qrels} share no topic: averages of nan (as rbp_eval)"
+        )
     if any(t in judged for t in topics):
         ev = Evaluator(qrels, measures, topics="both", order=order, trec_version=10, residuals=True)
         results = ev.evaluate(run)

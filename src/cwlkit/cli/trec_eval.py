@@ -55,7 +55,9 @@ prints for each run, concatenated in argument order, once every run is evaluated
 that is streamed (--chunk-topics) is evaluated in its turn, its topic ranges over -j.
 
 Ranking: score descending, ties by document id descending (byte order); the rank column is
-ignored. See docs/trec_eval.md for every measure and where cwlkit departs from trec_eval.
+ignored. Labels are read as trec_eval reads them, with C's atol (5e-1 is 5, 2abc is 2);
+fields after a run line's sixth are ignored (docs/inputs.md). See docs/trec_eval.md for every
+measure and where cwlkit departs from trec_eval.
 
 """
 

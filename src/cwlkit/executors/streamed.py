@@ -113,7 +113,7 @@ def evaluate_streamed(
     except FormatError as exc:
         # the whole-file path reads the qrels first: an error in them comes before the run's
         if exc.path != str(qrels) and isinstance(qrels, str):
-            first = first_error(qrels, "qrels", comments=o.comments, block=BLOCK)
+            first = first_error(qrels, "qrels", rules=o.rules, block=BLOCK)
             if first is not None:
                 raise first from None
         raise
@@ -134,17 +134,14 @@ def _partitions(plan: Plan, qrels: Any, run_path: str, buckets, tmp: Path):
         "run",
         buckets,
         tmp,
-        comments=o.comments,
-        extra=o.extra_fields,
+        rules=o.rules,
         keep=keep,
         counts=True,
         block=BLOCK,
     )
     buckets.frozen = plan.options.topics in ("run", "both")
     if isinstance(qrels, str):
-        qp: Any = partition(
-            qrels, "qrels", buckets, tmp, comments=o.comments, counts=True, block=BLOCK
-        )
+        qp: Any = partition(qrels, "qrels", buckets, tmp, rules=o.rules, counts=True, block=BLOCK)
     else:
         qp = MemoryParts(qrels, buckets)
     return qp, rp

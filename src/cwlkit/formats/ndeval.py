@@ -105,6 +105,8 @@ class NdevalReport:
         float64[21], the ``amean`` line: the sum of the lines in order divided by ``n_mean``.
     n_mean : int
         The denominator of the means.
+    n_shared : int
+        The run's topics that the qrels judge (0: the files share no topic).
     """
 
     runid: str
@@ -112,6 +114,7 @@ class NdevalReport:
     values: np.ndarray
     mean: np.ndarray
     n_mean: int
+    n_shared: int = -1
 
 
 def ndeval_report(
@@ -165,7 +168,8 @@ def ndeval_report(
         return _evaluate(q, run, alpha=alpha, beta=beta, traditional=traditional, depth=depth)
 
     topics, values, in_qrels = evaluate(r)
-    n_mean = len(q.codes()[1]) if all_topics else int(in_qrels.sum())
+    n_shared = int(in_qrels.sum())
+    n_mean = len(q.codes()[1]) if all_topics else n_shared
     runid = _first_tag(r)
     if baseline is not None:
         b = _ndeval_run(as_run(baseline))
@@ -194,7 +198,7 @@ def ndeval_report(
     total = np.cumsum(values, axis=0)[-1] if len(topics) else np.zeros(len(COLUMNS))
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / np.float64(n_mean)
-    return NdevalReport(runid, topics, values, mean, n_mean)
+    return NdevalReport(runid, topics, values, mean, n_mean, n_shared)
 
 
 def _evaluate(

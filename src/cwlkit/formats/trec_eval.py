@@ -330,7 +330,7 @@ class TrecEval:
             trec_version=version,
             depth=max_depth,
             judged_only=judged_only,
-            extra_fields=True,
+            reading=_reading(version),
             chunk_topics="auto" if stream_qrels else None,
         )
         if printed != len(names) - names.count("runid"):  # pragma: no cover
@@ -360,14 +360,14 @@ class TrecEval:
             raise ParamError(f"trec_eval version must be 9 or 10; got {version!r}")
         names, nick = _prefs_request(specs)
         spec = PrefsSpec.of(kind, names, nick, rel_level)
-        judgments = read_judgments(kind, judgments_path, comments=version >= 10)
+        judgments = read_judgments(kind, judgments_path, rules=_reading(version))
         ev = Evaluator(
             judgments,
             spec.measures(),
             topics="qrels" if all_topics else "both",
             trec_version=version,
             depth=max_depth,
-            extra_fields=True,
+            reading=_reading(version),
         )
         return cls(ev, prefs_names(kind, names, nick), version, all_topics)
 
@@ -565,3 +565,9 @@ def trec_summary(results: Results, totals: Totals | None = None) -> dict[str, fl
     """Every measure's ``all`` value as trec_eval prints it (see :class:`Totals`)."""
     t = totals or Totals()
     return {m: _summary_value(results, i, t) for i, m in enumerate(results.measures)}
+
+
+def _reading(version: int) -> str:
+    """The reader rules of trec_eval ``version`` (:mod:`cwlkit.io.rules`): labels read as C's
+    ``atol``, fields after a run line's sixth ignored, and in 10.0 ``#`` lines skipped."""
+    return "trec_eval_10" if version >= 10 else "trec_eval"

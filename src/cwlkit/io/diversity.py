@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import FormatError, InputError
+from .rules import ReadRules, check_label_range, reading_rules
 from .text import (
     LineNumbers,
     encode,
@@ -35,7 +36,6 @@ from .text import (
     first_duplicate,
     from_numpy,
     from_strings,
-    parse_floats,
     read_bytes,
     split_columns,
     to_numpy,
@@ -216,21 +216,29 @@ def _make(full: pa.Table, lines: LineNumbers, path: str) -> DiversityQrels:
     return q
 
 
-def read_diversity_qrels(path: str | os.PathLike, *, comments: bool = False) -> DiversityQrels:
+def read_diversity_qrels(
+    path: str | os.PathLike,
+    *,
+    rules: str | ReadRules | None = None,
+    comments: bool | None = None,
+) -> DiversityQrels:
     """Read a diversity qrels file: ``topic subtopic document judgement`` per line.
 
     Parameters
     ----------
     path : str or Path
         Plain or gzip file; ``-`` for standard input.
-    comments : bool
-        Skip lines starting with ``#``.
+    rules : str or ReadRules, optional
+        What a line may hold (:mod:`cwlkit.io.rules`; default ``"cwlkit"``).
+    comments : bool, optional
+        Skip lines starting with ``#``; default: as ``rules`` say.
 
     Raises
     ------
     FormatError
-        Empty file, a line without exactly 4 fields, a label that is not a finite number, or
-        the same document judged twice for one subtopic of a topic.
+        Empty file, a line without exactly 4 fields, a label that is not a finite number or
+        is beyond 2^53 in magnitude, or the same document judged twice for one subtopic of a
+        topic.
 
     Examples
     --------
@@ -243,9 +251,11 @@ def read_diversity_qrels(path: str | os.PathLike, *, comments: bool = False) -> 
     (3, 2)
     """
     data = read_bytes(path)
+    r = reading_rules(rules)
+    comments = r.qrels_comments if comments is None else comments
     table, lines = split_columns(path, data, DIVERSITY_COLUMNS, _LINE, comments=comments)
     del data
-    labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
+    labels = r.parse_labels(path, table.column("label_text"), lines)
     table = table.append_column("label", from_numpy(labels))
     return _make(table, lines, str(path))
 
@@ -336,7 +346,7 @@ def as_diversity_qrels(obj: Any, *, name: str | None = None) -> DiversityQrels:
 
 
 def implied_diversity_qrels(
-    source: Any, *, comments: bool = False, name: str | None = None
+    source: Any, *, rules: str | ReadRules | None = None, name: str | None = None
 ) -> DiversityQrels:
     """The qrels of an evaluation that asks for an intent-aware measure, as diversity qrels.
 
@@ -349,8 +359,8 @@ def implied_diversity_qrels(
     ----------
     source : object
         The qrels as given to :class:`cwlkit.Evaluator`.
-    comments : bool
-        Skip ``#`` lines of a text file (the evaluation's reading rules).
+    rules : str or ReadRules, optional
+        The evaluation's reading rules for a text file (:mod:`cwlkit.io.rules`).
     name : str, optional
         Name used in messages (as :func:`as_diversity_qrels`'s).
 
@@ -381,8 +391,8 @@ def implied_diversity_qrels(
 
         path = os.fsdecode(os.fspath(source))
         got = (
-            read_diversity_qrels(path, comments=comments)
-            if comments and not _is_parquet(path)
+            read_diversity_qrels(path, rules=rules)
+            if not _is_parquet(path)
             else as_diversity_qrels(path)
         )
         got = got if name is None else _rename(got, name)
@@ -471,6 +481,7 @@ def _from_table(table: pa.Table, path: str) -> DiversityQrels:
         return f"{_WHAT[role]} (column {names[got[role]]!r})"
 
     values, text = _numbers(col("label"), path, lines, "the relevance label", finite=True)
+    check_label_range(path, values, text, lines)
     full = pa.table(
         {
             "topic": _ids(col("topic"), path, what("topic")),

@@ -24,6 +24,8 @@ from typing import Any
 
 import numpy as np
 
+from .rules import MAX_LABEL
+
 __all__ = ["Grouped", "GroupedQrels", "grouped_qrels", "grouped_run"]
 
 _VALUES = methodcaller("values")
@@ -199,7 +201,7 @@ def _held_columns(obj: Any, roles: dict, value: str) -> tuple | None:
     if not t or not _all_str(t) or not _all_str(d) or not set(map(type, raw)) <= {int, float}:
         return None
     values = np.fromiter(raw, np.float64, len(raw))
-    bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
+    bad = _bad_labels(values) if value == "label" else np.isnan(values)
     if bad.any():
         return None
     return t, d, values, _tag_of(present), path
@@ -308,7 +310,7 @@ def _frame_columns(df: Any, roles: dict, value: str) -> tuple | None:
     if t is None or d is None:
         return None
     values = v.to_numpy(dtype=np.float64)
-    bad = ~np.isfinite(values) if value == "label" else np.isnan(values)
+    bad = _bad_labels(values) if value == "label" else np.isnan(values)
     if bad.any():
         return None
     return t, d, values, _tag_of(present)
@@ -435,7 +437,7 @@ def grouped_qrels(obj: Any, path: str | None = None, *, copy: bool = True) -> Gr
     if got is None:
         return None
     topics, inners, counts, labels, plain = got
-    if not np.isfinite(labels).all():
+    if _bad_labels(labels).any():
         return None
     # (a copy of each topic's dict, so that changing the caller's afterwards changes nothing;
     # its labels are numbers float() takes, as checked: a lookup converts them exactly so)
@@ -473,13 +475,19 @@ def _few_labels(obj: Any, copy: bool) -> dict[str, dict[str, Any]] | None:
     if not set(map(type, labels)) <= {int, float}:
         return None
     try:
-        if not all(map(isfinite, labels)):
+        if not all(map(isfinite, labels)) or max(map(abs, labels)) >= MAX_LABEL:
             return None
     except OverflowError:  # (an int beyond a double)
         return None
     if not copy and all(inners):  # (as they are: the caller's dicts, read only)
         return obj
     return {t: d if not copy else dict(d) for t, d in obj.items() if d}
+
+
+def _bad_labels(values: np.ndarray) -> np.ndarray:
+    """bool: labels that are not finite, or at least 2^53 in magnitude (the reader contract
+    then decides, on their text: :func:`cwlkit.io.rules.check_label_range`)."""
+    return ~(np.abs(values) < MAX_LABEL)
 
 
 def qrels_from_columns(

@@ -20,6 +20,7 @@ import pyarrow as pa
 
 from ..errors import CwlkitError, FormatError, InputError
 from .grouped import QRELS_ROLES, RUN_ROLES
+from .rules import MAX_LABEL, check_label_range
 from .text import encode, from_numpy, from_strings, is_url, parse_floats, read_url, to_numpy
 from .trec import Qrels, Run, check_duplicates, read_qrels, read_run
 
@@ -402,6 +403,7 @@ def _from_table(table: pa.Table, kind: str, path: str, name: str | None):
     doc = _ids(col("doc"), path, label("doc"))
     if kind == "qrels":
         values, text = _numbers(col("label"), path, lines, "the relevance label", finite=True)
+        check_label_range(path, values, text, lines)
         it = _ids(col("iter"), path, label("iter")) if "iter" in got else _const("0", n)
         table = pa.table(
             {
@@ -514,6 +516,12 @@ def _numbers(
         arr = _as_string(arr)
         values = parse_floats(path, arr, lines, what, finite=finite)
         return values, arr
+    if pa.types.is_integer(t) and what == "the relevance label":
+        ints = to_numpy(arr, null=0)
+        near = np.flatnonzero(np.abs(ints.astype(np.float64)) >= MAX_LABEL)
+        if near.size:  # (checked on the integers: float64 would round them)
+            text = from_strings([str(int(ints[i])) for i in near.tolist()])
+            check_label_range(path, ints[near].astype(np.float64), text, lines[near])
     if not (
         pa.types.is_integer(t)
         or pa.types.is_floating(t)
@@ -685,6 +693,10 @@ def _from_columns(topics, docs, values, iters, kind: str, path: str, name: str |
         kind_of = "a finite number" if kind == "qrels" else "a number"
         v = values[i].item() if isinstance(values[i], np.generic) else values[i]
         raise FormatError(path, i + 1, f"expected {kind_of} for {what}, got {v!r}")
+    if kind == "qrels" and (np.abs(arr) >= MAX_LABEL).any():  # (on the values as given)
+        near = np.flatnonzero(np.abs(arr) >= MAX_LABEL)
+        text = from_strings([str(values[i]) for i in near.tolist()])
+        check_label_range(path, arr[near], text, near + 1)
     cols = {"query_id": from_strings(topics), "doc_id": from_strings(docs)}
     if kind == "qrels":
         cols["relevance"] = from_numpy(arr)

@@ -22,8 +22,8 @@ import pyarrow as pa
 from ..errors import CwlkitError, FormatError
 from ..support.arrays import unique
 from .estimate import estimate_topics, is_gzip, open_text, text_size
+from .rules import ReadRules, reading_rules
 from .text import (
-    INDENTED,
     encode_runs,
     from_numpy,
     from_strings,
@@ -96,7 +96,7 @@ def _combined(batches: list[pa.RecordBatch]) -> pa.Table:
 
 
 def first_error(
-    path: str, kind: str, *, comments: bool = False, extra: bool = False, block: int | None = None
+    path: str, kind: str, *, rules: str | ReadRules | None = None, block: int | None = None
 ) -> FormatError | None:
     """The format error of a qrels or run file (a line that does not parse, or a document
     listed twice for a topic: the one repeated first in the file), or None; the file is
@@ -105,9 +105,7 @@ def first_error(
 
     with tempfile.TemporaryDirectory(prefix="cwlkit-") as tmp:
         try:
-            parts = partition(
-                path, kind, 64, Path(tmp), comments=comments, extra=extra, block=block
-            )
+            parts = partition(path, kind, 64, Path(tmp), rules=rules, block=block)
         except FormatError as exc:
             return exc
         found: FormatError | None = None
@@ -289,8 +287,7 @@ def partition(
     buckets: int | Buckets | TopicRanges,
     tmpdir: Path,
     *,
-    comments: bool = False,
-    extra: bool = False,
+    rules: str | ReadRules | None = None,
     keep: tuple[str, ...] | None = None,
     counts: bool = False,
     block: int | None = None,
@@ -309,8 +306,9 @@ def partition(
         of their byte order (:class:`TopicRanges`).
     tmpdir : Path
         Where the buckets are written (one Arrow IPC stream each, created when first used).
-    comments, extra : bool
-        As :func:`cwlkit.io.trec.read_run` (``extra``: fields after the sixth are ignored).
+    rules : str or ReadRules, optional
+        What a line may hold (:mod:`cwlkit.io.rules`; default ``"cwlkit"``), as for
+        :func:`cwlkit.io.trec.read_qrels` and :func:`~cwlkit.io.trec.read_run`.
     keep : tuple of str, optional
         Run columns kept besides ``score`` (default ``topic doc score_text tag``, what
         trec_eval's measures read; ``score_text`` is parsed and dropped). Qrels keep
@@ -337,9 +335,11 @@ def partition(
         out.batches = [[] for _ in range(buckets)]
     if counts:
         out.counts = {}
+    r = reading_rules(rules)
     parse = functools.partial(
         _parse_block, path=path, kind=kind, names=names, expected=expected, keep=keep,
-        extra=extra, comments=INDENTED if comments and kind == "run" else comments,
+        extra=r.run_extra_fields and kind == "run", rules=r,
+        comments=r.run_comments if kind == "run" else r.qrels_comments,
     )  # fmt: skip
     writer = None
     try:
@@ -375,6 +375,7 @@ def _parse_block(
     keep: tuple[str, ...],
     extra: bool,
     comments: bool | str,
+    rules: ReadRules,
 ) -> pa.Table | None:
     """The rows of one block of text (``first``: the file line of its first line), checked:
     the value column parsed to ``label`` / ``score``, and a ``line`` column; None for a
@@ -384,13 +385,10 @@ def _parse_block(
         table, lines = split_columns(
             "-", text, names, expected, comments=comments, extra=extra, keep=keep
         )
-        vals = parse_floats(
-            "-",
-            table.column(value),
-            lines,
-            "the relevance label" if kind == "qrels" else "the score",
-            finite=kind == "qrels",
-        )
+        if kind == "qrels":
+            vals = rules.parse_labels("-", table.column(value), lines)
+        else:
+            vals = parse_floats("-", table.column(value), lines, "the score", finite=False)
     except FormatError as exc:
         if exc.line is None and exc.msg.startswith("empty file"):
             return None  # a block of comments

@@ -27,6 +27,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
+from .rules import ReadRules, check_label_range, reading_rules
 from .text import (
     LineNumbers,
     encode,
@@ -91,6 +92,7 @@ def read_prefs(path: str | os.PathLike[str], *, comments: bool = False) -> Judgm
         comments=comments,
     )
     levels = parse_floats(path, table.column("level_text"), lines, "the rel_level")
+    check_label_range(path, levels, table.column("level_text"), lines)
     table = table.append_column("level", from_numpy(levels))
     return Judgments(table, lines, str(path), "prefs")
 
@@ -110,6 +112,7 @@ def read_qrels_prefs(path: str | os.PathLike[str], *, comments: bool = False) ->
         path, data, QRELS_PREFS_COLUMNS, "topic iteration document label", comments=comments
     )
     levels = parse_floats(path, table.column("level_text"), lines, "the relevance label")
+    check_label_range(path, levels, table.column("level_text"), lines)
     table = _with_constant_jsg(table).append_column("level", from_numpy(levels))
     return Judgments(table, lines, str(path), "qrels_prefs")
 
@@ -130,6 +133,7 @@ def read_qrels_jg(path: str | os.PathLike[str], *, comments: bool = False) -> Ju
         path, data, QRELS_PREFS_COLUMNS, "topic judgment-group document label", comments=comments
     )
     levels = np.trunc(parse_floats(path, table.column("level_text"), lines, "the relevance label"))
+    check_label_range(path, levels, table.column("level_text"), lines)
     table = _with_constant_jsg(table).append_column("level", from_numpy(levels))
     (t, g, d), _ = encode(table.column("topic"), table.column("jg"), table.column("doc"))
     n = int(max(t.max(initial=0), g.max(initial=0), d.max(initial=0))) + 1
@@ -147,9 +151,12 @@ def read_qrels_jg(path: str | os.PathLike[str], *, comments: bool = False) -> Ju
     return Judgments(table, lines, str(path), "qrels_jg")
 
 
-def read_judgments(kind: str, path: str | os.PathLike[str], *, comments: bool = False) -> Judgments:
+def read_judgments(
+    kind: str, path: str | os.PathLike[str], *, rules: str | ReadRules | None = None
+) -> Judgments:
     """Read ``path`` in trec_eval's ``-R kind`` format (``prefs``, ``qrels_prefs``,
-    ``qrels_jg``)."""
+    ``qrels_jg``), ``#`` lines skipped when the reader ``rules`` skip those of qrels
+    (:mod:`cwlkit.io.rules`)."""
     readers = {"prefs": read_prefs, "qrels_prefs": read_qrels_prefs, "qrels_jg": read_qrels_jg}
     try:
         reader = readers[kind]
@@ -159,7 +166,7 @@ def read_judgments(kind: str, path: str | os.PathLike[str], *, comments: bool = 
         raise ParamError(
             f"unknown judgments format {kind!r}; expected one of {', '.join(readers)}"
         ) from None
-    return reader(path, comments=comments)
+    return reader(path, comments=reading_rules(rules).qrels_comments)
 
 
 def _with_constant_jsg(table: pa.Table) -> pa.Table:

@@ -36,8 +36,8 @@ _EDGE = re.compile(rb"(?m)^ +| +$")
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
 _INDENTED_COMMENT = re.compile(rb"(?m)^ *#[^\n]*")  # (after _WS: tabs are spaces)
 #: ``comments=INDENTED``: a line whose first non-blank character is ``#`` is a comment
-#: (trec_eval 10.0's results reader); ``True``: only a ``#`` in the first column (its
-#: qrels reader)
+#: (trec_eval 10.0's results reader); ``True``: only a ``#`` in the first column. The same
+#: string as :data:`cwlkit.io.rules.INDENTED` (rules imports this module, not the reverse)
 INDENTED = "indented"
 _NONBLANK = re.compile(rb"[^ \n]")
 

@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..errors import FormatError
+from .rules import ReadRules, reading_rules
 from .text import (
     INDENTED,
     LineNumbers,
@@ -225,28 +226,41 @@ class Run(_Coded):
         return cls(table, np.arange(1, n + 1, dtype=np.int64), path)
 
 
-def read_qrels(path: str | os.PathLike[str], *, comments: bool = False) -> Qrels:
+def read_qrels(
+    path: str | os.PathLike[str],
+    *,
+    rules: str | ReadRules | None = None,
+    comments: bool | None = None,
+) -> Qrels:
     """Read a TREC qrels file (``topic iteration document label``).
 
     Parameters
     ----------
     path : str or Path
         Plain or gzip file; ``-`` for standard input.
-    comments : bool
-        Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
+    rules : str or ReadRules, optional
+        What a line may hold: a rule set of :data:`cwlkit.io.rules.RULES` (default
+        ``"cwlkit"``; ``"trec_eval"`` reads labels as C's ``atol``).
+    comments : bool, optional
+        Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not); default: as
+        ``rules`` say.
 
     Raises
     ------
     FormatError
-        Empty file, a line without exactly 4 fields, a non-numeric or non-finite label, or the
-        same document judged twice for a topic.
+        Empty file, a line without exactly 4 fields, a label that is not a finite number (by
+        the rules' label syntax) or is beyond 2^53 in magnitude, or the same document judged
+        twice for a topic.
     """
+    r = reading_rules(rules)
+    if comments is None:
+        comments = r.qrels_comments
     data = read_text(path)
     table, lines = split_columns(
         path, data, QRELS_COLUMNS, "topic iteration document label", comments=comments
     )
     del data  # the columns hold what is needed: free the text before the next steps
-    labels = parse_floats(path, table.column("label_text"), lines, "the relevance label")
+    labels = r.parse_labels(path, table.column("label_text"), lines)
     table = table.append_column("label", from_numpy(labels))
     q = Qrels(table, lines, str(path))
     check_duplicates(path, table, lines, "qrels", q.check_codes())
@@ -256,8 +270,9 @@ def read_qrels(path: str | os.PathLike[str], *, comments: bool = False) -> Qrels
 def read_run(
     path: str | os.PathLike[str],
     *,
-    comments: bool = False,
-    extra: bool = False,
+    rules: str | ReadRules | None = None,
+    comments: bool | None = None,
+    extra: bool | None = None,
     light: bool = False,
     qrels: Qrels | None = None,
 ) -> Run:
@@ -267,10 +282,15 @@ def read_run(
     ----------
     path : str or Path
         Plain or gzip file; ``-`` for standard input.
-    comments : bool
-        Skip lines starting with ``#`` (trec_eval 10.0 does; 9.0.8 does not).
-    extra : bool
-        Accept (and ignore) fields after the sixth, as trec_eval does.
+    rules : str or ReadRules, optional
+        What a line may hold: a rule set of :data:`cwlkit.io.rules.RULES` (default
+        ``"cwlkit"``: exactly 6 fields, no comments).
+    comments : bool, optional
+        Skip lines whose first non-blank character is ``#`` (trec_eval 10.0 does; 9.0.8 does
+        not); default: as ``rules`` say.
+    extra : bool, optional
+        Accept (and ignore) fields after the sixth, as trec_eval does; default: as ``rules``
+        say.
     light : bool
         Keep only the ``topic``, ``doc``, ``tag`` and ``score`` columns (what trec_eval's
         measures read); ``q0``, ``rank`` and ``score_text`` are parsed but not kept, and
@@ -285,18 +305,23 @@ def read_run(
         Empty file, a line without exactly 6 fields (at least 6 with ``extra``), a non-numeric
         score, or a document retrieved twice for one topic.
     """
+    rr = reading_rules(rules)
+    run_comments: bool | str = rr.run_comments if comments is None else comments
+    if run_comments is True:
+        run_comments = INDENTED  # (trec_eval 10.0's results reader)
+    extra = rr.run_extra_fields if extra is None else extra
     data = read_text(path)
     table, lines = split_columns(
         path,
         data,
         RUN_COLUMNS,
         "topic Q0 document rank score tag",
-        comments=INDENTED if comments else False,  # (trec_eval 10.0's results reader)
+        comments=run_comments,
         extra=extra,
         keep=("topic", "doc", "score_text") if light else None,
     )
     if light:  # (the run's tag, trec_eval's: the last line's, on every row)
-        tag = last_field(data, RUN_COLUMNS.index("tag"), comments=comments)
+        tag = last_field(data, RUN_COLUMNS.index("tag"), comments=bool(run_comments))
         zeros = from_numpy(np.zeros(table.num_rows, dtype=np.int8))
         tags = pa.DictionaryArray.from_arrays(zeros, from_strings([tag]))
     del data  # the columns hold what is needed: free the text before the next steps
@@ -315,19 +340,20 @@ def read_pair(
     qrels_path: str | os.PathLike[str],
     run_path: str | os.PathLike[str],
     *,
-    comments: bool = False,
-    extra: bool = False,
+    rules: str | ReadRules | None = None,
+    comments: bool | None = None,
+    extra: bool | None = None,
     light: bool = False,
 ) -> tuple[Qrels, Run]:
-    """Read a qrels file, then a run file.
+    """Read a qrels file, then a run file, by the same ``rules``.
 
     Errors are raised as :func:`read_qrels` and :func:`read_run` raise them, the qrels' first.
     ``extra`` and ``light`` are passed to :func:`read_run`. (The two are read one after the
     other: pyarrow's CSV reader already uses every core, and reading both at once in two
     threads was slower on a 2-core machine and raised the peak memory.)
     """
-    q = read_qrels(qrels_path, comments=comments)
-    r = read_run(run_path, comments=comments, extra=extra, light=light, qrels=q)
+    q = read_qrels(qrels_path, rules=rules, comments=comments)
+    r = read_run(run_path, rules=rules, comments=comments, extra=extra, light=light, qrels=q)
     return q, r
 
 

@@ -9,12 +9,15 @@ import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..core.gains import GainMap
 from ..errors import ParamError
+
+if TYPE_CHECKING:
+    from ..io.rules import ReadRules
 
 #: what ``topics=`` accepts, and trec_eval's name for each
 TOPIC_RULES = {
@@ -51,7 +54,7 @@ class Options:
     topic_params: Any = None
     compat: str | None = None
     chunk_topics: int | str | None = None
-    extra_fields: bool = False
+    reading: str = "cwlkit"
 
     def __post_init__(self) -> None:
         if self.topics not in TOPIC_RULES:
@@ -64,6 +67,12 @@ class Options:
             raise ParamError(f"order must be 'score', 'rank' or 'file'; got {self.order!r}")
         if self.ties not in ("none", "average"):
             raise ParamError(f"ties must be 'none' or 'average'; got {self.ties!r}")
+        from ..io.rules import RULES
+
+        if self.reading not in RULES:
+            from ..support.checks import check_choice
+
+            check_choice("reading", self.reading, tuple(RULES))
         if self.compat not in (None, "inst_eval"):
             raise ParamError(f"compat must be None or 'inst_eval'; got {self.compat!r}")
         for name in ("depth", "compat_depth"):
@@ -109,9 +118,16 @@ class Options:
                 raise ParamError(f"{name} must be a file name or a {kind.__name__}; got {v!r}")
 
     @property
+    def rules(self) -> ReadRules:
+        """What a qrels or run line may hold (:mod:`cwlkit.io.rules`)."""
+        from ..io.rules import RULES
+
+        return RULES[self.reading]
+
+    @property
     def comments(self) -> bool:
-        """Whether qrels and run files may hold ``#`` comment lines (trec_eval 10.0's)."""
-        return self.trec_version >= 10
+        """Whether qrels files may hold ``#`` comment lines (the reading rules')."""
+        return self.rules.qrels_comments
 
     @property
     def light(self) -> bool:

@@ -103,7 +103,7 @@ class Plan:
 
     def _read_qrels(self) -> Any:  # (Qrels, or Judgments for trec_eval -R)
         """The qrels from their source: a TREC file is read with the options' reading rules
-        (``#`` comments in trec_eval 10.0), any other form by :func:`cwlkit.io.inputs.as_qrels`
+        (:mod:`cwlkit.io.rules`), any other form by :func:`cwlkit.io.inputs.as_qrels`
         (with intent-aware measures: as diversity qrels, see :class:`Plan`)."""
         from ..io.inputs import as_qrels
         from ..io.prefs import Judgments
@@ -115,12 +115,12 @@ class Plan:
         if self.wants_subtopics:
             from ..io.diversity import implied_diversity_qrels
 
-            return implied_diversity_qrels(source, comments=self.options.comments)
-        if self.options.comments and _trec_file(source) and os.path.isfile(source):
+            return implied_diversity_qrels(source, rules=self.options.rules)
+        if _trec_file(source) and os.path.isfile(source):
             with open(source, "rb") as f:
                 parquet = f.read(4) == b"PAR1"
             if not parquet:
-                return read_qrels(source, comments=True)
+                return read_qrels(source, rules=self.options.rules)
         return as_qrels(source)
 
     @property
@@ -180,9 +180,7 @@ class Plan:
             joined = join_qrels and not self.diversity and not self.prefs
             qrels = self.qrels if joined else None
             o = self.options
-            return read_run(
-                run, comments=o.comments, extra=o.extra_fields, light=self.light, qrels=qrels
-            )
+            return read_run(run, rules=o.rules, light=self.light, qrels=qrels)
         return as_run(run, name=name)
 
     def batch(self, run: Any) -> RankingBatch:

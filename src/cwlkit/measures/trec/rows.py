@@ -5,6 +5,7 @@ of its package, so that the table, the measure classes and the registry can all 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -160,9 +161,43 @@ class TrecMeasure:
 
 
 def _atof(text: str) -> float:
-    """C ``atof``: the longest numeric prefix, 0 if none."""
+    """C ``atof`` (glibc's ``strtod``): the longest numeric prefix, ``nan`` and ``inf`` /
+    ``infinity`` (any case, signed) included; 0 if none. (Hexadecimal floats read as 0.)"""
+    m = re.match(r"\s*([+-]?)(nan|inf(inity)?)", text, re.IGNORECASE)
+    if m:
+        v = float("nan") if m.group(2).lower() == "nan" else float("inf")
+        return -v if m.group(1) == "-" else v
     m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
     return float(m.group(0)) if m else 0.0
+
+
+def _c_qsort(values: list[float]) -> list[float]:
+    """``values`` in the order glibc's ``qsort`` (a merge sort, left first on ties) leaves
+    them with trec_eval's ``comp_float`` (``<``, ``>``, else equal): NaN compares equal to
+    everything, so a NaN stays where the merges leave it."""
+    if len(values) <= 1:
+        return list(values)
+    n1 = len(values) // 2
+    a, b = _c_qsort(values[:n1]), _c_qsort(values[n1:])
+    out: list[float] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        if not a[i] > b[j]:  # (comp_float <= 0: the left one first)
+            out.append(a[i])
+            i += 1
+        else:
+            out.append(b[j])
+            j += 1
+    return out + a[i:] + b[j:]
+
+
+def c_cutoff_levels(params: tuple[float, ...]) -> tuple[float, ...]:
+    """The recall levels trec_eval's ``iprec_at_recall`` computes for real cutoffs ``params``
+    (in its order): a level that is not finite becomes ``LONG_MIN`` once cast to a rank
+    cutoff, which stops its loop there, so that level and every one before it get the
+    interpolated precision left at the end of the loop, the value of level 0."""
+    last = max((i for i, x in enumerate(params) if not math.isfinite(x)), default=-1)
+    return tuple(0.0 if i <= last else x for i, x in enumerate(params))
 
 
 def _atol(text: str) -> int:
@@ -190,7 +225,7 @@ def parse_params(m: TrecMeasure, text: str):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
         return tuple(vals)
     if m.kind == "double_cut":
-        reals = sorted(_atof(t) for t in text.split(","))
+        reals = _c_qsort([_atof(t) for t in text.split(",")])
         if any(a == b for a, b in zip(reals, reals[1:], strict=False)):
             raise ParamError(f"-m {m.name}.{text}: duplicate cutoffs")
         return tuple(reals)

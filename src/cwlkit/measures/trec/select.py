@@ -8,10 +8,11 @@ read as trec_eval reads them (``atol`` / ``atof``: the longest numeric prefix).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from ...errors import CwlkitError, ParamError, UnknownMeasureError
-from .rows import TrecMeasure, parse_params
+from .rows import TrecMeasure, c_cutoff_levels, parse_params
 from .spec import BY_NAME, MEASURES, PREFS_JG_MEASURES, nicknames
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,10 +24,23 @@ def printed_names(m: TrecMeasure, params, given: str | None) -> list[str]:
     if m.kind == "long_cut":
         return [f"{m.name}_{k}" for k in params]
     if m.kind == "double_cut":
-        return [f"{m.name}_{x:3.2f}" for x in params]
+        return [c_float_name(m.name, x) for x in params]
     if m.kind in ("double_params", "pairs") and given is not None:
         return [f"{m.name}_{given}"]
     return [m.name]
+
+
+def c_float_name(name: str, x: float) -> str:
+    """trec_eval's ``append_float``: ``snprintf(buf, strlen(name) + 10, "%s_%3.2f", ...)``,
+    so glibc's ``nan``, ``-nan``, ``inf``, ``-inf``, and a name cut to ``len(name) + 9``
+    characters (``iprec_at_recall.123456789`` prints ``iprec_at_recall_12345678``)."""
+    if math.isnan(x):
+        value = "-nan" if math.copysign(1.0, x) < 0 else "nan"
+    elif math.isinf(x):
+        value = "-inf" if x < 0 else "inf"
+    else:
+        value = f"{x:3.2f}"
+    return f"{name}_{value}"[: len(name) + 9]
 
 
 def trec_eval_names(specs: list[str] | None, version: int = 9) -> list[str]:
@@ -129,6 +143,15 @@ def trec_eval_measures(
     for m, params, text in checked_measures(specs, version, max_depth):
         if m.agg == "runid":
             continue
+        if m.kind == "double_cut":  # (a level that is not finite: as trec_eval computes it)
+            levels = c_cutoff_levels(params)
+            if len(set(levels)) < len(levels):
+                raise ParamError(
+                    f"-m {m.name}.{text}: a level that is not a number ({text}) makes "
+                    "trec_eval give level 0's value to it and to every level sorted before "
+                    "it; ask for such a level alone, or with levels after it"
+                )
+            params = levels
         got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
         for x in got:
             fields = {f.name for f in dataclasses.fields(x)}
