@@ -24,7 +24,7 @@ from .errors import ParamError
 from .executors import evaluate_run, evaluate_runs
 from .executors.choose import text_file
 from .measures.parse import parse_list
-from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
+from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan, make_options
 from .results import Results
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -137,11 +137,9 @@ class Evaluator:
         # (_copy_qrels=False: :func:`evaluate`'s Evaluator, held by no one else, reads a qrels
         # dict's topics without copying them)
         copy_qrels = bool(options.pop("_copy_qrels", True))
+        where = options.pop("_where", "Evaluator")
 
-        try:
-            opts = Options(**options) if options else _default_options()
-        except TypeError as exc:
-            raise ParamError(f"Evaluator: {exc}") from None
+        opts = make_options(where, options) if options else _default_options()
         # a qrels text file is streamed with each run (read then, not here)
         streamed = opts.chunk_topics is not None and text_file(qrels) is not None
         self.plan = Plan(
@@ -307,7 +305,7 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
     >>> res.mean()
     {'P@2': 0.25, 'AP': 0.4388888888888889}
     """
-    ev = Evaluator(qrels, measures, _copy_qrels=False, **options)
+    ev = Evaluator(qrels, measures, _copy_qrels=False, _where="evaluate", **options)
     if _is_many(run):
         return ev.evaluate_many(run)
     return ev.evaluate(run)
