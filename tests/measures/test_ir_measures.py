@@ -315,7 +315,7 @@ def test_compat_of_the_ideal_ranking_is_one():
         ("NumRet(rel=1)", "NumRelRet"),
         ("NumRelRet", "NumRelRet"),
         ("NumRet(rel=2)", "NumRelRet(rel=2)"),
-        ("ERR@20", "ERR(max_grade=4)@20"),
+        ("ERR@20", "ERR@20"),
         ("nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20"),
         ("nDCG(gains={0:0,1:1,2:3})", "nDCG(gains='0=0,1=1,2=3')"),
         ("nDCG(gains={0:0,1:1,2:3})@10", "nDCG(gains='0=0,1=1,2=3')@10"),
