@@ -145,7 +145,7 @@ def test_risk_sensitive_results(tmp_path):
             assert got.per_topic(name)[t] == (3 * d if x < y else d), (name, t)
     assert got.per_topic("NumRet")["170"] == 1000.0
     text = format_gdeval(got, baseline="indri", risk_alpha="2")
-    assert text.splitlines()[1].startswith("indri (rel to. indri, rs=1+a, a=2),151,")
+    assert text.splitlines()[1].startswith("indri (rel to. indri; rs=1+a; a=2),151,")
 
 
 def test_format_needs_gdevals_measures():

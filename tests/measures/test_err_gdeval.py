@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from cwlkit.measures.trec.registered import NDCG
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 # --- gdeval.pl's own output ----------------------------------------------------------------
@@ -437,10 +439,8 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
     assert rc == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "runid,topic,ndcg@10,err@10"
-    rows = [
-        line.rsplit(",", 3) for line in lines[1:]
-    ]  # the runid has commas in it (as gdeval.pl's)
-    assert all(r[0] == "indri (rel to. indri, rs=1+a, a=1.0)" for r in rows)
+    rows = [line.split(",") for line in lines[1:]]
+    assert all(r[0] == "indri (rel to. indri; rs=1+a; a=1.0)" for r in rows)
     assert [r[1] for r in rows[:-1]] == [t for t in run if t != "amean"]
     sums = np.zeros(2)
     for _, t, n, e in rows[:-1]:
@@ -453,8 +453,35 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
     assert float(rows[-1][3]) == pytest.approx(sums[1] / (len(rows) - 1), abs=2.5e-5)
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["-baseline", "web2012.rm.catb.run", "-riskAlpha", "1", "web2012.ql.cata.run"],
+            "web2012.ql.cata.rel.rm.catb.a1.k20.txt",
+        ),
+        (
+            ["-c", "-k", "10", "-baseline", "web2012.rm.catb.run", "-riskAlpha", "0.5"]
+            + ["web2012.ql.cata-filtered.run"],
+            "web2012.ql.cata-filtered.rel.rm.catb.a0.5.c.k10.txt",
+        ),
+    ],
+)
+def test_risk_sensitive_bytes_are_gdeval_pl_v13s(cli, args, expected):
+    """gdeval.pl v1.3's own risk-sensitive output (tests/fixtures/gdeval_risk), byte for
+    byte: the runid ``RUN (rel to. BASE; rs=1+a; a=ALPHA)`` with semicolons, the deltas, the
+    amean."""
+    runs = {a: str(WEB / "runs" / a) for a in args if a.endswith(".run")}
+    argv = [runs.get(a, a) for a in args]
+    rc, out, err = cli("gdeval", *argv[:-1], QRELS, argv[-1])
+    assert rc == 0 and err == ""
+    assert out == (FIXTURES / "gdeval_risk" / expected).read_text()
+
+
 def test_risk_sensitive_all_topics(cli, tmp_path):
-    """With -c, qrels topics the run misses score 0 - baseline and print last."""
+    """With -c, qrels topics the run misses score 0 - baseline and print last. (Topic 3, in
+    neither run nor baseline, scores 0; gdeval.pl v1.3 prints -3.00000,-0.18750 for it: it
+    keeps topic 1's baseline values, not reset between missing topics; docs/err.md.)"""
     q = "1 0 a 1\n2 0 a 1\n3 0 a 1\n"
     r = "2 Q0 a 1 1.0 new\n"
     b = "1 Q0 a 1 1.0 old\n2 Q0 b 1 1.0 old\n"
@@ -463,7 +490,7 @@ def test_risk_sensitive_all_topics(cli, tmp_path):
     bp.write_text(b)
     rc, out, err = cli("gdeval", "-c", "-baseline", bp, "-riskAlpha", "2", qp, rp)
     assert rc == 0, err
-    tag = "new (rel to. old, rs=1+a, a=2)"
+    tag = "new (rel to. old; rs=1+a; a=2)"
     assert out.splitlines() == [
         "runid,topic,ndcg@20,err@20",
         f"{tag},2,1.00000,0.06250",
