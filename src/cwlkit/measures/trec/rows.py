@@ -5,6 +5,7 @@ of its package, so that the table, the measure classes and the registry can all 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -160,7 +161,15 @@ class TrecMeasure:
 
 
 def _atof(text: str) -> float:
-    """C ``atof``: the longest numeric prefix, 0 if none."""
+    """C ``atof`` (glibc's ``strtod``): the longest numeric prefix, 0 if none; ``nan``,
+    ``inf`` and ``infinity`` (any case, signed) and hexadecimal numbers (``0x1.8p1``) are
+    numbers to it too."""
+    m = re.match(r"\s*([+-]?)(infinity|inf|nan)", text, re.IGNORECASE)
+    if m:
+        return float(m.group(1) + m.group(2))
+    m = re.match(r"\s*[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?\d+)?", text)
+    if m:
+        return float.fromhex(m.group(0).strip())
     m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
     return float(m.group(0)) if m else 0.0
 
@@ -204,6 +213,9 @@ def parse_params(m: TrecMeasure, text: str):
                     f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
                 )
             k, v = item.split("=")
-            pairs.append((k, _atof(v)))
+            value = _atof(v)
+            if not math.isfinite(value):  # (atof reads nan and inf: no gain or p is either)
+                raise ParamError(f"-m {m.name}.{text}: {v!r} is not a finite number")
+            pairs.append((k, value))
         return tuple(pairs)
     return ()

@@ -129,7 +129,12 @@ def trec_eval_measures(
     for m, params, text in checked_measures(specs, version, max_depth):
         if m.agg == "runid":
             continue
-        got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
+        try:
+            got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
+        except ParamError as exc:  # (the parameters as typed: "rbp.p=abc" is read as 0)
+            if text is None:
+                raise
+            raise ParamError(f"-m {m.name}.{text}: {exc}") from None
         for x in got:
             fields = {f.name for f in dataclasses.fields(x)}
             updates: dict[str, float | int] = {}
