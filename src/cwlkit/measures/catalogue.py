@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParamError, UnknownMeasureError
+from ..support.checks import refuse
 from . import registry
 
 
@@ -27,6 +28,8 @@ def list_measures(name: str | None = None) -> list[dict[str, Any]]:
     """
     if name is None:
         return [cls.describe() for cls in registry.entries()]
+    if not isinstance(name, str):
+        raise refuse("name", "a measure's name (a str) or None", name)
     from .parse import parse_measures
 
     try:
