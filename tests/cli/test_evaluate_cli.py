@@ -119,3 +119,24 @@ def test_split_measure_flags_stops_at_an_option_a_path_or_a_file(tmp_path, monke
     # a typo is kept as a measure (and refused as one), not taken for a file
     assert split_measure_flags(["-m", "APX", "nDCG"], flags) == ["-m", "APX", "-m", "nDCG"]
     assert split_measure_flags(["--", "-m", "AP", "x"], flags) == ["--", "-m", "AP", "x"]
+
+
+@pytest.mark.parametrize("name", ["out.parquet", "out.xlsx", "out.gz", "out.html"])
+def test_output_suffix_of_a_format_evaluate_does_not_write_is_refused(cli, tmp_path, name):
+    """``-o out.parquet`` wrote plain text into out.parquet; it is refused (nothing written)."""
+    out = tmp_path / name
+    rc, stdout, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-o", out)
+    assert rc == 2 and stdout == "" and not out.exists()
+    suffix = name[3:]
+    assert f"this command does not write {suffix} files; it writes text, tsv, csv" in err
+    assert err.count("\n") == 1
+
+
+def test_output_suffix_gives_the_format_or_the_default(cli, tmp_path):
+    for name, first in (("a.csv", "run,AP"), ("a.json", "["), ("a.out", "run"), ("plain", "run")):
+        rc, _, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-o", tmp_path / name)
+        assert rc == 0, err
+        assert (tmp_path / name).read_text().startswith(first), name
+    # -f says what to write, whatever the name
+    rc, _, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-f", "csv", "-o", tmp_path / "b.gz")
+    assert rc == 0 and (tmp_path / "b.gz").read_text().startswith("run,AP")

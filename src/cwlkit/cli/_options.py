@@ -38,6 +38,14 @@ SUFFIX_FORMATS = {
     ".htm": "html",
 }
 
+#: suffixes of formats no table command writes (binary, compressed, images): ``-o`` with one
+#: of them and no ``-f`` is refused, not written as text; any other suffix (``.out``,
+#: ``.qrels``) or none takes the command's default format
+OTHER_SUFFIXES = frozenset(
+    ".parquet .pq .feather .arrow .ipc .orc .avro .xlsx .xls .ods .pkl .pickle .h5 .hdf5 "
+    ".npy .npz .gz .bz2 .xz .zst .zip .tar .png .svg .pdf .jpg .jpeg .yaml .yml .xml".split()
+)
+
 
 def add_evaluation_options(
     p: argparse.ArgumentParser, formats: tuple[str, ...] = TABLE_FORMATS, *, jobs: bool = True
@@ -68,7 +76,9 @@ def add_output_options(
         "-o",
         "--output",
         metavar="FILE",
-        help="write the output to FILE (default: standard output)",
+        help="write the output to FILE (default: standard output); without -f its suffix "
+        "gives the format (.txt .tsv .csv .json .md .tex), and a suffix of a format not "
+        "written here (.parquet, .xlsx, .gz...) is refused",
     )
     p.set_defaults(default_format=default, formats=formats)
 
@@ -95,8 +105,17 @@ def output_format(args: argparse.Namespace) -> str:
         )
     import os
 
-    fmt = SUFFIX_FORMATS.get(os.path.splitext(out)[1].lower())
-    return fmt if fmt in formats else str(args.default_format)
+    suffix = os.path.splitext(out)[1].lower()
+    fmt = SUFFIX_FORMATS.get(suffix)
+    if fmt in formats:
+        return str(fmt)
+    if fmt is not None or suffix in OTHER_SUFFIXES:  # (text written to out.parquet: refused)
+        known = [s for s, f in SUFFIX_FORMATS.items() if f in formats]
+        raise ParamError(
+            f"-o {out}: this command does not write {suffix} files; it writes "
+            f"{', '.join(formats)} (-f FORMAT, or a name ending in {', '.join(known)})"
+        )
+    return str(args.default_format)
 
 
 def write_output(args: argparse.Namespace, text: str) -> None:
