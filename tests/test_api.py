@@ -230,6 +230,23 @@ def test_cwl_vectors_through_the_api():
         cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "AP", "T1")
 
 
+def test_cwl_vectors_of_a_measure_with_a_cwl_form():
+    """``P@10`` (``cwl -M P@10`` scores it as P_cwl@10 on binary gains) has that form's
+    vectors, and their sum of W times gain is P@10 (T1: 2 relevant in the top 10, 0.2); RR
+    has RR_cwl's. AP has none."""
+    q, r = cwlkit.example("qrels"), cwlkit.example("run")
+    v = cwlkit.cwl_vectors(q, r, "P@10", "T1")
+    form = cwlkit.cwl_vectors(q, r, "P_cwl@10", "T1", gain="binary:1")
+    assert set(v) == set(form) and all(np.array_equal(v[k], form[k]) for k in v)
+    n = len(v["gain"])
+    assert float((v["W"][:n] * v["gain"]).sum()) == pytest.approx(0.2, abs=1e-15)
+    assert cwlkit.evaluate(q, r, ["P@10"]).per_topic("P@10")["T1"] == pytest.approx(0.2)
+    rr = cwlkit.cwl_vectors(q, r, "RR", "T1")
+    assert float((rr["W"][: len(rr["gain"])] * rr["gain"]).sum()) == pytest.approx(
+        cwlkit.evaluate(q, r, ["RR"]).per_topic("RR")["T1"], abs=1e-15
+    )
+
+
 def test_binary_measures_have_their_cwl_form():
     """P@k and RR are C/W/L metrics on binary gains: asked for C/W/L columns they get those of
     P_cwl@k / RR_cwl with gain binary:rel, whose EU is their own value (checked on Web 2012)."""

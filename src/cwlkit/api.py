@@ -343,15 +343,21 @@ def cwl_vectors(
     ranks). Options are :class:`Evaluator`'s (``gain``, ``costs``, ``order``...).
 
     W is normalised by the exact (infinite-tail) expected depth, so over a finite horizon it
-    sums to one minus the tail's share.
+    sums to one minus the tail's share. A measure with a C/W/L form (``P@10`` is ``P_cwl@10``
+    on binary gains, ``RR`` is ``RR_cwl``: :meth:`~cwlkit.measures.base.Measure.cwl_form`)
+    gives the vectors of that form, on its gains, as ``cwlkit cwl -M P@10`` scores it.
     """
     from .errors import CwlkitError
     from .measures.cwl import CWLMetric, weights
 
     ev = Evaluator(qrels, [metric], **{"topics": "run", **options})
-    m = ev.measures[0]
-    if not isinstance(m, CWLMetric):
-        raise CwlkitError(f"{m.name} is not a C/W/L metric: it has no C, W and L vectors")
+    asked = ev.measures[0]
+    form = (asked, None) if isinstance(asked, CWLMetric) else asked.cwl_form()
+    if form is None or not isinstance(form[0], CWLMetric):
+        raise CwlkitError(f"{asked.name} is not a C/W/L metric: it has no C, W and L vectors")
+    m, gain = form[0], form[1]
+    if gain is not None:  # (the form's own gains: binary labels at the measure's rel)
+        ev = Evaluator(qrels, [m], **{"topics": "run", **options, "gain": gain})
     batch = ev.batch(run)
     where = [i for i, t in enumerate(batch.topics) if str(t) == str(topic)]
     if not where:
