@@ -140,3 +140,20 @@ def test_output_suffix_gives_the_format_or_the_default(cli, tmp_path):
     # -f says what to write, whatever the name
     rc, _, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-f", "csv", "-o", tmp_path / "b.gz")
     assert rc == 0 and (tmp_path / "b.gz").read_text().startswith("run,AP")
+
+
+def test_evaluate_says_the_gain_mapping_of_cwl_metrics_as_cwl_does(cli):
+    """Graded qrels (Web 2012: labels up to 4) under --gain auto: one stderr line, cwl's."""
+    line = "graded labels (up to 4): gains are label / 4 (--gain auto; give --gain to choose"
+    rc, out, err = cli("evaluate", QRELS, *RUNS, "-m", "RBP(p=0.8)", "AP", "--quiet")
+    assert rc == 0 and err.count("\n") == 1 and err.startswith(f"cwlkit evaluate: {line}")
+    _, _, cwl_err = cli("cwl", QRELS, RUNS[0], "-M", "RBP(p=0.8)")
+    assert cwl_err == err.replace("cwlkit evaluate:", "cwlkit cwl:")
+    # the value is that of linear gains (label / 4)
+    lin = cwlkit.evaluate(QRELS, RUNS[0], ["RBP(p=0.8)"], gain="linear").mean()["RBP(p=0.8)"]
+    assert float(out.splitlines()[1].split()[1]) == pytest.approx(lin, abs=5e-5)
+    # no C/W/L metric reading the evaluation's gains (P@10's form has binary gains), or a
+    # --gain given: nothing said
+    for args in (["-m", "P@10", "AP"], ["-m", "RBP(p=0.8)", "--gain", "exp"]):
+        rc, _, err = cli("evaluate", QRELS, RUNS[0], *args, "--quiet")
+        assert rc == 0 and err == "", args

@@ -318,3 +318,20 @@ def evaluate_from_args(args: argparse.Namespace, measures: list[Measure]) -> dic
         jobs=args.jobs,
         progress=apply_quiet(args),
     )
+
+
+def say_gains(ev: Any, command: str) -> None:
+    """One line on stderr when the default gains (``auto``) are not the labels: graded
+    qrels, whose labels are divided by the largest (``cwl``, and ``evaluate`` when a C/W/L
+    metric reads the evaluation's gains)."""
+    import sys
+
+    if getattr(ev.plan.qrels_read, "is_diversity", False):
+        return
+    values = ev.plan.label_values()
+    top = float(values[-1]) if values is not None and values.size else 0.0
+    if top > 1:
+        sys.stderr.write(
+            f"cwlkit {command}: graded labels (up to {top:g}): gains are label / {top:g} "
+            "(--gain auto; give --gain to choose another mapping)\n"
+        )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 DESCRIPTION = """\
 Flags and output of cwl_eval 1.0.12 (Azzopardi, Thomas and Moffat's C/W/L framework).
@@ -196,7 +195,7 @@ def main(argv: list[str]) -> int:
         parse_cwl_metrics,
         read_metrics_file,
     )
-    from ._options import output_format, write_output
+    from ._options import output_format, say_gains, write_output
 
     specs = []
     if args.metrics_file:
@@ -226,7 +225,7 @@ def main(argv: list[str]) -> int:
     )
     res = ev.evaluate(args.run)
     if args.gain is None:
-        _say_gains(ev)
+        say_gains(ev, "cwl")
     del ev
     text = format_cwl(
         res,
@@ -280,17 +279,3 @@ def _unique(specs: list) -> tuple[list, list[str]]:
         metrics.append(m)
         names.append(name)
     return metrics, names
-
-
-def _say_gains(ev: Any) -> None:
-    """One line on stderr when the default gains (``auto``) are not the labels: graded
-    qrels, whose labels are divided by the largest."""
-    if getattr(ev.plan.qrels_read, "is_diversity", False):
-        return
-    values = ev.plan.label_values()
-    top = float(values[-1]) if values is not None and values.size else 0.0
-    if top > 1:
-        sys.stderr.write(
-            f"cwlkit cwl: graded labels (up to {top:g}): gains are label / {top:g} "
-            "(--gain auto; give --gain to choose another mapping)\n"
-        )
