@@ -384,3 +384,18 @@ def test_evaluators_without_options_share_the_default_options_checked_once():
     with pytest.raises(cwlkit.ParamError, match="topics must be one of"):
         cwlkit.Evaluator(q, ["AP"], topics="some")
     assert cwlkit.Evaluator(q, ["AP"], depth=3).options.depth == 3
+
+
+def test_evaluate_call_options_are_checked():
+    """The keywords of Evaluator.evaluate / evaluate_many and cwl_vectors follow the option
+    contract: a truthy string is not a progress flag, a float is not a horizon."""
+    q, r = {"q": {"a": 1, "b": 1}}, {"q": {"a": 0.9, "x": 0.5, "b": 0.1}}
+    ev = cwlkit.Evaluator(q, ["AP"])
+    for call in (lambda: ev.evaluate(r, progress="no"), lambda: ev.evaluate_many([r], progress=1)):
+        with pytest.raises(ParamError, match=r"^progress must be True, False or None; got "):
+            call()
+    with pytest.raises(ParamError, match=r"^name must be a str or None; got 3$"):
+        ev.evaluate(r, name=3)
+    with pytest.raises(ParamError, match=r"^horizon must be an integer >= 1 or None; got 2.5$"):
+        cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "RBP", "T1", horizon=2.5)
+    assert ev.evaluate(r, progress=False, name="x").mean() == {"AP": pytest.approx(5 / 6)}

@@ -26,6 +26,7 @@ from .executors.choose import text_file
 from .measures.parse import parse_list
 from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan, make_options
 from .results import Results
+from .support.checks import check_bool, check_int, refuse
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import EllipsisType
@@ -196,6 +197,8 @@ class Evaluator:
         (None: when stderr is a terminal). See :mod:`cwlkit.executors` for the ways a run is
         scored.
         """
+        if name is not None and not isinstance(name, str):
+            raise refuse("name", "a str or None", name)
         return evaluate_run(
             self.plan,
             run,
@@ -203,7 +206,7 @@ class Evaluator:
             jobs=jobs,
             client=self._client,
             chunk_topics=chunk_topics,
-            progress=progress,
+            progress=_progress(progress),
         )
 
     def evaluate_many(
@@ -226,7 +229,9 @@ class Evaluator:
         retried by Dask on another worker.
         """
         items = named_runs(runs)
-        return evaluate_runs(self.plan, items, jobs=jobs, progress=progress, client=self._client)
+        return evaluate_runs(
+            self.plan, items, jobs=jobs, progress=_progress(progress), client=self._client
+        )
 
     def batch(self, run: Any) -> RankingBatch:
         """The ranking batch of ``run`` under these options (for curves, plots, vectors)."""
@@ -244,6 +249,16 @@ class Evaluator:
         Other measures have NaN columns (ERR has ``ResEU``).
         """
         return self.plan.score(batch, run=run, measures=measures)
+
+
+def _progress(progress: Any) -> bool | None:
+    """``progress`` checked: True, False or None (a bar when stderr is a terminal)."""
+    if progress is None:
+        return None
+    try:
+        return check_bool("progress", progress)
+    except ParamError:
+        raise refuse("progress", "True, False or None", progress) from None
 
 
 @lru_cache(maxsize=1)
@@ -350,6 +365,7 @@ def cwl_vectors(
     from .errors import CwlkitError
     from .measures.cwl import CWLMetric, weights
 
+    horizon = check_int("horizon", horizon, least=1, none=True)
     ev = Evaluator(qrels, [metric], **{"topics": "run", **options})
     asked = ev.measures[0]
     form = (asked, None) if isinstance(asked, CWLMetric) else asked.cwl_form()
