@@ -215,7 +215,7 @@ def test_bad_options_are_cwlkit_errors():
         cwlkit.evaluate(q, r, ["AP"], topics="all")
     with pytest.raises(ParamError, match="trec_version"):
         cwlkit.evaluate(q, r, ["AP"], trec_version=8)
-    with pytest.raises(ParamError, match="unexpected keyword"):
+    with pytest.raises(ParamError, match="^'max_depht' is not an option of evaluate "):
         cwlkit.evaluate(q, r, ["AP"], max_depht=3)
     with pytest.raises(ParamError, match="a measure must be"):
         cwlkit.evaluate(q, r, [3])
@@ -228,6 +228,23 @@ def test_cwl_vectors_through_the_api():
     assert v["W"].sum() <= 1 + 1e-12 and len(v["gain"]) == len(v["C"][: len(v["gain"])])
     with pytest.raises(CwlkitError, match="not a C/W/L metric"):
         cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "AP", "T1")
+
+
+def test_cwl_vectors_of_a_measure_with_a_cwl_form():
+    """``P@10`` (``cwl -M P@10`` scores it as P_cwl@10 on binary gains) has that form's
+    vectors, and their sum of W times gain is P@10 (T1: 2 relevant in the top 10, 0.2); RR
+    has RR_cwl's. AP has none."""
+    q, r = cwlkit.example("qrels"), cwlkit.example("run")
+    v = cwlkit.cwl_vectors(q, r, "P@10", "T1")
+    form = cwlkit.cwl_vectors(q, r, "P_cwl@10", "T1", gain="binary:1")
+    assert set(v) == set(form) and all(np.array_equal(v[k], form[k]) for k in v)
+    n = len(v["gain"])
+    assert float((v["W"][:n] * v["gain"]).sum()) == pytest.approx(0.2, abs=1e-15)
+    assert cwlkit.evaluate(q, r, ["P@10"]).per_topic("P@10")["T1"] == pytest.approx(0.2)
+    rr = cwlkit.cwl_vectors(q, r, "RR", "T1")
+    assert float((rr["W"][: len(rr["gain"])] * rr["gain"]).sum()) == pytest.approx(
+        cwlkit.evaluate(q, r, ["RR"]).per_topic("RR")["T1"], abs=1e-15
+    )
 
 
 def test_binary_measures_have_their_cwl_form():
@@ -367,3 +384,18 @@ def test_evaluators_without_options_share_the_default_options_checked_once():
     with pytest.raises(cwlkit.ParamError, match="topics must be one of"):
         cwlkit.Evaluator(q, ["AP"], topics="some")
     assert cwlkit.Evaluator(q, ["AP"], depth=3).options.depth == 3
+
+
+def test_evaluate_call_options_are_checked():
+    """The keywords of Evaluator.evaluate / evaluate_many and cwl_vectors follow the option
+    contract: a truthy string is not a progress flag, a float is not a horizon."""
+    q, r = {"q": {"a": 1, "b": 1}}, {"q": {"a": 0.9, "x": 0.5, "b": 0.1}}
+    ev = cwlkit.Evaluator(q, ["AP"])
+    for call in (lambda: ev.evaluate(r, progress="no"), lambda: ev.evaluate_many([r], progress=1)):
+        with pytest.raises(ParamError, match=r"^progress must be True, False or None; got "):
+            call()
+    with pytest.raises(ParamError, match=r"^name must be a str or None; got 3$"):
+        ev.evaluate(r, name=3)
+    with pytest.raises(ParamError, match=r"^horizon must be an integer >= 1 or None; got 2.5$"):
+        cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "RBP", "T1", horizon=2.5)
+    assert ev.evaluate(r, progress=False, name="x").mean() == {"AP": pytest.approx(5 / 6)}

@@ -24,8 +24,9 @@ from .errors import ParamError
 from .executors import evaluate_run, evaluate_runs
 from .executors.choose import text_file
 from .measures.parse import parse_list
-from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan
+from .plan import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, Plan, make_options
 from .results import Results
+from .support.checks import check_bool, check_int, refuse
 
 if TYPE_CHECKING:  # pragma: no cover
     from types import EllipsisType
@@ -147,11 +148,9 @@ class Evaluator:
         # (_copy_qrels=False: :func:`evaluate`'s Evaluator, held by no one else, reads a qrels
         # dict's topics without copying them)
         copy_qrels = bool(options.pop("_copy_qrels", True))
+        where = options.pop("_where", "Evaluator")
 
-        try:
-            opts = Options(**options) if options else _default_options()
-        except TypeError as exc:
-            raise ParamError(f"Evaluator: {exc}") from None
+        opts = make_options(where, options) if options else _default_options()
         # a qrels text file is streamed with each run (read then, not here)
         streamed = opts.chunk_topics is not None and text_file(qrels) is not None
         self.plan = Plan(
@@ -208,6 +207,8 @@ class Evaluator:
         (None: when stderr is a terminal). See :mod:`cwlkit.executors` for the ways a run is
         scored.
         """
+        if name is not None and not isinstance(name, str):
+            raise refuse("name", "a str or None", name)
         return evaluate_run(
             self.plan,
             run,
@@ -215,7 +216,7 @@ class Evaluator:
             jobs=jobs,
             client=self._client,
             chunk_topics=chunk_topics,
-            progress=progress,
+            progress=_progress(progress),
         )
 
     def evaluate_many(
@@ -238,7 +239,9 @@ class Evaluator:
         retried by Dask on another worker.
         """
         items = named_runs(runs)
-        return evaluate_runs(self.plan, items, jobs=jobs, progress=progress, client=self._client)
+        return evaluate_runs(
+            self.plan, items, jobs=jobs, progress=_progress(progress), client=self._client
+        )
 
     def batch(self, run: Any) -> RankingBatch:
         """The ranking batch of ``run`` under these options (for curves, plots, vectors)."""
@@ -256,6 +259,16 @@ class Evaluator:
         Other measures have NaN columns (ERR has ``ResEU``).
         """
         return self.plan.score(batch, run=run, measures=measures)
+
+
+def _progress(progress: Any) -> bool | None:
+    """``progress`` checked: True, False or None (a bar when stderr is a terminal)."""
+    if progress is None:
+        return None
+    try:
+        return check_bool("progress", progress)
+    except ParamError:
+        raise refuse("progress", "True, False or None", progress) from None
 
 
 @lru_cache(maxsize=1)
@@ -317,7 +330,7 @@ def evaluate(qrels: Any, run: Any, measures: Any, **options: Any) -> Results | d
     >>> res.mean()
     {'P@2': 0.25, 'AP': 0.4388888888888889}
     """
-    ev = Evaluator(qrels, measures, _copy_qrels=False, **options)
+    ev = Evaluator(qrels, measures, _copy_qrels=False, _where="evaluate", **options)
     if _is_many(run):
         return ev.evaluate_many(run)
     return ev.evaluate(run)
@@ -407,15 +420,22 @@ def cwl_vectors(
     ranks). Options are :class:`Evaluator`'s (``gain``, ``costs``, ``order``...).
 
     W is normalised by the exact (infinite-tail) expected depth, so over a finite horizon it
-    sums to one minus the tail's share.
+    sums to one minus the tail's share. A measure with a C/W/L form (``P@10`` is ``P_cwl@10``
+    on binary gains, ``RR`` is ``RR_cwl``: :meth:`~cwlkit.measures.base.Measure.cwl_form`)
+    gives the vectors of that form, on its gains, as ``cwlkit cwl -M P@10`` scores it.
     """
     from .errors import CwlkitError
     from .measures.cwl import CWLMetric, weights
 
+    horizon = check_int("horizon", horizon, least=1, none=True)
     ev = Evaluator(qrels, [metric], **{"topics": "run", **options})
-    m = ev.measures[0]
-    if not isinstance(m, CWLMetric):
-        raise CwlkitError(f"{m.name} is not a C/W/L metric: it has no C, W and L vectors")
+    asked = ev.measures[0]
+    form = (asked, None) if isinstance(asked, CWLMetric) else asked.cwl_form()
+    if form is None or not isinstance(form[0], CWLMetric):
+        raise CwlkitError(f"{asked.name} is not a C/W/L metric: it has no C, W and L vectors")
+    m, gain = form[0], form[1]
+    if gain is not None:  # (the form's own gains: binary labels at the measure's rel)
+        ev = Evaluator(qrels, [m], **{"topics": "run", **options, "gain": gain})
     batch = ev.batch(run)
     where = [i for i, t in enumerate(batch.topics) if str(t) == str(topic)]
     if not where:

@@ -59,11 +59,12 @@ class NoTopicsError(CwlkitError):
 class UnknownMeasureError(CwlkitError):
     """A measure name that the registry does not know; suggests the closest names."""
 
-    def __init__(self, name: str, known: Iterable[str] = ()) -> None:
+    def __init__(self, name: str, known: Iterable[str] = (), *, hint: str | None = None) -> None:
         self.name = name
-        close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        super().__init__(f"unknown measure {name!r}{hint}")
+        if hint is None:
+            close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.6)
+            hint = f"did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown measure {name!r}" + (f"; {hint}" if hint else ""))
 
 
 class NotInResultsError(CwlkitError, KeyError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import CwlkitError, ParamError
+from .errors import CwlkitError
 from .measures.base import Measure
 
 
@@ -59,13 +59,10 @@ def to_ir_measures(measure: Any, **options: Any) -> Any:
     import ir_measures
 
     from .measures.parse import parse_measure
-    from .plan import Options
+    from .plan import make_options
 
     m = parse_measure(measure)
-    try:
-        Options(**options)
-    except TypeError as exc:
-        raise ParamError(f"to_ir_measures: {exc}") from None
+    make_options("to_ir_measures", options)
     name = f"cwlkit:{m.name}"
     if options:
         name += "[" + ",".join(f"{k}={v!r}" for k, v in sorted(options.items())) + "]"

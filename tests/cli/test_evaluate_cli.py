@@ -119,3 +119,41 @@ def test_split_measure_flags_stops_at_an_option_a_path_or_a_file(tmp_path, monke
     # a typo is kept as a measure (and refused as one), not taken for a file
     assert split_measure_flags(["-m", "APX", "nDCG"], flags) == ["-m", "APX", "-m", "nDCG"]
     assert split_measure_flags(["--", "-m", "AP", "x"], flags) == ["--", "-m", "AP", "x"]
+
+
+@pytest.mark.parametrize("name", ["out.parquet", "out.xlsx", "out.gz", "out.html"])
+def test_output_suffix_of_a_format_evaluate_does_not_write_is_refused(cli, tmp_path, name):
+    """``-o out.parquet`` wrote plain text into out.parquet; it is refused (nothing written)."""
+    out = tmp_path / name
+    rc, stdout, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-o", out)
+    assert rc == 2 and stdout == "" and not out.exists()
+    suffix = name[3:]
+    assert f"this command does not write {suffix} files; it writes text, tsv, csv" in err
+    assert err.count("\n") == 1
+
+
+def test_output_suffix_gives_the_format_or_the_default(cli, tmp_path):
+    for name, first in (("a.csv", "run,AP"), ("a.json", "["), ("a.out", "run"), ("plain", "run")):
+        rc, _, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-o", tmp_path / name)
+        assert rc == 0, err
+        assert (tmp_path / name).read_text().startswith(first), name
+    # -f says what to write, whatever the name
+    rc, _, err = cli("evaluate", QRELS, RUNS[0], "-m", "AP", "-f", "csv", "-o", tmp_path / "b.gz")
+    assert rc == 0 and (tmp_path / "b.gz").read_text().startswith("run,AP")
+
+
+def test_evaluate_says_the_gain_mapping_of_cwl_metrics_as_cwl_does(cli):
+    """Graded qrels (Web 2012: labels up to 4) under --gain auto: one stderr line, cwl's."""
+    line = "graded labels (up to 4): gains are label / 4 (--gain auto; give --gain to choose"
+    rc, out, err = cli("evaluate", QRELS, *RUNS, "-m", "RBP(p=0.8)", "AP", "--quiet")
+    assert rc == 0 and err.count("\n") == 1 and err.startswith(f"cwlkit evaluate: {line}")
+    _, _, cwl_err = cli("cwl", QRELS, RUNS[0], "-M", "RBP(p=0.8)")
+    assert cwl_err == err.replace("cwlkit evaluate:", "cwlkit cwl:")
+    # the value is that of linear gains (label / 4)
+    lin = cwlkit.evaluate(QRELS, RUNS[0], ["RBP(p=0.8)"], gain="linear").mean()["RBP(p=0.8)"]
+    assert float(out.splitlines()[1].split()[1]) == pytest.approx(lin, abs=5e-5)
+    # no C/W/L metric reading the evaluation's gains (P@10's form has binary gains), or a
+    # --gain given: nothing said
+    for args in (["-m", "P@10", "AP"], ["-m", "RBP(p=0.8)", "--gain", "exp"]):
+        rc, _, err = cli("evaluate", QRELS, RUNS[0], *args, "--quiet")
+        assert rc == 0 and err == "", args

@@ -291,3 +291,14 @@ def test_help(capsys):
     assert text.startswith("usage: cwlkit plot") and "plot" in SUBCOMMANDS
     for action in ("vectors", "sweep", "pr", "roc", "scatter", "matrix"):
         assert f"  {action}" in text
+
+
+def test_vectors_of_p_at_10_its_cwl_form(cli, tmp_path, drawn):
+    """``plot vectors -M P@10`` draws P_cwl@10's vectors on binary gains (it said "P@10 is
+    not a C/W/L metric" while ``cwl -M P@10`` scores it)."""
+    out = tmp_path / "p10.png"
+    rc, stdout, err = cli("plot", "vectors", "--example", "-M", "P@10", "-o", out)
+    assert rc == 0 and stdout == "" and err == "", err
+    assert out.read_bytes()[:8] == PNG
+    rc, _, err = cli("plot", "vectors", "--example", "-M", "AP", "-o", tmp_path / "ap.png")
+    assert rc == 2 and "AP is not a C/W/L metric" in err

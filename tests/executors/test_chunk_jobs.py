@@ -97,7 +97,10 @@ def test_cli_two_jobs_print_what_one_prints(cli):
     qrels, path = INPUTS["web2012"]
     args = ["evaluate", qrels, path, "-m", "P@10 AP nDCG@10 RBP(p=0.8)", "--per-topic"]
     outs = [cli(*args, "--chunk-topics", "7", "--order", "file", "-j", j) for j in ("1", "2")]
-    assert outs[0][0] == 0 and outs[0][1] == outs[1][1] and outs[0][2] == outs[1][2] == ""
+    assert outs[0][0] == 0 and outs[0][1] == outs[1][1] and outs[0][2] == outs[1][2]
+    # (graded qrels: RBP's gains are said on stderr, once)
+    assert outs[0][2].startswith("cwlkit evaluate: graded labels (up to 4)")
+    assert outs[0][2].count("\n") == 1
     whole = cli(*args, "--order", "file", "-j", "1")[1]
     assert outs[1][1] == whole and len(whole.splitlines()) == 51
 

@@ -1,5 +1,5 @@
 """``cwlkit gdeval`` computes through the one API: :func:`gdeval_results` gives a Results equal
-to :class:`cwlkit.Evaluator`'s with ``nDCG(dcg='exp-log2')@k`` and ``ERR(max_grade=4)@k`` on
+to :class:`cwlkit.Evaluator`'s with ``nDCG(dcg='exp-log2')@k`` and ``ERR@k`` on
 gdeval's topics (chosen here with plain Python), its mean is the ``amean`` gdeval.pl printed
 (data/web2012/expected), and :func:`format_gdeval` prints any such Results as
 gdeval.pl does."""
@@ -28,7 +28,7 @@ EXPECTED = {
 
 
 def _names(k: int) -> list[str]:
-    return [f"nDCG(dcg='exp-log2')@{k}", f"ERR(max_grade=4)@{k}"]
+    return [f"nDCG(dcg='exp-log2')@{k}", f"ERR@{k}"]
 
 
 def _positive_topics(path: Path) -> set[str]:
@@ -48,7 +48,7 @@ def _run_topics(path: Path) -> set[str]:
 @pytest.mark.parametrize("k", [20, 10])
 @pytest.mark.parametrize("run", RUNS, ids=lambda p: p.name)
 def test_results_equal_the_evaluators(run, k):
-    """Value for value (==) the Evaluator's nDCG(dcg='exp-log2')@k and ERR(max_grade=4)@k,
+    """Value for value (==) the Evaluator's nDCG(dcg='exp-log2')@k and ERR@k,
     scores as doubles (trec_version=10, gdeval.pl's sort), on the run's topics with a grade
     > 0; the third row is NumRet."""
     got = gdeval_results(cwlkit.read_qrels(QRELS), cwlkit.read_run(run), k=k)
@@ -145,7 +145,7 @@ def test_risk_sensitive_results(tmp_path):
             assert got.per_topic(name)[t] == (3 * d if x < y else d), (name, t)
     assert got.per_topic("NumRet")["170"] == 1000.0
     text = format_gdeval(got, baseline="indri", risk_alpha="2")
-    assert text.splitlines()[1].startswith("indri (rel to. indri, rs=1+a, a=2),151,")
+    assert text.splitlines()[1].startswith("indri (rel to. indri; rs=1+a; a=2),151,")
 
 
 def test_format_needs_gdevals_measures():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from fractions import Fraction as F
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from cwlkit.measures.trec.registered import NDCG
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
 
 # --- gdeval.pl's own output ----------------------------------------------------------------
@@ -102,43 +104,53 @@ def _batch(q=HAND_Q, r=HAND_R):
 
 def test_err_by_hand():
     b = _batch()
-    # g_max = 3 (largest label): r = (2^g - 1)/8 -> 7/8, 0, 1/8, 0, 0, 3/8
+    # g_max = 3 (the largest label, or the scale's top grade 3): r = (2^g - 1)/8 -> 7/8, 0,
+    # 1/8, 0, 0, 3/8
     full = F(7, 8) + F(1, 8) / 3 * F(1, 8) + F(3, 8) / 6 * (F(1, 8) * F(7, 8))
     assert float(full) == pytest.approx(0.8870442708333334, abs=1e-15)
-    assert parse_measure("ERR").compute(b)[0] == pytest.approx(float(full), abs=1e-15)
-    assert parse_measure("ERR@2").compute(b)[0] == pytest.approx(0.875, abs=1e-15)
-    assert parse_measure("ERR@3").compute(b)[0] == pytest.approx(
-        float(F(7, 8) + F(1, 192)), abs=1e-15
-    )
-    assert parse_measure("ERR@100").compute(b)[0] == pytest.approx(float(full), abs=1e-15)
-    # gdeval's g_max = 4: r = (2^g - 1)/16 -> 7/16, 0, 1/16, 0, 0, 3/16
+    for top in ("qrels", "3"):
+        m = f"ERR(max_grade={top})"
+        assert parse_measure(m).compute(b)[0] == pytest.approx(float(full), abs=1e-15)
+        assert parse_measure(f"{m}@2").compute(b)[0] == pytest.approx(0.875, abs=1e-15)
+        assert parse_measure(f"{m}@3").compute(b)[0] == pytest.approx(
+            float(F(7, 8) + F(1, 192)), abs=1e-15
+        )
+        assert parse_measure(f"{m}@100").compute(b)[0] == pytest.approx(float(full), abs=1e-15)
+    # gdeval's g_max = 4, the default: r = (2^g - 1)/16 -> 7/16, 0, 1/16, 0, 0, 3/16
     g4 = F(7, 16) + F(1, 16) / 3 * F(9, 16) + F(3, 16) / 6 * (F(9, 16) * F(15, 16))
     assert ERR(max_grade=4).compute(b)[0] == pytest.approx(float(g4), abs=1e-15)
+    assert parse_measure("ERR").compute(b)[0] == pytest.approx(float(g4), abs=1e-15)
+    assert parse_measure("ERR@2").compute(b)[0] == pytest.approx(7 / 16, abs=1e-15)
     # exp and linear map the top grade to 1: the first document stops everyone
-    assert ERR(gain="exp").compute(b)[0] == 1.0 and ERR(gain="linear").compute(b)[0] == 1.0
+    for top in (3, "qrels"):
+        assert ERR(gain="exp", max_grade=top).compute(b)[0] == 1.0
+        assert ERR(gain="linear", max_grade=top).compute(b)[0] == 1.0
     lin = _batch(r=[("q1", "d2", 2.0), ("q1", "d3", 1.0)])
-    assert ERR(gain="linear", k=2).compute(lin)[0] == pytest.approx(float(F(1, 3) / 2), abs=1e-15)
+    assert ERR(gain="linear", max_grade=3, k=2).compute(lin)[0] == pytest.approx(
+        float(F(1, 3) / 2), abs=1e-15
+    )
 
 
 def test_err_with_binary_labels_and_exp_gain_is_reciprocal_rank():
     q = [("a", "x", 1), ("a", "y", 0), ("b", "z", 1)]
     r = [("a", "y", 3.0), ("a", "w", 2.0), ("a", "x", 1.0), ("b", "z", 1.0), ("c", "z", 1.0)]
     b = _batch(q, r)
-    assert ERR(gain="exp").compute(b).tolist() == [1 / 3, 1.0, 0.0]
-    assert ERR().compute(b).tolist() == [
+    assert ERR(gain="exp", max_grade=1).compute(b).tolist() == [1 / 3, 1.0, 0.0]
+    assert ERR(max_grade=1).compute(b).tolist() == [
         pytest.approx(0.5 / 3),
         0.5,
         0.0,
-    ]  # r = 1/2 (Equation 2, G = 2)
+    ]  # r = 1/2 (Equation 2, a binary scale: g_max = 1)
+    assert ERR().compute(b).tolist() == [pytest.approx(1 / 48), 1 / 16, 0.0]  # gdeval's 4
 
 
 def test_negative_labels_count_as_zero():
     spam = _batch(q=[("q1", "d1", -2), ("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
     zero = _batch(q=[("q1", "d1", 0), ("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
     unj = _batch(q=[("q1", "d2", 1)], r=[("q1", "d1", 2.0), ("q1", "d2", 1.0)])
-    for m in (ERR(), ERR(max_grade=4, k=1), ERR(gain="exp"), NDCG(dcg="exp-log2", k=5)):
+    for m in (ERR(), ERR(max_grade=1, k=1), ERR(gain="exp"), NDCG(dcg="exp-log2", k=5)):
         assert m.compute(spam)[0] == m.compute(zero)[0] == m.compute(unj)[0]
-    assert ERR().compute(spam)[0] == 0.25  # r = 1/2 at rank 2, halved
+    assert ERR(max_grade="qrels").compute(spam)[0] == 0.25  # r = 1/2 at rank 2, halved
 
 
 def test_max_grade_below_a_label_is_an_error():
@@ -148,6 +160,15 @@ def test_max_grade_below_a_label_is_an_error():
         ERR(max_grade=2).compute(_batch())
     with pytest.raises(ParamError, match="must be in"):
         parse_measure("ERR(max_grade=0)@5")
+    with pytest.raises(ParamError, match="must be a number > 0 or 'qrels'; got 'max'"):
+        parse_measure("ERR(max_grade=max)@5")
+    with pytest.raises(ParamError, match="must be a number > 0 or 'qrels'; got None"):
+        ERR(max_grade=None)
+    # gdeval.pl refuses a grade above 4 (so does ir_measures' ERR@k, through it)
+    five = _batch(q=[("q1", "d1", 5)], r=[("q1", "d1", 1.0)])
+    with pytest.raises(ParamError, match=r"label 5 is above the max_grade 4 of ERR@20; give"):
+        parse_measure("ERR@20").compute(five)
+    assert parse_measure("ERR(max_grade=qrels)@20").compute(five)[0] == 31 / 32
     with pytest.raises(ParamError, match="must be one of err, exp, linear"):
         parse_measure("ERR(gain=identity)")
 
@@ -188,10 +209,10 @@ def test_constant_gain_every_cwl_metric_scores_alpha_err_scores_more():
     alpha = 0.5
     for k in (2, 5, 20):
         expect = sum(alpha / i * (1 - alpha) ** (i - 1) for i in range(1, k + 1))
-        got = ERR(k=k).compute(b)[0]
+        got = ERR(max_grade=1, k=k).compute(b)[0]
         assert got == pytest.approx(expect, abs=1e-15) and got > alpha
     # to infinity: sum alpha (1-alpha)^(i-1) / i = alpha/(1-alpha) ln(1/alpha) = ln 2 here
-    assert ERR().upper(b)[0] == pytest.approx(math.log(2.0), abs=1e-14)
+    assert ERR(max_grade=1).upper(b)[0] == pytest.approx(math.log(2.0), abs=1e-14)
 
 
 def test_err_is_expected_depth_times_ce6():
@@ -225,7 +246,7 @@ def test_residual_by_hand():
     b = _batch()
     rho = 7 / 8  # g_max = 3
     upper = _err_loop([7 / 8, 0, 1 / 8, 0, rho, 3 / 8] + [rho] * 200)
-    m = ERR(k=2)
+    m = ERR(max_grade=3, k=2)
     assert m.upper(b)[0] == pytest.approx(upper, abs=1e-15)
     assert m.residual(b)[0] == pytest.approx(upper - 0.875, abs=1e-15)
     # with g_max = 4 the top probability is 15/16
@@ -235,11 +256,13 @@ def test_residual_by_hand():
     )
     # everything unjudged: the upper bound is the endless ranking at rho
     allun = _batch(q=[("q1", "zz", 3)], r=[("q1", "a", 2.0), ("q1", "b", 1.0)])
-    assert ERR().residual(allun)[0] == pytest.approx(rho / (1 - rho) * math.log(1 / rho), abs=1e-14)
+    assert ERR(max_grade=3).residual(allun)[0] == pytest.approx(
+        rho / (1 - rho) * math.log(1 / rho), abs=1e-14
+    )
     # a fully judged run still has a residual: the ranks past its end
     judged = _batch(q=[("q1", "a", 3), ("q1", "b", 1)], r=[("q1", "a", 2.0), ("q1", "b", 1.0)])
     lo = _err_loop([7 / 8, 1 / 8])
-    assert ERR().residual(judged)[0] == pytest.approx(
+    assert ERR(max_grade="qrels").residual(judged)[0] == pytest.approx(
         _err_loop([7 / 8, 1 / 8] + [rho] * 200) - lo, abs=1e-15
     )
 
@@ -266,19 +289,21 @@ def test_err_in_cwl_reports_eu_and_undefined_columns(cli, tmp_path):
     qp, rp = tmp_path / "q", tmp_path / "r"
     qp.write_text("".join(f"{t} 0 {d} {g}\n" for t, d, g in HAND_Q))
     rp.write_text("".join(f"{t} Q0 {d} {i} {s} run\n" for i, (t, d, s) in enumerate(HAND_R, 1)))
-    rc, out, err = cli("cwl", qp, rp, "-M", "ERR@2", "-M", "RR", "-r")
+    rc, out, err = cli("cwl", qp, rp, "-M", "ERR(max_grade=3)@2", "-M", "RR", "-r")
     assert rc == 0, err
     line = out.splitlines()[0].split("\t")
     b = _batch()
-    assert line[:3] == ["q1", "ERR@2", "0.8750"]
+    assert line[:3] == ["q1", "ERR(max_grade=3)@2", "0.8750"]
     assert (
         line[3:7] == ["nan"] * 4
-        and line[7] == f"{ERR(k=2).residual(b)[0]:.4f}"
+        and line[7] == f"{ERR(max_grade=3, k=2).residual(b)[0]:.4f}"
         and line[8:] == ["nan"] * 4
     )
-    res = cwlkit.evaluate(qp, rp, ["ERR@2"], residuals=True)
+    res = cwlkit.evaluate(qp, rp, ["ERR(max_grade=3)@2"], residuals=True)
     assert res.values[0, 0] == 0.875 and np.isnan(res.columns["ED"][0, 0])
-    assert res.columns["ResEU"][0, 0] == pytest.approx(ERR(k=2).residual(b)[0], abs=1e-15)
+    assert res.columns["ResEU"][0, 0] == pytest.approx(
+        ERR(max_grade=3, k=2).residual(b)[0], abs=1e-15
+    )
 
 
 # --- what gdeval.pl rejects ---------------------------------------------------------------
@@ -414,10 +439,8 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
     assert rc == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == "runid,topic,ndcg@10,err@10"
-    rows = [
-        line.rsplit(",", 3) for line in lines[1:]
-    ]  # the runid has commas in it (as gdeval.pl's)
-    assert all(r[0] == "indri (rel to. indri, rs=1+a, a=1.0)" for r in rows)
+    rows = [line.split(",") for line in lines[1:]]
+    assert all(r[0] == "indri (rel to. indri; rs=1+a; a=1.0)" for r in rows)
     assert [r[1] for r in rows[:-1]] == [t for t in run if t != "amean"]
     sums = np.zeros(2)
     for _, t, n, e in rows[:-1]:
@@ -430,8 +453,35 @@ def test_risk_sensitive_against_gdeval_outputs(cli):
     assert float(rows[-1][3]) == pytest.approx(sums[1] / (len(rows) - 1), abs=2.5e-5)
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["-baseline", "web2012.rm.catb.run", "-riskAlpha", "1", "web2012.ql.cata.run"],
+            "web2012.ql.cata.rel.rm.catb.a1.k20.txt",
+        ),
+        (
+            ["-c", "-k", "10", "-baseline", "web2012.rm.catb.run", "-riskAlpha", "0.5"]
+            + ["web2012.ql.cata-filtered.run"],
+            "web2012.ql.cata-filtered.rel.rm.catb.a0.5.c.k10.txt",
+        ),
+    ],
+)
+def test_risk_sensitive_bytes_are_gdeval_pl_v13s(cli, args, expected):
+    """gdeval.pl v1.3's own risk-sensitive output (tests/fixtures/gdeval_risk), byte for
+    byte: the runid ``RUN (rel to. BASE; rs=1+a; a=ALPHA)`` with semicolons, the deltas, the
+    amean."""
+    runs = {a: str(WEB / "runs" / a) for a in args if a.endswith(".run")}
+    argv = [runs.get(a, a) for a in args]
+    rc, out, err = cli("gdeval", *argv[:-1], QRELS, argv[-1])
+    assert rc == 0 and err == ""
+    assert out == (FIXTURES / "gdeval_risk" / expected).read_text()
+
+
 def test_risk_sensitive_all_topics(cli, tmp_path):
-    """With -c, qrels topics the run misses score 0 - baseline and print last."""
+    """With -c, qrels topics the run misses score 0 - baseline and print last. (Topic 3, in
+    neither run nor baseline, scores 0; gdeval.pl v1.3 prints -3.00000,-0.18750 for it: it
+    keeps topic 1's baseline values, not reset between missing topics; docs/err.md.)"""
     q = "1 0 a 1\n2 0 a 1\n3 0 a 1\n"
     r = "2 Q0 a 1 1.0 new\n"
     b = "1 Q0 a 1 1.0 old\n2 Q0 b 1 1.0 old\n"
@@ -440,7 +490,7 @@ def test_risk_sensitive_all_topics(cli, tmp_path):
     bp.write_text(b)
     rc, out, err = cli("gdeval", "-c", "-baseline", bp, "-riskAlpha", "2", qp, rp)
     assert rc == 0, err
-    tag = "new (rel to. old, rs=1+a, a=2)"
+    tag = "new (rel to. old; rs=1+a; a=2)"
     assert out.splitlines() == [
         "runid,topic,ndcg@20,err@20",
         f"{tag},2,1.00000,0.06250",
@@ -452,3 +502,68 @@ def test_risk_sensitive_all_topics(cli, tmp_path):
     assert rc == 2 and out == "" and "-riskAlpha must be >= 0" in err
     rc, out, err = cli("gdeval", "-riskAlpha", "1", qp, rp)
     assert rc == 2 and out == "" and "-riskAlpha needs -baseline" in err
+
+
+# --- ERR@k is ir_measures' ERR@k (gdeval.pl's g_max = 4, whatever the qrels hold) ----------
+
+needs_perl = pytest.mark.skipif(
+    __import__("shutil").which("perl") is None, reason="ir_measures' ERR runs gdeval.pl"
+)
+
+
+def test_err_at_k_takes_gdeval_top_grade_not_the_qrels():
+    """Qrels ``1 0 d1 1``, d1 ranked first: gdeval.pl (ir_measures' ERR@20) gives
+    r = (2^1 - 1) / 2^4 = 1/16; the qrels' largest label (1) would give 1/2."""
+    b = _batch(q=[("1", "d1", 1)], r=[("1", "d1", 2.0), ("1", "d2", 1.0)])
+    assert parse_measure("ERR@20").compute(b)[0] == 0.0625
+    assert parse_measure("ERR(max_grade=qrels)@20").compute(b)[0] == 0.5
+    assert parse_measure("ERR(max_grade=1)@20").compute(b)[0] == 0.5
+
+
+def _ir_err(qrels: list, run_path, k: int = 20) -> dict:
+    irm = pytest.importorskip("ir_measures")
+    run = list(irm.read_trec_run(str(run_path)))
+    return {m.query_id: m.value for m in irm.iter_calc([irm.ERR @ k], qrels, run)}
+
+
+def _check_err_strings(qrels_path, runs, irq) -> int:
+    """``cwlkit.evaluate(..., ["ERR@20"])`` (the string) per topic against ir_measures'
+    ``ERR@20`` (gdeval.pl's ``%.5f``); returns the topics compared."""
+    n = 0
+    for run in runs:
+        ref = _ir_err(irq, run)
+        ours = cwlkit.evaluate(qrels_path, run, ["ERR@20"], trec_version=10).per_topic("ERR@20")
+        assert set(ref) <= set(ours)
+        bad = {t: (v, ours[t]) for t, v in ref.items() if abs(float(f"{ours[t]:.5f}") - v) > 1e-12}
+        assert not bad, (run.name, bad)
+        n += len(ref)
+    return n
+
+
+@needs_perl
+@pytest.mark.parametrize("top", [2, 3])
+def test_err_at_k_is_ir_measures_on_qrels_topping_out_below_four(tmp_path, top):
+    """Web 2012's qrels with every label above ``top`` lowered to ``top``: ERR@20 is still
+    gdeval.pl's (g_max = 4), as ir_measures computes it."""
+    irm = pytest.importorskip("ir_measures")
+    lines = []
+    for ln in QRELS.read_text().splitlines():
+        t, z, d, g = ln.split()
+        lines.append(f"{t} {z} {d} {min(int(g), top)}\n")
+    qp = tmp_path / "qrels"
+    qp.write_text("".join(lines))
+    irq = list(irm.read_trec_qrels(str(qp)))
+    runs = [WEB / "runs" / "web2012.ql.cata.run", WEB / "runs" / "web2012.rm.catb.run"]
+    assert _check_err_strings(qp, runs, irq) == 100
+
+
+@needs_perl
+@pytest.mark.slow
+def test_err_at_k_is_ir_measures_on_web2012():
+    """Every topic of the 8 Web 2012 runs: ``ERR@20`` is ir_measures' to 1e-12 (after
+    gdeval.pl's rounding to 5 decimals)."""
+    irm = pytest.importorskip("ir_measures")
+    irq = list(irm.read_trec_qrels(str(QRELS)))
+    runs = sorted((WEB / "runs").glob("*.run"))
+    assert len(runs) == 8
+    assert _check_err_strings(QRELS, runs, irq) == 400

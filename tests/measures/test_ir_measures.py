@@ -28,6 +28,7 @@ import math
 import shutil
 from collections import defaultdict
 from itertools import groupby
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -315,7 +316,7 @@ def test_compat_of_the_ideal_ranking_is_one():
         ("NumRet(rel=1)", "NumRelRet"),
         ("NumRelRet", "NumRelRet"),
         ("NumRet(rel=2)", "NumRelRet(rel=2)"),
-        ("ERR@20", "ERR(max_grade=4)@20"),
+        ("ERR@20", "ERR@20"),
         ("nDCG(dcg='exp-log2')@20", "nDCG(dcg='exp-log2')@20"),
         ("nDCG(gains={0:0,1:1,2:3})", "nDCG(gains='0=0,1=1,2=3')"),
         ("nDCG(gains={0:0,1:1,2:3})@10", "nDCG(gains='0=0,1=1,2=3')@10"),
@@ -496,3 +497,23 @@ def test_compat_random_rankings_against_the_provider_formula():
         )
         for t, v in zip(res.topics, res.values[0], strict=True):
             assert v == pytest.approx(compatibility(qd[t], rd[t], p, norm), abs=1e-12), (t, p)
+
+
+def test_rr_at_k_and_max_rel_cwl_keep_file_order_among_ties():
+    """docs/measures.md: ir_measures' RR@k (msmarco provider) and max_rel C/W/L spellings
+    (cwl_eval provider) keep tied documents in file order; cwlkit breaks ties as trec_eval
+    (docno descending), and gives their values with order="file"."""
+    q = [irm.Qrel("1", "a", 1), irm.Qrel("1", "b", 0)]
+    r = [irm.ScoredDoc("1", "a", 1.0), irm.ScoredDoc("1", "b", 1.0)]
+    qd, rd = {"1": {"a": 1, "b": 0}}, {"1": {"a": 1.0, "b": 1.0}}
+    for name in ("RR@10", "INST(T=2.0,max_rel=1)"):
+        m = irm.parse_measure(name)
+        ir = irm.calc_aggregate([m], q, r)[m]
+        ours = cwlkit.evaluate(qd, rd, [m], trec_version=10).mean()
+        filed = cwlkit.evaluate(qd, rd, [m], trec_version=10, order="file").mean()
+        assert list(filed.values()) == [pytest.approx(ir, abs=1e-12)], name
+        assert list(ours.values())[0] < ir - 0.1, name  # b (docno descending) ranks first
+    assert irm.calc_aggregate([irm.RR @ 10], q, r)[irm.RR @ 10] == 1.0
+    assert cwlkit.evaluate(qd, rd, ["RR@10"]).mean()["RR@10"] == 0.5
+    text = (Path(__file__).resolve().parents[2] / "docs" / "measures.md").read_text()
+    assert "`RR@k` (its msmarco provider) and the `max_rel` C/W/L spellings" in text

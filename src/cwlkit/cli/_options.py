@@ -38,6 +38,14 @@ SUFFIX_FORMATS = {
     ".htm": "html",
 }
 
+#: suffixes of formats no table command writes (binary, compressed, images): ``-o`` with one
+#: of them and no ``-f`` is refused, not written as text; any other suffix (``.out``,
+#: ``.qrels``) or none takes the command's default format
+OTHER_SUFFIXES = frozenset(
+    ".parquet .pq .feather .arrow .ipc .orc .avro .xlsx .xls .ods .pkl .pickle .h5 .hdf5 "
+    ".npy .npz .gz .bz2 .xz .zst .zip .tar .png .svg .pdf .jpg .jpeg .yaml .yml .xml".split()
+)
+
 
 def add_evaluation_options(
     p: argparse.ArgumentParser, formats: tuple[str, ...] = TABLE_FORMATS, *, jobs: bool = True
@@ -68,7 +76,9 @@ def add_output_options(
         "-o",
         "--output",
         metavar="FILE",
-        help="write the output to FILE (default: standard output)",
+        help="write the output to FILE (default: standard output); without -f its suffix "
+        "gives the format (.txt .tsv .csv .json .md .tex), and a suffix of a format not "
+        "written here (.parquet, .xlsx, .gz...) is refused",
     )
     p.set_defaults(default_format=default, formats=formats)
 
@@ -95,8 +105,17 @@ def output_format(args: argparse.Namespace) -> str:
         )
     import os
 
-    fmt = SUFFIX_FORMATS.get(os.path.splitext(out)[1].lower())
-    return fmt if fmt in formats else str(args.default_format)
+    suffix = os.path.splitext(out)[1].lower()
+    fmt = SUFFIX_FORMATS.get(suffix)
+    if fmt in formats:
+        return str(fmt)
+    if fmt is not None or suffix in OTHER_SUFFIXES:  # (text written to out.parquet: refused)
+        known = [s for s, f in SUFFIX_FORMATS.items() if f in formats]
+        raise ParamError(
+            f"-o {out}: this command does not write {suffix} files; it writes "
+            f"{', '.join(formats)} (-f FORMAT, or a name ending in {', '.join(known)})"
+        )
+    return str(args.default_format)
 
 
 def write_output(args: argparse.Namespace, text: str) -> None:
@@ -299,3 +318,20 @@ def evaluate_from_args(args: argparse.Namespace, measures: list[Measure]) -> dic
         jobs=args.jobs,
         progress=apply_quiet(args),
     )
+
+
+def say_gains(ev: Any, command: str) -> None:
+    """One line on stderr when the default gains (``auto``) are not the labels: graded
+    qrels, whose labels are divided by the largest (``cwl``, and ``evaluate`` when a C/W/L
+    metric reads the evaluation's gains)."""
+    import sys
+
+    if getattr(ev.plan.qrels_read, "is_diversity", False):
+        return
+    values = ev.plan.label_values()
+    top = float(values[-1]) if values is not None and values.size else 0.0
+    if top > 1:
+        sys.stderr.write(
+            f"cwlkit {command}: graded labels (up to {top:g}): gains are label / {top:g} "
+            "(--gain auto; give --gain to choose another mapping)\n"
+        )

@@ -197,7 +197,7 @@ def main(argv: list[str]) -> int:
         parse_cwl_metrics,
         read_metrics_file,
     )
-    from ._options import output_format, write_output
+    from ._options import output_format, say_gains, write_output
 
     exact = args.max_depth is not None  # cwl_eval's mode: its names, trailing spaces included
     specs = []
@@ -229,7 +229,7 @@ def main(argv: list[str]) -> int:
     )
     res = ev.evaluate(args.run)
     if args.gain is None:
-        _say_gains(ev)
+        say_gains(ev, "cwl")
     if _shares_no_topic(ev, res.topics, res.values):
         # cwl_eval scores every run topic (0 where nothing is judged) and exits 0: so does
         # cwlkit, and says why (one line on stderr)
@@ -302,17 +302,3 @@ def _shares_no_topic(ev: Any, topics: list[str], values: Any) -> bool:
     q = ev.plan.qrels_read if ev.plan.qrels_read is not None else ev.plan.qrels
     _, dictionary = q.topic_codes()
     return not set(topics) & {str(t) for t in dictionary.to_pylist()}
-
-
-def _say_gains(ev: Any) -> None:
-    """One line on stderr when the default gains (``auto``) are not the labels: graded
-    qrels, whose labels are divided by the largest."""
-    if getattr(ev.plan.qrels_read, "is_diversity", False):
-        return
-    values = ev.plan.label_values()
-    top = float(values[-1]) if values is not None and values.size else 0.0
-    if top > 1:
-        sys.stderr.write(
-            f"cwlkit cwl: graded labels (up to {top:g}): gains are label / {top:g} "
-            "(--gain auto; give --gain to choose another mapping)\n"
-        )

@@ -109,7 +109,8 @@ def main(argv: list[str]) -> int:
 def _evaluate(args: argparse.Namespace, client) -> int:
     from ..api import Evaluator
     from ..formats.table import format_table
-    from ._options import apply_quiet, output_format, parse_measure_args, write_output
+    from ..measures.base import is_cwl
+    from ._options import apply_quiet, output_format, parse_measure_args, say_gains, write_output
 
     fmt = output_format(args)  # (a bad -o is reported before any file is read)
     ev = Evaluator(
@@ -127,5 +128,7 @@ def _evaluate(args: argparse.Namespace, client) -> int:
     # every run is evaluated before anything is printed: a bad line in any run leaves
     # stdout empty (the error names the file and line)
     results = ev.evaluate_many(args.runs, jobs=args.jobs, progress=apply_quiet(args))
+    if args.gain == "auto" and any(is_cwl(m) for m in ev.measures):
+        say_gains(ev, "evaluate")  # (as cwl says it; P@10's C/W/L form has its own gains)
     write_output(args, format_table(results, per_topic=args.per_topic, fmt=fmt))
     return 0

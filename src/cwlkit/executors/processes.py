@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, TypeVar
 
-from ..errors import ParamError
+from ..support.checks import check_int
 from ..support.threads import cores, set_share
 
 S = TypeVar("S")
@@ -31,9 +31,9 @@ def resolve_jobs(jobs: int | None) -> int:
         import multiprocessing as mp
 
         return 1 if mp.current_process().daemon else cores()
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ParamError(f"jobs must be a positive integer; got {jobs!r}")
-    return jobs
+    checked = check_int("jobs", jobs, least=1)
+    assert checked is not None  # (None was taken above)
+    return checked
 
 
 def _init(fn: Callable, state: Any, share: int) -> None:

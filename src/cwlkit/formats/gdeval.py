@@ -231,8 +231,8 @@ def format_gdeval(
         (gdeval's ``-c``), which counts in the mean but prints no line.
     baseline : str, optional
         The baseline's runid: gdeval's risk-sensitive layout. The runid becomes
-        ``RUNID (rel to. BASELINE, rs=1+a, a=ALPHA)`` and topics the run lacks print a line
-        too, after the others.
+        ``RUNID (rel to. BASELINE; rs=1+a; a=ALPHA)`` (gdeval.pl v1.3's) and topics the run
+        lacks print a line too, after the others.
     risk_alpha : str, optional
         ``ALPHA`` as typed (default ``0``).
 
@@ -249,7 +249,7 @@ def format_gdeval(
     e = results.values[err][order]
     runid = results.run
     if baseline is not None:
-        runid = f"{results.run} (rel to. {baseline}, rs=1+a, a={risk_alpha or '0'})"
+        runid = f"{results.run} (rel to. {baseline}; rs=1+a; a={risk_alpha or '0'})"
     printed = order if baseline is not None else order[~missing[order]]
     lines = [f"runid,topic,ndcg@{k},err@{k}"]
     vals = dict(zip(order.tolist(), zip(n.tolist(), e.tolist(), strict=True), strict=True))

@@ -28,6 +28,12 @@ from .registry import register
 if TYPE_CHECKING:  # pragma: no cover
     from ..core.batch import RankingBatch
 
+#: gdeval.pl's top grade (``$MAX_JUDGMENT``), ERR's default ``g_max``: ir_measures' ``ERR@k``
+#: is gdeval.pl's
+GDEVAL_MAX_GRADE = 4.0
+#: ``max_grade`` that takes the largest label of the qrels
+QRELS_MAX = "qrels"
+
 #: relative size of the last term summed in the residual's geometric tail
 TAIL_TOL = 1e-18
 
@@ -90,11 +96,15 @@ class ERR(Measure):
 
     Parameters
     ----------
-    max_grade : float, optional
-        ``g_max`` of the gain mapping. By default the largest label in the whole qrels file,
-        every topic included, so that a topic's score does not depend on which other topics
-        are evaluated (1 if that is not positive). A label of an evaluated topic above a given
-        ``max_grade`` is an error. gdeval.pl uses 4 (``ERR(max_grade=4)@20``).
+    max_grade : float or "qrels", default 4
+        ``g_max`` of the gain mapping: the top grade of the relevance scale. 4 by default,
+        gdeval.pl's (and so ir_measures', whose ``ERR@k`` is gdeval.pl's), whatever labels
+        the qrels hold: ``ERR@20`` is ir_measures' ``ERR@20``. The ERR paper's Equation 2
+        takes ``g_max`` as the top grade of the scale the assessors used: give it
+        (``ERR(max_grade=2)@20`` for a 0..2 scale). ``"qrels"``: the largest label in the
+        whole qrels file, every topic included, so that a topic's score does not depend on
+        which other topics are evaluated (1 if that is not positive). A label of an
+        evaluated topic above a numeric ``max_grade`` is an error (gdeval.pl refuses it too).
     gain : {"err", "exp", "linear"}
         Label -> probability: ``err`` (default) ``r = (2^g - 1) / 2^g_max``, the ERR paper's
         Equation 2 (never 1, so some users read on forever); ``exp``
@@ -117,25 +127,42 @@ class ERR(Measure):
     family = "ERR"
     aliases = ("expected_reciprocal_rank",)
 
-    max_grade: float | None = param(
-        None, gt=0.0, doc="g_max of the gain mapping (default: largest label in the qrels)"
+    max_grade: float | str = param(
+        GDEVAL_MAX_GRADE,
+        gt=0.0,
+        doc="g_max of the gain mapping: the scale's top grade (gdeval.pl's 4), or 'qrels' "
+        "(the largest label in the qrels)",
     )
     gain: str = param(
         "err", choices=("err", "exp", "linear"), doc="label -> satisfaction probability"
     )
     k: int | None = param(None, ge=1, integer=True, doc="cutoff (default: the whole run)")
 
+    def __post_init__(self) -> None:
+        if isinstance(self.max_grade, str) and self.max_grade != QRELS_MAX:
+            raise ParamError(
+                f"The 'max_grade' parameter of {self.family} must be a number > 0 or "
+                f"{QRELS_MAX!r}; got {self.max_grade!r}."
+            )
+        if self.max_grade is None:  # (not a grade: the largest label is spelled "qrels")
+            raise ParamError(
+                f"The 'max_grade' parameter of {self.family} must be a number > 0 or "
+                f"{QRELS_MAX!r}; got None."
+            )
+        super().__post_init__()
+
     def gain_map(self, batch: RankingBatch) -> GainMap:
         """The label -> probability mapping for ``batch`` (checks labels against max_grade)."""
         top = _labels_max(batch)
-        if self.max_grade is not None:
+        if not isinstance(self.max_grade, str):
             top = _evaluated_max(batch)  # only the labels that are mapped must fit
             if top is not None and top > self.max_grade:
                 raise ParamError(
                     f"qrels label {top:g} is above the max_grade {self.max_grade:g} of "
-                    f"{self.name}; raise max_grade (or omit it to use the largest label)"
+                    f"{self.name}; give the scale's top grade (ERR(max_grade={top:g})) or "
+                    f"max_grade='qrels' (the largest label)"
                 )
-            top = self.max_grade
+            top = float(self.max_grade)
         if top is None or top <= 0:
             top = 1.0
         return GainMap(self.gain, float(top))

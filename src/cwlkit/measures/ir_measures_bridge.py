@@ -16,7 +16,7 @@ Where ir_measures' providers decide a convention, the cwlkit measure follows it:
 ir_measures                       cwlkit
 ================================  =========================================================
 ``NumRet(rel=r)``, ``NumRelRet``  ``NumRelRet(rel=r)``
-``ERR@k`` (gdeval.pl)             ``ERR(max_grade=4)@k`` (gdeval.pl's fixed top grade 4)
+``ERR@k`` (gdeval.pl)             ``ERR@k`` (gdeval.pl's fixed top grade 4, ERR's default)
 ``nDCG(dcg='exp-log2')@k``        ``nDCG(dcg='exp-log2')@k`` (gdeval.pl's nDCG)
 ``nDCG(gains={...})``             ``nDCG(gains='l=g,...')`` (trec_eval's gain table)
 ``IPrec@x``                       ``IPrec@x``
@@ -47,6 +47,7 @@ from typing import Any
 
 from ..errors import ParamError
 from .base import Measure, format_value
+from .err import GDEVAL_MAX_GRADE
 
 #: ir_measures families cwlkit has no equivalent of, and why
 _NO_EQUIVALENT = {
@@ -54,8 +55,6 @@ _NO_EQUIVALENT = {
     "non-relevant one) has no cwlkit measure",
 }
 
-#: the top grade gdeval.pl's ERR divides by (its ``$MAX_JUDGMENT``)
-GDEVAL_MAX_GRADE = 4.0
 #: the fixed depth ir_measures' cwl_eval provider scores (``RankingMaker(max_n=1000)``)
 CWL_EVAL_DEPTH = 1000
 
@@ -94,7 +93,7 @@ def from_ir_measures(obj: Any) -> list[Measure] | None:
     >>> [m.name for m in from_ir_measures(ir_measures.NumRet(rel=2))]
     ['NumRelRet(rel=2)']
     >>> [m.name for m in from_ir_measures(ir_measures.ERR@20)]
-    ['ERR(max_grade=4)@20']
+    ['ERR@20']
     """
     if not is_ir_measure(obj):
         raise ParamError(f"not an ir_measures measure: {obj!r}")

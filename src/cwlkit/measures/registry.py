@@ -50,6 +50,7 @@ _SYNTAX_MODULES = (
     "cwlkit.measures.trec",
     "cwlkit.measures.cwl_syntax",
     "cwlkit.measures.ir_measures_syntax",
+    "cwlkit.measures.ranx_syntax",
 )
 _next = 0  # index in _MEASURE_MODULES of the next module to import
 

@@ -5,7 +5,7 @@
 that is :mod:`cwlkit.executors`' business.
 """
 
-from .options import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options
+from .options import CWL_COLUMNS, TOPIC_RULES, TREC_VERSION, Options, make_options
 from .parts import first_appearance, join_parts, reorder
 from .plan import Plan
 
@@ -17,5 +17,6 @@ __all__ = [
     "Plan",
     "first_appearance",
     "join_parts",
+    "make_options",
     "reorder",
 ]

@@ -186,3 +186,33 @@ def test_labels_beyond_2_to_the_53_are_refused(tmp_path, label):
             cwlkit.evaluate(q, r, [measure])
     q.write_text("1 0 d2 1\n1 0 d1 9007199254740992\n")
     assert cwlkit.evaluate(q, r, ["RBP(p=0.8)"], gain="linear").mean()
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        # atof (glibc strtod) reads "nan" and "inf": the message names them, not 0 (it said
+        # "The 'p' parameter of RBP_trec must be in (0.0, 1.0); got 0.")
+        ("rbp.p=nan", "-m rbp.p=nan: 'nan' is not a finite number"),
+        ("rbp.p=-INF", "-m rbp.p=-INF: '-INF' is not a finite number"),
+        ("ndcg.1=nan", "-m ndcg.1=nan: 'nan' is not a finite number"),
+        # text atof reads as 0: the message shows the parameter as typed
+        ("rbp.p=abc", "-m rbp.p=abc: The 'p' parameter of RBP_trec must be in (0.0, 1.0); got 0"),
+        ("rbp.p=1.5", "-m rbp.p=1.5: The 'p' parameter of RBP_trec must be in (0.0, 1.0); got 1.5"),
+    ],
+)
+def test_bad_measure_parameters_say_what_was_typed(cli, tmp_path, spec, match):
+    q, r = _files(tmp_path)
+    _fails(cli, "-m", spec, q, r, match=match)
+
+
+def test_atof_reads_what_c_reads():
+    from cwlkit.measures.trec.rows import parse_params
+    from cwlkit.measures.trec.spec import BY_NAME
+
+    def _atof(text):
+        return parse_params(BY_NAME["iprec_at_recall"], text)[0]
+
+    assert _atof("0x1p-1") == 0.5 and _atof("0.8xyz") == 0.8 and _atof("abc") == 0.0
+    assert _atof("-Infinity") == float("-inf") and _atof("NaN") != _atof("NaN")
+    assert parse_params(BY_NAME["rbp"], "p=0x1p-1") == (("p", 0.5),)

@@ -161,12 +161,15 @@ class TrecMeasure:
 
 
 def _atof(text: str) -> float:
-    """C ``atof`` (glibc's ``strtod``): the longest numeric prefix, ``nan`` and ``inf`` /
-    ``infinity`` (any case, signed) included; 0 if none. (Hexadecimal floats read as 0.)"""
-    m = re.match(r"\s*([+-]?)(nan|inf(inity)?)", text, re.IGNORECASE)
+    """C ``atof`` (glibc's ``strtod``): the longest numeric prefix, 0 if none; ``nan``,
+    ``inf`` and ``infinity`` (any case, signed) and hexadecimal numbers (``0x1.8p1``) are
+    numbers to it too."""
+    m = re.match(r"\s*([+-]?)(infinity|inf|nan)", text, re.IGNORECASE)
     if m:
-        v = float("nan") if m.group(2).lower() == "nan" else float("inf")
-        return -v if m.group(1) == "-" else v
+        return float(m.group(1) + m.group(2))
+    m = re.match(r"\s*[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?\d+)?", text)
+    if m:
+        return float.fromhex(m.group(0).strip())
     m = re.match(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", text)
     return float(m.group(0)) if m else 0.0
 
@@ -239,6 +242,9 @@ def parse_params(m: TrecMeasure, text: str):
                     f"-m {m.name}.{text}: malformed pair parameters (expected level=value,...)"
                 )
             k, v = item.split("=")
-            pairs.append((k, _atof(v)))
+            value = _atof(v)
+            if not math.isfinite(value):  # (atof reads nan and inf: no gain or p is either)
+                raise ParamError(f"-m {m.name}.{text}: {v!r} is not a finite number")
+            pairs.append((k, value))
         return tuple(pairs)
     return ()

@@ -152,7 +152,12 @@ def trec_eval_measures(
                     "it; ask for such a level alone, or with levels after it"
                 )
             params = levels
-        got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
+        try:
+            got: list[Measure] = [NumQ()] if m.agg == "num_q" else from_trec_row(m, text, params)
+        except ParamError as exc:  # (the parameters as typed: "rbp.p=abc" is read as 0)
+            if text is None:
+                raise
+            raise ParamError(f"-m {m.name}.{text}: {exc}") from None
         for x in got:
             fields = {f.name for f in dataclasses.fields(x)}
             updates: dict[str, float | int] = {}
