@@ -194,27 +194,52 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..measures.parse import parse_measure
-    from ._options import evaluate_from_args, output_format, write_output
+    from ..support.checks import check_probability
+    from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
-    if args.all_pairs or args.measures:
+    check_probability("--rbo-p", args.rbo_p)
+    if args.all_pairs:
         return _all_pairs(args, fmt)
+    if args.measures and (args.measure_a or args.measure_b):
+        raise ParamError("name the measures with -m A -m B (or -m 'A B'), or with -a and -b")
+    if args.measures:
+        # -m A -m B, -m A B and -m 'A B' are one dialect: two measures, A against B; more
+        # than two, every pair (as --all-pairs)
+        parsed = parse_measure_args(args.measures)
+        if len(parsed) > 2:
+            return _all_pairs(args, fmt)
+        if len(parsed) < 2:
+            raise ParamError(
+                f"cwlkit correlate needs two measures (-m A -m B); got {len(parsed)}"
+                + (f" ({parsed[0].name})" if parsed else "")
+            )
+        ma, mb = parsed
+    else:
+        if args.tau_ap:
+            raise ParamError(
+                "--tau-ap is for --all-pairs (with two measures, tau_AP is always printed)"
+            )
+        if not args.measure_a or not args.measure_b:
+            missing = [
+                f
+                for f, v in (("-a/--measure-a", args.measure_a), ("-b/--measure-b", args.measure_b))
+                if not v
+            ]
+            raise ParamError(
+                f"cwlkit correlate: the following arguments are required: {', '.join(missing)} "
+                "(or -m A -m B; -m M1 -m M2 -m M3 ... for every pair of measures)"
+            )
+        ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
     if args.tau_ap:
-        raise ParamError("--tau-ap is for --all-pairs (with -a and -b, tau_AP is always printed)")
-    if not args.measure_a or not args.measure_b:
-        missing = [
-            f
-            for f, v in (("-a/--measure-a", args.measure_a), ("-b/--measure-b", args.measure_b))
-            if not v
-        ]
         raise ParamError(
-            f"cwlkit correlate: the following arguments are required: {', '.join(missing)} "
-            "(or --all-pairs -m M1 -m M2 ... for every pair of measures)"
+            "--tau-ap is for --all-pairs (with two measures, tau_AP is always printed)"
         )
-    if not 0.0 < args.rbo_p < 1.0:
-        raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
-    ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
+    if args.max_residual is not None or args.level != "both":
+        raise ParamError(
+            "--level and --max-residual are for the matrix of every pair (--all-pairs)"
+        )
     measures = [ma] if ma.name == mb.name else [ma, mb]
     results = evaluate_from_args(args, measures)
     out = compute(results, ma.name, mb.name, args.rbo_p)
@@ -230,8 +255,6 @@ def _all_pairs(args, fmt: str) -> int:
 
     if args.measure_a or args.measure_b:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
-    if not args.all_pairs:
-        raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
     from ..stats.matrix import ALL_COEFFICIENTS, COEFFICIENTS
 
     measures = parse_measure_args(args.measures)
