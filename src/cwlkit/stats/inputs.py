@@ -18,7 +18,7 @@ Scores of several runs (:func:`cwlkit.stats.compare`, :func:`~cwlkit.stats.repor
 - a pandas or polars DataFrame as :meth:`cwlkit.Results.to_frame` gives it: long (``topic``,
   ``measure``, ``value`` columns) or wide (a ``topic`` column, one column per measure);
 - one measure's per-topic scores in any form above (the measure is named ``score``; arrays
-  and lists name their topics by position, ``"1"``, ``"2"``...);
+  and lists name their topics by position, ``"1"``, ``"2"``..., zero-padded to one width);
 
 or as a whole long pandas/polars DataFrame with a ``run`` column (several
 :meth:`~cwlkit.Results.to_frame` tables concatenated).
@@ -130,7 +130,8 @@ def paired(
     """Two score vectors paired item by item.
 
     Keyed forms (Results, mappings, Series) are paired by topic and must score the same
-    topics; arrays and lists are paired by position (and may have more dimensions, with
+    topics (both returned in the order of the sorted topics, as :class:`Results` holds
+    them); arrays and lists are paired by position (and may have more dimensions, with
     ``ndim``). A keyed form is not paired with an unkeyed one: the unkeyed one has no topic
     names to match.
     """
@@ -143,8 +144,6 @@ def paired(
             f"{'y' if tx is not None else 'x'} has no topic names to pair with the other's; "
             "give both as scores by topic (Results, mappings, Series) or both as arrays"
         )
-    if tx == ty:
-        return vx, vy
     sx, sy = set(tx), set(ty)
     if sx != sy:
         only = sorted(sx - sy) or sorted(sy - sx)
@@ -153,13 +152,20 @@ def paired(
             f"x and y must score the same topics; {len(only)} topic"
             f"{'s' if len(only) != 1 else ''} of {side} only (e.g. {only[0]!r})"
         )
-    pos = {t: i for i, t in enumerate(ty)}
-    return vx, vy[[pos[t] for t in tx]]
+    return _by_topic(tx, vx), _by_topic(ty, vy)
+
+
+def _by_topic(topics: list[str], values: np.ndarray) -> np.ndarray:
+    """``values`` in the order of the sorted topics (the order of :class:`Results`), so the
+    numbers do not depend on the order a mapping was built in."""
+    order = sorted(range(len(topics)), key=topics.__getitem__)
+    return values[order]
 
 
 def _plain(value: Any) -> bool:
     """An array-like without topic names."""
-    return not (isinstance(value, (Results, Mapping)) or _is_series(value) or _is_frame(value))
+    keyed = ("pandas.Series", "pandas.DataFrame")
+    return not (isinstance(value, (Results, Mapping)) or _kind(value) in keyed)
 
 
 # ----------------------------------------------------------------------- several runs
@@ -201,8 +207,9 @@ def one_run(name: str, value: Any, run: str = "") -> Results:
     if isinstance(value, (list, tuple)) and value and _is_record(value[0]):
         return _from_records(name, value, run)
     topics, scores = per_topic(name, value)
-    if topics is None:
-        topics = [str(i + 1) for i in range(scores.size)]
+    if topics is None:  # by position: "1", "2"... zero-padded, so sorting keeps the order
+        width = len(str(scores.size))
+        topics = [f"{i + 1:0{width}d}" for i in range(scores.size)]
     return _results(name, [SCORE], topics, scores[None, :], run)
 
 
@@ -349,18 +356,20 @@ def system_scores(name: str, value: Any) -> np.ndarray:
         if not value:
             raise refuse(name, "scores of at least 2 systems", value)
         rows = []
-        first: list[str] | None = None
+        first: set[str] | None = None
         for k, v in value.items():
             topics, s = per_topic(f"{name}[{k!r}]", v)
             if topics is not None:
                 if first is None:
-                    first = topics
-                elif set(topics) != set(first):
+                    first = set(topics)
+                elif set(topics) != first:
                     raise ParamError(f"{name}: the systems must score the same topics")
-                else:
-                    pos = {t: i for i, t in enumerate(topics)}
-                    s = s[[pos[t] for t in first]]
+                s = _by_topic(topics, s)
             rows.append(s)
+        if first is not None and len(rows) != sum(1 for v in value.values() if not _plain(v)):
+            raise ParamError(
+                f"{name}: give every system's scores by topic, or every system's as an array"
+            )
         if len({r.size for r in rows}) != 1:
             raise ParamError(f"{name}: the systems have different numbers of topics")
         return np.vstack(rows)
