@@ -133,7 +133,7 @@ def correct(
     name = correction_name(method)
     check_probability("alpha", alpha)
     alpha = float(alpha)
-    p = as_array("pvalues", pvalues, ndim=tuple(range(0, 33)))
+    p = as_array("pvalues", pvalues, ndim=None)
     flat = p.reshape(-1)
     ok = ~np.isnan(flat)
     if ((flat[ok] < 0) | (flat[ok] > 1)).any():

@@ -56,15 +56,15 @@ def _is_series(value: Any) -> bool:
     return _kind(value) in ("pandas.Series", "polars.Series")
 
 
-def as_array(name: str, value: Any, *, ndim: tuple[int, ...] = (1,)) -> np.ndarray:
-    """``value`` as a float64 array of one of the dimensions ``ndim``.
+def as_array(name: str, value: Any, *, ndim: tuple[int, ...] | None = (1,)) -> np.ndarray:
+    """``value`` as a float64 array of one of the dimensions ``ndim`` (None: any).
 
     Numbers only (bools, integers, floats; NaN and infinities pass, for the caller to judge):
     strings, None, complex numbers, objects and ragged nestings are refused with
     ``NAME must be EXPECTED; got VALUE``.
     """
-    what = " or ".join(f"{d}-d" for d in ndim)
-    expected = f"a {what} array of numbers"
+    what = "" if ndim is None else " or ".join(f"{d}-d" for d in ndim) + " "
+    expected = f"a {what}array of numbers" if what else "an array of numbers"
     if isinstance(value, (str, bytes, Mapping)) or value is None:
         raise refuse(name, expected, value)
     if _is_series(value) or _is_frame(value):
@@ -75,7 +75,7 @@ def as_array(name: str, value: Any, *, ndim: tuple[int, ...] = (1,)) -> np.ndarr
         raise refuse(name, expected, value) from None
     if arr.dtype.kind not in "biuf":
         raise refuse(name, expected, value)
-    if arr.ndim not in ndim:
+    if ndim is not None and arr.ndim not in ndim:
         raise refuse(name, f"{expected} (got {arr.ndim} dimensions)", value)
     return arr.astype(np.float64)
 
@@ -125,18 +125,22 @@ def _distinct(name: str, topics: list[str]) -> list[str]:
 
 
 def paired(
-    x: Any, y: Any, *, measure: str | None = None, ndim: tuple[int, ...] = (1,)
+    x: Any, y: Any, *, measure: str | None = None, ndim: tuple[int, ...] | None = (1,)
 ) -> tuple[np.ndarray, np.ndarray]:
     """Two score vectors paired item by item.
 
     Keyed forms (Results, mappings, Series) are paired by topic and must score the same
     topics (both returned in the order of the sorted topics, as :class:`Results` holds
     them); arrays and lists are paired by position (and may have more dimensions, with
-    ``ndim``). A keyed form is not paired with an unkeyed one: the unkeyed one has no topic
-    names to match.
+    ``ndim``, None for any). A keyed form is not paired with an unkeyed one: the unkeyed
+    one has no topic names to match.
     """
     if _plain(x) and _plain(y):
-        return as_array("x", x, ndim=ndim), as_array("y", y, ndim=ndim)
+        xa, ya = as_array("x", x, ndim=ndim), as_array("y", y, ndim=ndim)
+        for label, arr, value in (("x", xa, x), ("y", ya, y)):
+            if arr.ndim == 0:
+                raise refuse(label, "per-topic scores, not a single number", value)
+        return xa, ya
     tx, vx = per_topic("x", x, measure=measure)
     ty, vy = per_topic("y", y, measure=measure)
     if tx is None or ty is None:
@@ -206,6 +210,8 @@ def one_run(name: str, value: Any, run: str = "") -> Results:
             return _from_nested(name, value, run)
     if isinstance(value, (list, tuple)) and value and _is_record(value[0]):
         return _from_records(name, value, run)
+    if not isinstance(value, (Mapping, list, tuple, np.ndarray)) and not _is_series(value):
+        raise refuse(name, "a Results, {topic: score}, score records or a DataFrame", value)
     topics, scores = per_topic(name, value)
     if topics is None:  # by position: "1", "2"... zero-padded, so sorting keeps the order
         width = len(str(scores.size))
@@ -373,4 +379,4 @@ def system_scores(name: str, value: Any) -> np.ndarray:
         if len({r.size for r in rows}) != 1:
             raise ParamError(f"{name}: the systems have different numbers of topics")
         return np.vstack(rows)
-    return as_array(name, value, ndim=(2, 3))
+    return as_array(name, value, ndim=(2, 3))  # 3: [systems, measures, topics]

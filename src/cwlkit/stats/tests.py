@@ -127,7 +127,7 @@ def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...
     :func:`cwlkit.stats.inputs.paired`)."""
     from .inputs import paired
 
-    xa, ya = paired(x, y, ndim=tuple(range(1, 33)))
+    xa, ya = paired(x, y, ndim=None)
     try:
         d = xa - ya
     except ValueError:
@@ -532,15 +532,14 @@ def paired_test(
     paired by topic, the same topics on both sides.
     """
     name = _test_name(test)
+    samples = _samples(samples)  # the Monte-Carlo settings are checked whichever test runs
+    seed = check_seed("seed", seed)
     if name == "t":
         return t_test(x, y, confidence=confidence)
     if name == "wilcoxon":
         return wilcoxon_test(x, y, confidence=confidence)
     if name == "sign":
         return sign_test(x, y, confidence=confidence)
-    # the Monte-Carlo settings are checked whichever test runs
-    samples = _samples(samples)
-    seed = check_seed("seed", seed)
     if name == "randomization":
         return randomization_test(x, y, samples=samples, seed=seed, confidence=confidence)
     return bootstrap_test(x, y, samples=samples, seed=seed, confidence=confidence)
