@@ -25,21 +25,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import CwlkitError, ParamError
-from ..measures.parse import parse_grid as _parse_grid
+from ..measures.parse import parse_grid  # one grid syntax for every entry point
 from ..support.checks import check_number, refuse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.trec import Qrels, Run
     from ..measures.base import Measure
-
-
-def parse_grid(text: str) -> tuple[list[Measure], str, Any]:
-    """A measure spelled with one ``start:stop:step`` range: its measures, the parameter
-    that varies and the grid (cwlkit's one grid syntax, :func:`cwlkit.measures.parse.parse_grid`,
-    which states the forms)."""
-    if not isinstance(text, str):
-        raise refuse("metric", "a measure with one range, e.g. 'RBP(p=0.05:0.95:0.01)'", text)
-    return _parse_grid(text)
 
 
 @dataclass
