@@ -1,5 +1,6 @@
-"""``cwlkit correlate QRELS RUN... -a MEASURE_A -b MEASURE_B``: how two measures agree;
-``--all-pairs -m M1 -m M2 ...``: every pair of measures at once (the ERR paper's Table 2)."""
+"""``cwlkit correlate QRELS RUN... -m A -m B`` (or ``-a A -b B``): how two measures agree;
+``-m M1 -m M2 -m M3 ...`` or ``--all-pairs``: every pair of measures at once (the ERR paper's
+Table 2)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 from ..formats.table import FORMATS
 
 DESCRIPTION = """\
-Evaluate every run with measures A and B and report how they agree:
+Evaluate every run with measures A and B (-m A -m B, -m 'A B' or -a A -b B: the same) and
+report how they agree:
 
   scores   Pearson's r and Spearman's rho over every (run, topic) pair, with p-values;
   systems  the orderings of the runs by their mean scores (over the topics all runs have):
@@ -20,14 +22,14 @@ Evaluate every run with measures A and B and report how they agree:
 
 tau_AP, the weighted tau and RBO have no p-value. See docs/statistics.md.
 
---all-pairs -m M1 -m M2 ... (instead of -a/-b): Pearson, Spearman, Kendall's tau-b and the
-weighted tau of every pair of measures, over the systems (each run's mean over the common
-topics) and over the (run, topic) pairs, printed as square matrices: Kendall above the
-diagonal and the weighted tau below (the ERR paper's Table 2 layout), then Pearson above and
-Spearman below. -f json gives every matrix with its p-values; -f tsv (or csv) one row per
-pair. Headers name each measure by its canonical name (-a MAP prints AP). --tau-ap adds
-tau_AP's matrix (not symmetric: row i, column j takes measure i's system ordering as the
-truth), in full; -f tsv gives it one row per ordered pair.
+-m M1 -m M2 -m M3 ... (three or more measures), or --all-pairs with any number: Pearson,
+Spearman, Kendall's tau-b and the weighted tau of every pair of measures, over the systems
+(each run's mean over the common topics) and over the (run, topic) pairs, printed as square
+matrices: Kendall above the diagonal and the weighted tau below (the ERR paper's Table 2
+layout), then Pearson above and Spearman below. -f json gives every matrix with its
+p-values; -f tsv (or csv) one row per pair. Headers name each measure by its canonical name
+(-m MAP prints AP). --tau-ap adds tau_AP's matrix (not symmetric: row i, column j takes
+measure i's system ordering as the truth), in full; -f tsv gives it one row per ordered pair.
 """
 
 
@@ -49,14 +51,16 @@ def build_parser():
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=examples(
-            f"cwlkit correlate {QRELS} {runs} -a ERR@20 -b 'RBP(p=0.6)'",
+            f"cwlkit correlate {QRELS} {runs} -m ERR@20 -m 'RBP(p=0.6)'",
             f"cwlkit correlate {QRELS} {runs} --all-pairs -m AP P@10 nDCG@10 --gain err",
             f"cwlkit correlate {QRELS} {runs} -a AP -b nDCG@10 -f json",
         ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
-    p.add_argument("-a", "--measure-a", help="measure A (the reference for tau_AP), e.g. ERR@20")
+    p.add_argument(
+        "-a", "--measure-a", help="measure A (the reference for tau_AP), e.g. ERR@20 (or -m A -m B)"
+    )
     p.add_argument("-b", "--measure-b", help="measure B, e.g. 'RBP(p=0.6)'")
     p.add_argument(
         "--all-pairs",
@@ -65,8 +69,8 @@ def build_parser():
     )
     add_measure_option(
         p,
-        help="with --all-pairs: the measures (several per -m, -m repeatable, or a quoted list "
-        "'AP P@10')",
+        help="the measures: two (A, then B: as -a A -b B), or more for every pair (several per "
+        "-m, -m repeatable, or a quoted list 'AP P@10')",
     )
     add_correlation_options(p, note="with --all-pairs: ")
     p.add_argument(
