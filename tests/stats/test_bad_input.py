@@ -367,3 +367,37 @@ if __name__ == "__main__":  # the count quoted in reports: python tests/stats/te
     print(f"{n} bad calls, {len(raw)} raw exceptions, {n - len(raw)} own errors or results")
     for line in raw:
         print(" ", line)
+
+
+# ------------------------------------------------------- no silent wrong numbers
+
+
+@pytest.mark.parametrize("scale", [1e-100, 1e100, 1e140])
+def test_large_and_small_scores_keep_their_p_values(scale):
+    """The tests are scale-invariant: scores times 1e140 give the p-values of the scores."""
+    z = np.vstack([X, Y, X / 2])
+    ref_t, got_t = stats.t_test(X, Y), stats.t_test(X * scale, Y * scale)
+    assert got_t.p_value == pytest.approx(ref_t.p_value, rel=1e-9)
+    ref_h, got_h = stats.tukey_hsd(z), stats.tukey_hsd(z * scale)
+    np.testing.assert_allclose(got_h.p_value, ref_h.p_value, rtol=1e-9)
+    ref_a, got_a = stats.two_way_anova(z), stats.two_way_anova(z * scale)
+    assert got_a.p_value["system"] == pytest.approx(ref_a.p_value["system"], rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: stats.t_test(X * s, Y),
+        lambda s: stats.bootstrap_test(X * s, Y, samples=20),
+        lambda s: stats.tukey_hsd(np.vstack([X, Y]) * s),
+        lambda s: stats.two_way_anova(np.vstack([X, Y]) * s),
+        lambda s: stats.compare(
+            {n: Results(r.values * s, r.measures, r.topics) for n, r in RUNS.items()}
+        ),
+    ],
+    ids=["t", "bootstrap", "tukey", "anova", "compare"],
+)
+def test_scores_whose_variance_overflows_are_refused(call):
+    """At 1e200 the variance overflows: the p-values would silently be 0 or 1."""
+    with pytest.raises(CwlkitError, match="too large: their variance overflows float64"):
+        call(1e200)

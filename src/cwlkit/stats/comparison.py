@@ -193,7 +193,7 @@ def compare(
     topics, so ``diff`` is the difference of the printed means. Topics some run lacks are
     counted in ``dropped``.
     """
-    from .inputs import runs_results
+    from .inputs import check_spread, runs_results
     from .multi import MULTI_TESTS
     from .tests import ALIASES, TESTS
 
@@ -238,6 +238,7 @@ def compare(
     )  # [R, M, n]
     if r_bad := [names[i] for i in range(len(res)) if not np.isfinite(vals[i]).all()]:
         raise CwlkitError(f"run {r_bad[0]!r} has undefined (NaN) or infinite scores; cannot test")
+    check_spread("per-topic scores", vals)
     means = vals.mean(axis=2)
     pairs = _pairs(names, baseline, all_pairs)
     a = np.array([p[0] for p in pairs])

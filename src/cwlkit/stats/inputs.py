@@ -80,6 +80,16 @@ def as_array(name: str, value: Any, *, ndim: tuple[int, ...] | None = (1,)) -> n
     return arr.astype(np.float64)
 
 
+def check_spread(name: str, arr: np.ndarray) -> None:
+    """Refuse finite scores so large that their mean or variance over the last axis overflows
+    float64 (about 1e154 and beyond): the statistics would be infinite or NaN and the
+    p-values silently 0 or 1."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        ok = np.isfinite(arr.mean(axis=-1)).all() and np.isfinite(arr.var(axis=-1)).all()
+    if not ok:
+        raise ParamError(f"{name} are too large: their variance overflows float64")
+
+
 def _number(name: str, value: Any) -> float:
     if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
         return float(value)

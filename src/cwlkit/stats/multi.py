@@ -53,7 +53,7 @@ class TukeyResult:
 
 
 def _scores(scores: Any, min_systems: int = 2) -> np.ndarray:
-    from .inputs import system_scores
+    from .inputs import check_spread, system_scores
 
     s = system_scores("scores", scores)
     if s.ndim < 2:
@@ -64,6 +64,8 @@ def _scores(scores: Any, min_systems: int = 2) -> np.ndarray:
         raise ParamError(f"a test over systems needs at least 2 topics; got {s.shape[-1]}")
     if not np.isfinite(s).all():
         raise ParamError("scores must be finite (got NaN or infinity)")
+    check_spread("scores", s)
+    check_spread("scores", s.reshape(-1))
     return s
 
 

@@ -125,7 +125,7 @@ class PairedTestResult:
 def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...]]:
     """Differences as float64[C, n] and the batch shape (any input form of
     :func:`cwlkit.stats.inputs.paired`)."""
-    from .inputs import paired
+    from .inputs import check_spread, paired
 
     xa, ya = paired(x, y, ndim=None)
     try:
@@ -141,6 +141,7 @@ def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...
         raise ParamError("per-topic scores must be finite (got NaN or infinity)")
     if not np.isfinite(d).all():
         raise ParamError("per-topic scores are too large to subtract (the difference overflows)")
+    check_spread("per-topic differences", d)
     shape = d.shape[:-1]
     return d.reshape(-1, n), shape
 
