@@ -322,11 +322,46 @@ def _score_vectors():
     return st.lists(_floats, min_size=0, max_size=10)
 
 
+#: near misses of several runs' scores: runs mapped to per-topic mappings, pytrec_eval-like
+#: nestings, lists and records with bad values inside
+_runs_like = st.dictionaries(
+    st.text(max_size=2),
+    st.one_of(
+        _bad,
+        st.dictionaries(st.text(max_size=2), _scalar, max_size=5),
+        st.dictionaries(
+            st.text(max_size=2), st.dictionaries(st.sampled_from(["AP", "P@10", "x"]), _scalar)
+        ),
+        st.lists(_floats, max_size=6),
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "topic": st.text(max_size=2),
+                    "measure": st.sampled_from(["AP", "x"]),
+                    "value": _scalar,
+                }
+            ),
+            max_size=4,
+        ),
+    ),
+    max_size=4,
+)
+#: the arguments that take several runs' (or systems') scores
+RUNS_ARGS = {
+    ("compare", "results_by_run"),
+    ("report_table", "results_by_run"),
+    ("correlation_matrix", "runs"),
+    ("tukey_hsd", "scores"),
+    ("two_way_anova", "scores"),
+}
+
+
 def _check(name: str, data: st.DataObject) -> None:
     fn, base = CALLS[name]
     kwargs = dict(base)
     arg = data.draw(st.sampled_from(list(base)), label="argument")
-    kwargs[arg] = data.draw(_bad, label=arg)
+    near = (name, arg) in RUNS_ARGS and data.draw(st.booleans(), label="near miss")
+    kwargs[arg] = data.draw(_runs_like if near else _bad, label=arg)
     if "x" in base and data.draw(st.booleans(), label="replace x and y"):
         kwargs["x"] = data.draw(_score_vectors(), label="x")
         kwargs["y"] = data.draw(_score_vectors(), label="y")
