@@ -191,7 +191,10 @@ def test_compare_bootstrap_runs_and_marks_significance(cli):
         (["compare", QRELS, *RUNS[:2]], "at least one measure"),
         (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "ttest"], "invalid choice"),
         (["compare", QRELS, *RUNS[:2], "-m", "NoSuchMeasure"], "unknown measure"),
-        (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--alpha", "5"], "alpha must be in"),
+        (
+            ["compare", QRELS, *RUNS[:2], "-m", "P@10", "--alpha", "5"],
+            "--alpha must be a number in (0, 1); got 5.0",
+        ),
         (["compare", QRELS, RUNS[0], "no-such-run.txt", "-m", "P@10"], "no-such-run.txt"),
     ],
 )
@@ -276,7 +279,7 @@ def test_correlate_errors(cli):
     rc, _, err = cli("correlate", QRELS, *RUNS, "-a", "P@10")
     assert rc == 2 and "-b/--measure-b" in err
     rc, _, err = cli("correlate", QRELS, *RUNS, "-a", "P@10", "-b", "AP", "--rbo-p", "1")
-    assert rc == 2 and "--rbo-p must be in (0, 1)" in err
+    assert rc == 2 and err == "cwlkit: error: --rbo-p must be a number in (0, 1); got 1.0\n"
 
 
 # -------------------------------------------------------------------------------- fit
@@ -384,3 +387,59 @@ def test_compare_runs_with_different_topics(cli, tmp_path, per_topic):
     full = per_topic[NAMES[1]].per_topic("P@10")
     assert float(row["run_mean"]) == pytest.approx(np.mean([full[t] for t in sorted(keep)]))
     assert row["n"] == "10"
+
+
+# ------------------------------------------------------------- the option contract
+
+
+@pytest.mark.parametrize("command", ["compare", "report"])
+@pytest.mark.parametrize(
+    "option,value,message",
+    [
+        ("--seed", "-1", "--seed must be an integer >= 0; got -1"),
+        ("--samples", "0", "--samples must be an integer from 1 to 100000000; got 0"),
+        ("--alpha", "nan", "--alpha must be a number in (0, 1); got nan"),
+        ("--alpha", "1", "--alpha must be a number in (0, 1); got 1.0"),
+    ],
+)
+def test_monte_carlo_options_refused_before_any_run_is_read(cli, command, option, value, message):
+    # the runs do not exist: the option is refused first, in the contract's one wording
+    rc, out, err = cli(
+        command,
+        QRELS,
+        "no-such-1.run",
+        "no-such-2.run",
+        "-m",
+        "AP",
+        "--test",
+        "bootstrap",
+        option,
+        value,
+    )
+    assert (rc, out, err) == (2, "", f"cwlkit: error: {message}\n")
+
+
+def test_seed_zero_and_positive_run(cli):
+    args = ["compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "bootstrap", "--samples", "99"]
+    rc0, out0, _ = cli(*args, "--seed", "0")
+    rc1, out1, _ = cli(*args, "--seed", "12345")
+    assert rc0 == rc1 == 0 and out0 != out1  # the seed reaches the draws
+
+
+def test_fit_max_residual_must_be_finite(cli):
+    rc, out, err = cli(
+        "fit",
+        QRELS,
+        *RUNS,
+        "--target",
+        "AP",
+        "--metric",
+        "RBP(p=0.5:0.9:0.1)",
+        "--max-residual",
+        "nan",
+    )
+    assert (rc, out, err) == (
+        2,
+        "",
+        "cwlkit: error: --max-residual must be a finite number; got nan\n",
+    )

@@ -127,7 +127,9 @@ def test_errors(runs):
         correlation_matrix(runs, ["AP"])
     with pytest.raises(ParamError, match="named twice"):
         correlation_matrix(runs, ["AP", "map"])
-    with pytest.raises(ParamError, match="levels are"):
+    with pytest.raises(
+        ParamError, match="^levels must be one of 'systems', 'scores'; got 'topics'$"
+    ):
         correlation_matrix(runs, levels=["topics"])
     plain = cwlkit.evaluate(QRELS, RUNS[:2], ["AP", "P@10"])
     with pytest.raises(ParamError, match="residuals=True"):
@@ -199,7 +201,10 @@ def test_cli_text_tsv_markdown(cli, runs):
     [
         (["--all-pairs", "-m", "AP"], "at least 2 measures"),
         (["--all-pairs", "-m", "AP", "-a", "P@10"], "not -a/-b"),
-        (["-m", "AP", "-m", "P@10"], "-m is for --all-pairs"),
+        (["-m", "AP"], "cwlkit correlate needs two measures (-m A -m B); got 1 (AP)"),
+        (["-m", "AP", "-m", "map"], "cwlkit correlate needs two measures (-m A -m B); got 1 (AP)"),
+        (["-m", "AP", "-a", "P@10"], "name the measures with -m A -m B (or -m 'A B'), or with"),
+        (["-a", "AP", "-b", "P@10", "--level", "systems"], "--level and --max-residual are for"),
         (
             ["--all-pairs", "-m", "AP P@10", "--max-residual", "0.1", "--level", "systems"],
             "--level",

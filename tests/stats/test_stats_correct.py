@@ -60,7 +60,10 @@ def test_hand_computed_holm_and_bh():
 
 
 def test_errors():
-    with pytest.raises(ParamError, match="unknown correction 'holmes'.*'holm'"):
+    with pytest.raises(
+        ParamError,
+        match=r"^correction must be one of 'none', .*; got 'holmes' \(did you mean 'holm'\?\)$",
+    ):
         correct([0.1], "holmes")
     with pytest.raises(ParamError, match=r"\[0, 1\]"):
         correct([1.5], "holm")

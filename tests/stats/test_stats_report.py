@@ -112,7 +112,9 @@ def test_letters_beyond_the_alphabet():
 
 
 def test_errors(small):
-    with pytest.raises(ParamError, match="baseline 'nope' is not one of the runs"):
+    with pytest.raises(
+        ParamError, match=r"^baseline must be one of 'base', 'good', 'mixed'; got 'nope'$"
+    ):
         report_table(small, baseline="nope")
     with pytest.raises(ParamError, match="at least 2 runs"):
         report_table({"base": small["base"]})

@@ -294,7 +294,9 @@ def test_bootstrap_coverage_is_near_nominal():
 
 
 def test_errors():
-    with pytest.raises(ParamError, match="unknown test 'tt'.*did you mean 't'"):
+    with pytest.raises(
+        ParamError, match=r"^test must be one of 't', .*; got 'tt' \(did you mean 't'\?\)$"
+    ):
         paired_test([1, 2], [2, 3], "tt")
     with pytest.raises(ParamError, match="finite"):
         t_test([1.0, np.nan, 2.0], [1.0, 2.0, 3.0])

@@ -88,14 +88,28 @@ def build_parser():
         help="Monte-Carlo samples for randomization/bootstrap (default 10000)",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="random seed for randomization/bootstrap (default 0)"
+        "--seed",
+        type=int,
+        default=0,
+        help="random seed for randomization/bootstrap, an integer >= 0 (default 0)",
     )
     add_evaluation_options(p, FORMATS)
     return p
 
 
+def check_monte_carlo(args: argparse.Namespace) -> None:
+    """``--alpha``, ``--samples`` and ``--seed`` by the option contract, before any run is
+    read (``cwlkit compare`` and ``cwlkit report``)."""
+    from ..stats.tests import MAX_SAMPLES
+    from ..support.checks import check_int, check_probability
+
+    check_probability("--alpha", args.alpha)
+    check_int("--samples", args.samples, least=1, most=MAX_SAMPLES)
+    check_int("--seed", args.seed, least=0)
+
+
 def main(argv: list[str]) -> int:
-    from ..errors import CwlkitError, ParamError
+    from ..errors import CwlkitError
     from ..formats.comparison import format_comparison
     from ..stats.comparison import compare
     from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
@@ -106,8 +120,7 @@ def main(argv: list[str]) -> int:
         raise CwlkitError("cwlkit compare: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
     if not args.measures:
         raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 AP)")
-    if args.samples < 1:
-        raise ParamError(f"--samples must be >= 1; got {args.samples}")
+    check_monte_carlo(args)
     measures = parse_measure_args(args.measures)
     results = evaluate_from_args(args, measures)
     if args.per_topic:

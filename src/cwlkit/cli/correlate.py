@@ -1,5 +1,6 @@
-"""``cwlkit correlate QRELS RUN... -a MEASURE_A -b MEASURE_B``: how two measures agree;
-``--all-pairs -m M1 -m M2 ...``: every pair of measures at once (the ERR paper's Table 2)."""
+"""``cwlkit correlate QRELS RUN... -m A -m B`` (or ``-a A -b B``): how two measures agree;
+``-m M1 -m M2 -m M3 ...`` or ``--all-pairs``: every pair of measures at once (the ERR paper's
+Table 2)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import numpy as np
 from ..formats.table import FORMATS
 
 DESCRIPTION = """\
-Evaluate every run with measures A and B and report how they agree:
+Evaluate every run with measures A and B (-m A -m B, -m 'A B' or -a A -b B: the same) and
+report how they agree:
 
   scores   Pearson's r and Spearman's rho over every (run, topic) pair, with p-values;
   systems  the orderings of the runs by their mean scores (over the topics all runs have):
@@ -20,14 +22,14 @@ Evaluate every run with measures A and B and report how they agree:
 
 tau_AP, the weighted tau and RBO have no p-value. See docs/statistics.md.
 
---all-pairs -m M1 -m M2 ... (instead of -a/-b): Pearson, Spearman, Kendall's tau-b and the
-weighted tau of every pair of measures, over the systems (each run's mean over the common
-topics) and over the (run, topic) pairs, printed as square matrices: Kendall above the
-diagonal and the weighted tau below (the ERR paper's Table 2 layout), then Pearson above and
-Spearman below. -f json gives every matrix with its p-values; -f tsv (or csv) one row per
-pair. Headers name each measure by its canonical name (-a MAP prints AP). --tau-ap adds
-tau_AP's matrix (not symmetric: row i, column j takes measure i's system ordering as the
-truth), in full; -f tsv gives it one row per ordered pair.
+-m M1 -m M2 -m M3 ... (three or more measures), or --all-pairs with any number: Pearson,
+Spearman, Kendall's tau-b and the weighted tau of every pair of measures, over the systems
+(each run's mean over the common topics) and over the (run, topic) pairs, printed as square
+matrices: Kendall above the diagonal and the weighted tau below (the ERR paper's Table 2
+layout), then Pearson above and Spearman below. -f json gives every matrix with its
+p-values; -f tsv (or csv) one row per pair. Headers name each measure by its canonical name
+(-m MAP prints AP). --tau-ap adds tau_AP's matrix (not symmetric: row i, column j takes
+measure i's system ordering as the truth), in full; -f tsv gives it one row per ordered pair.
 """
 
 
@@ -49,14 +51,16 @@ def build_parser():
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=examples(
-            f"cwlkit correlate {QRELS} {runs} -a ERR@20 -b 'RBP(p=0.6)'",
+            f"cwlkit correlate {QRELS} {runs} -m ERR@20 -m 'RBP(p=0.6)'",
             f"cwlkit correlate {QRELS} {runs} --all-pairs -m AP P@10 nDCG@10 --gain err",
             f"cwlkit correlate {QRELS} {runs} -a AP -b nDCG@10 -f json",
         ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs")
-    p.add_argument("-a", "--measure-a", help="measure A (the reference for tau_AP), e.g. ERR@20")
+    p.add_argument(
+        "-a", "--measure-a", help="measure A (the reference for tau_AP), e.g. ERR@20 (or -m A -m B)"
+    )
     p.add_argument("-b", "--measure-b", help="measure B, e.g. 'RBP(p=0.6)'")
     p.add_argument(
         "--all-pairs",
@@ -65,8 +69,8 @@ def build_parser():
     )
     add_measure_option(
         p,
-        help="with --all-pairs: the measures (several per -m, -m repeatable, or a quoted list "
-        "'AP P@10')",
+        help="the measures: two (A, then B: as -a A -b B), or more for every pair (several per "
+        "-m, -m repeatable, or a quoted list 'AP P@10')",
     )
     add_correlation_options(p, note="with --all-pairs: ")
     p.add_argument(
@@ -194,27 +198,52 @@ def render(out: dict, a: str, b: str, rbo_p: float, fmt: str) -> str:
 def main(argv: list[str]) -> int:
     from ..errors import ParamError
     from ..measures.parse import parse_measure
-    from ._options import evaluate_from_args, output_format, write_output
+    from ..support.checks import check_probability
+    from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
-    if args.all_pairs or args.measures:
+    check_probability("--rbo-p", args.rbo_p)
+    if args.all_pairs:
         return _all_pairs(args, fmt)
+    if args.measures and (args.measure_a or args.measure_b):
+        raise ParamError("name the measures with -m A -m B (or -m 'A B'), or with -a and -b")
+    if args.measures:
+        # -m A -m B, -m A B and -m 'A B' are one dialect: two measures, A against B; more
+        # than two, every pair (as --all-pairs)
+        parsed = parse_measure_args(args.measures)
+        if len(parsed) > 2:
+            return _all_pairs(args, fmt)
+        if len(parsed) < 2:
+            raise ParamError(
+                f"cwlkit correlate needs two measures (-m A -m B); got {len(parsed)}"
+                + (f" ({parsed[0].name})" if parsed else "")
+            )
+        ma, mb = parsed
+    else:
+        if args.tau_ap:
+            raise ParamError(
+                "--tau-ap is for --all-pairs (with two measures, tau_AP is always printed)"
+            )
+        if not args.measure_a or not args.measure_b:
+            missing = [
+                f
+                for f, v in (("-a/--measure-a", args.measure_a), ("-b/--measure-b", args.measure_b))
+                if not v
+            ]
+            raise ParamError(
+                f"cwlkit correlate: the following arguments are required: {', '.join(missing)} "
+                "(or -m A -m B; -m M1 -m M2 -m M3 ... for every pair of measures)"
+            )
+        ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
     if args.tau_ap:
-        raise ParamError("--tau-ap is for --all-pairs (with -a and -b, tau_AP is always printed)")
-    if not args.measure_a or not args.measure_b:
-        missing = [
-            f
-            for f, v in (("-a/--measure-a", args.measure_a), ("-b/--measure-b", args.measure_b))
-            if not v
-        ]
         raise ParamError(
-            f"cwlkit correlate: the following arguments are required: {', '.join(missing)} "
-            "(or --all-pairs -m M1 -m M2 ... for every pair of measures)"
+            "--tau-ap is for --all-pairs (with two measures, tau_AP is always printed)"
         )
-    if not 0.0 < args.rbo_p < 1.0:
-        raise ParamError(f"--rbo-p must be in (0, 1); got {args.rbo_p:g}")
-    ma, mb = parse_measure(args.measure_a), parse_measure(args.measure_b)
+    if args.max_residual is not None or args.level != "both":
+        raise ParamError(
+            "--level and --max-residual are for the matrix of every pair (--all-pairs)"
+        )
     measures = [ma] if ma.name == mb.name else [ma, mb]
     results = evaluate_from_args(args, measures)
     out = compute(results, ma.name, mb.name, args.rbo_p)
@@ -230,8 +259,6 @@ def _all_pairs(args, fmt: str) -> int:
 
     if args.measure_a or args.measure_b:
         raise ParamError("--all-pairs takes its measures as -m M1 -m M2 ..., not -a/-b")
-    if not args.all_pairs:
-        raise ParamError("-m is for --all-pairs; for two measures use -a and -b")
     from ..stats.matrix import ALL_COEFFICIENTS, COEFFICIENTS
 
     measures = parse_measure_args(args.measures)

@@ -137,12 +137,15 @@ def render(res, fmt: str) -> str:
 def main(argv: list[str]) -> int:
     from ..errors import CwlkitError
     from ..stats.fit import fit_runs, parse_grid, plot_fit
+    from ..support.checks import check_number
     from ._options import apply_quiet, output_format, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
     progress = apply_quiet(args)
     parse_grid(args.metric)  # report a bad grid before reading any file
+    if args.max_residual is not None:
+        check_number("--max-residual", args.max_residual)
     if args.plot:
         try:
             import matplotlib  # noqa: F401

@@ -79,7 +79,9 @@ def build_parser():
     p.add_argument(
         "--samples", type=int, default=10_000, help="randomization/bootstrap samples (10000)"
     )
-    p.add_argument("--seed", type=int, default=0, help="randomization/bootstrap seed (0)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="randomization/bootstrap seed, an integer >= 0 (0)"
+    )
     add_output_options(p, FORMATS, default="markdown")
     p.add_argument("--title", help="title of the page or table")
     p.add_argument(
@@ -108,17 +110,17 @@ def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | No
 
 def main(argv: list[str]) -> int:
     from ..comparison.build import format_for, report
-    from ..errors import CwlkitError, ParamError
+    from ..errors import CwlkitError
     from ..io.inputs import run_labels
     from ._options import apply_quiet, output_format, parse_measure_args, write_output
+    from .compare import check_monte_carlo
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit report: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
     if not args.measures:
         raise CwlkitError("cwlkit report: name at least one measure with -m (e.g. -m P@10 AP)")
-    if args.samples < 1:
-        raise ParamError(f"--samples must be >= 1; got {args.samples}")
+    check_monte_carlo(args)
     # -o FILE with an unknown suffix is an error here (no table format to fall back on)
     fmt = output_format(args) if args.format or not args.output else format_for(args.output)
     progress = apply_quiet(args)

@@ -291,6 +291,10 @@ def parse_grid(text: str) -> tuple[list[Measure], str, Any]:
     """
     from .grid import expand, find_ranges, varying_field
 
+    if not isinstance(text, str):
+        from ..support.checks import refuse
+
+        raise refuse("a grid", "a measure with one range, e.g. 'RBP(p=0.05:0.95:0.01)'", text)
     found = find_ranges(text)
     if len(found) != 1:
         raise ParamError(

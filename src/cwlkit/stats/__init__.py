@@ -1,9 +1,11 @@
 """Comparing systems: paired significance tests, multiple-testing corrections, rank
 correlations of measures and systems, and fitting a metric's parameter to a target measure.
 
-Everything here works on plain numpy arrays; :func:`compare` and :func:`fit_runs` work on
-:class:`cwlkit.Results` and runs. scipy is imported inside the functions that need it, so
-``import cwlkit.stats`` is cheap.
+Everything here works on numpy arrays and on the other forms of scores and runs cwlkit gives
+or reads (:mod:`cwlkit.stats.inputs`: lists, mappings by topic, pandas and polars, Results,
+pytrec_eval dicts, ir_measures records...); every option is checked by
+:mod:`cwlkit.support.checks`, and bad input is a :class:`~cwlkit.errors.CwlkitError`. scipy is
+imported inside the functions that need it, so ``import cwlkit.stats`` is cheap.
 
 Submodules
 ----------
@@ -28,6 +30,9 @@ fit
     a parameter grid.
 comparison
     :func:`compare`: mean scores and paired tests of several runs' :class:`Results`.
+inputs
+    The input forms: per-topic scores, several runs' scores, systems x topics, as numpy
+    arrays and :class:`cwlkit.Results`.
 runs
     :func:`~cwlkit.stats.runs.evaluate_runs`: a qrels and several run files, evaluated (for
     the comparing command lines).

@@ -15,8 +15,16 @@ import numpy as np
 
 from ..errors import CwlkitError, NoTopicsError, ParamError
 from ..results import Results
+from ..support.checks import (
+    check_bool,
+    check_choice,
+    check_int,
+    check_probability,
+    check_seed,
+    refuse,
+)
 from .correct import correct, correction_name
-from .tests import paired_test
+from .tests import MAX_SAMPLES, paired_test
 
 #: Columns of :meth:`ComparisonTable.to_records`, in order.
 COLUMNS = (
@@ -111,17 +119,28 @@ def _pairs(names: list[str], baseline: str | None, all_pairs: bool) -> list[tupl
     """(run, baseline) index pairs."""
     if all_pairs:
         return [(j, i) for i in range(len(names)) for j in range(i + 1, len(names))]
-    if baseline is None:
-        b = 0
-    elif baseline in names:
-        b = names.index(baseline)
-    else:
-        raise ParamError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
+    b = 0 if baseline is None else names.index(check_choice("baseline", baseline, names))
     return [(j, b) for j in range(len(names)) if j != b]
 
 
+def measure_names(measures: Any) -> list[str] | None:
+    """``measures=``: None, one name, or a sequence of names (strings or Measure objects)."""
+    if measures is None:
+        return None
+    if isinstance(measures, str):
+        return [measures]
+    if isinstance(measures, (Mapping, bytes)) or not isinstance(measures, Sequence):
+        raise refuse("measures", "a list of measure names or None", measures)
+    out = []
+    for m in measures:
+        if not isinstance(m, str) and not hasattr(m, "name"):
+            raise refuse("measures", "a list of measure names or None", measures)
+        out.append(m)
+    return out
+
+
 def compare(
-    results_by_run: Mapping[str, Results],
+    results_by_run: Any,
     *,
     test: str = "t",
     correction: str = "none",
@@ -137,8 +156,13 @@ def compare(
 
     Parameters
     ----------
-    results_by_run : mapping of str to Results
-        Per-topic scores of each run (same measures), e.g. from :func:`cwlkit.evaluate`.
+    results_by_run : mapping of str to Results, or any form of :mod:`cwlkit.stats.inputs`
+        Per-topic scores of each run (same measures), e.g. from :func:`cwlkit.evaluate`;
+        also ``{run: {topic: {measure: score}}}`` (pytrec_eval's output), ``{run: records}``
+        (ir_measures' ``Metric`` tuples), ``{run: DataFrame}`` (as
+        :meth:`cwlkit.Results.to_frame`), one long DataFrame with a ``run`` column, or
+        ``{run: per-topic scores}`` of one measure (``{topic: score}``, a pandas Series, an
+        array: the measure is named ``score``).
     test : str
         ``t``, ``wilcoxon``, ``sign``, ``randomization`` or ``bootstrap`` (see
         :mod:`cwlkit.stats.tests`), or ``tukey``: Tukey's HSD over all the runs of each
@@ -158,7 +182,8 @@ def compare(
     measures : sequence of str, optional
         A subset of the measures (default: every measure all runs have).
     samples, seed : optional
-        For the Monte-Carlo tests.
+        For the Monte-Carlo tests: an integer from 1 to 10^8, and an integer >= 0 or None
+        (fresh entropy); checked whichever test runs.
     anova : bool
         Also run each measure's two-way ANOVA of topics x systems (``anova`` attribute).
 
@@ -168,19 +193,32 @@ def compare(
     topics, so ``diff`` is the difference of the printed means. Topics some run lacks are
     counted in ``dropped``.
     """
-    if not 0.0 < float(alpha) < 1.0:
-        raise ParamError(f"alpha must be in (0, 1); got {alpha!r}")
+    from .inputs import check_spread, runs_results
+    from .multi import MULTI_TESTS
+    from .tests import ALIASES, TESTS
+
+    check_probability("alpha", alpha)
+    alpha = float(alpha)
     correction = correction_name(correction)
-    names = [str(k) for k in results_by_run]
-    res = list(results_by_run.values())
+    if not (isinstance(test, str) and test.lower() in (*TESTS, *ALIASES, *MULTI_TESTS)):
+        check_choice("test", test, (*TESTS, *MULTI_TESTS))
+    all_pairs = check_bool("all_pairs", all_pairs)
+    anova = check_bool("anova", anova)
+    check_int("samples", samples, least=1, most=MAX_SAMPLES)
+    samples = int(samples)
+    seed = check_seed("seed", seed)
+    wanted = measure_names(measures)
+    by_run = runs_results("results_by_run", results_by_run)
+    names = list(by_run)
+    res = list(by_run.values())
     if len(res) < 2:
         raise ParamError(f"comparing runs needs at least 2 runs; got {len(res)}")
-    if len(set(names)) != len(names):
-        raise ParamError("run names must be distinct")
-    if measures is None:
+    if baseline is not None:
+        check_choice("baseline", baseline, names)
+    if wanted is None:
         common_m = [m for m in res[0].measures if all(m in r.measures for r in res[1:])]
     else:
-        common_m = list(measures)
+        common_m = wanted
     if not common_m:
         raise ParamError("the runs have no measure in common")
     rows = [[r._row(m) for m in common_m] for r in res]
@@ -199,12 +237,13 @@ def compare(
         [r.values[np.ix_(rw, columns(r))] for r, rw in zip(res, rows, strict=True)]
     )  # [R, M, n]
     if r_bad := [names[i] for i in range(len(res)) if not np.isfinite(vals[i]).all()]:
-        raise CwlkitError(f"run {r_bad[0]!r} has undefined (NaN) scores; cannot test")
+        raise CwlkitError(f"run {r_bad[0]!r} has undefined (NaN) or infinite scores; cannot test")
+    check_spread("per-topic scores", vals)
     means = vals.mean(axis=2)
     pairs = _pairs(names, baseline, all_pairs)
     a = np.array([p[0] for p in pairs])
     b = np.array([p[1] for p in pairs])
-    if str(test).lower() == "tukey":
+    if test.lower() == "tukey":
         from .multi import pairwise_tukey
 
         if correction != "none":
@@ -247,7 +286,7 @@ def compare(
         records=records,
         test=tr.test,
         correction=correction,
-        alpha=float(alpha),
+        alpha=alpha,
         samples=tr.samples,
         seed=tr.seed,
         dropped=dropped,

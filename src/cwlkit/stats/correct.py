@@ -14,12 +14,12 @@ its adjusted p-values and rejections:
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_probability
 
 CORRECTIONS: tuple[str, ...] = (
     "none",
@@ -82,12 +82,9 @@ _ALIASES = {
 
 def correction_name(method: str) -> str:
     """The canonical name (one of :data:`CORRECTIONS`) of ``method``, or raise ParamError."""
-    key = str(method).lower()
-    if key in _ALIASES:
-        return _ALIASES[key]
-    close = difflib.get_close_matches(key, CORRECTIONS, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ParamError(f"unknown correction {method!r} (choose from {', '.join(CORRECTIONS)}){hint}")
+    if isinstance(method, str) and method.lower() in _ALIASES:
+        return _ALIASES[method.lower()]
+    return check_choice("correction", method, CORRECTIONS)
 
 
 def correct(
@@ -117,7 +114,8 @@ def correct(
     Parameters
     ----------
     pvalues : array_like
-        The family, any shape.
+        The family, any shape: numbers in [0, 1] or NaN (a numpy array, list, pandas
+        Series...).
     method : str
         One of :data:`CORRECTIONS`, or statsmodels' name (``fdr_bh``, ``fdr_by``...).
     alpha : float
@@ -130,14 +128,16 @@ def correct(
     adjusted : numpy.ndarray
         float64, same shape as ``pvalues``.
     """
+    from .inputs import as_array
+
     name = correction_name(method)
-    if not 0.0 < float(alpha) < 1.0:
-        raise ParamError(f"alpha must be in (0, 1); got {alpha!r}")
-    p = np.asarray(pvalues, dtype=np.float64)
+    check_probability("alpha", alpha)
+    alpha = float(alpha)
+    p = as_array("pvalues", pvalues, ndim=None)
     flat = p.reshape(-1)
-    ok = np.isfinite(flat)
+    ok = ~np.isnan(flat)
     if ((flat[ok] < 0) | (flat[ok] > 1)).any():
-        raise ParamError("p-values must lie in [0, 1]")
+        raise ParamError("p-values must lie in [0, 1] (or be NaN: not tested)")
     adjusted = np.full(flat.shape, np.nan)
     reject = np.zeros(flat.shape, dtype=bool)
     vals = flat[ok]

@@ -6,6 +6,10 @@ Urbano and Marrero's 2017 treatment of ties), the top-weighted Kendall tau used 
 paper (Vigna 2015's weighted tau with hyperbolic weight ``1/(r + 1)``), and rank-biased
 overlap (Webber, Moffat and Zobel 2010, extrapolated ``RBO_ext``).
 
+Scores come as arrays or lists (paired by position) or by key (mappings ``{system: score}``,
+pandas Series, one-measure :class:`~cwlkit.Results`), paired by key, the same keys on both
+sides.
+
 Orderings are by *decreasing* score: the system with the highest score is at rank 1 (rank 0
 for the weighted tau's weights). tau_AP, the weighted tau and RBO have no p-value (NaN).
 """
@@ -21,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_probability
 
 
 @dataclass(frozen=True)
@@ -50,8 +55,12 @@ class Correlation:
 
 
 def _pair(x: Any, y: Any, min_n: int = 2) -> tuple[np.ndarray, np.ndarray]:
-    xa = np.asarray(x, dtype=np.float64).reshape(-1)
-    ya = np.asarray(y, dtype=np.float64).reshape(-1)
+    """Two score vectors paired item by item: arrays and lists by position, scores by key
+    (mappings, pandas Series, one-measure Results) by key, the same keys on both sides
+    (:func:`cwlkit.stats.inputs.paired`)."""
+    from .inputs import paired
+
+    xa, ya = paired(x, y)
     if xa.size != ya.size:
         raise ParamError(f"cannot correlate {xa.size} values with {ya.size} values")
     if xa.size < min_n:
@@ -187,15 +196,15 @@ def weighted_tau(x: Any, y: Any, *, rank: str = "both") -> Correlation:
     """
     from scipy import stats
 
+    if not (isinstance(rank, str) and rank in ("x", "y", "both")):
+        check_choice("rank", rank, ("x", "y", "both"))
     xa, ya = _pair(x, y)
     if rank == "x":
         res = stats.weightedtau(xa, ya, rank=None)
     elif rank == "y":
         res = stats.weightedtau(ya, xa, rank=None)
-    elif rank == "both":
-        res = stats.weightedtau(xa, ya)
     else:
-        raise ParamError(f"rank must be 'x', 'y' or 'both'; got {rank!r}")
+        res = stats.weightedtau(xa, ya)
     return Correlation("weighted_tau", float(res.statistic), math.nan, int(xa.size))
 
 
@@ -245,6 +254,7 @@ def correlate_systems(
     ``"b"`` when ``x`` has ties). Returns Pearson, Spearman, Kendall tau-b, tau_AP, the
     weighted tau and RBO, in that order.
     """
+    check_probability("rbo_p", rbo_p)
     xa, ya = _pair(x, y)
     ap = tau_ap(xa, ya, ties="a" if np.unique(xa).size == xa.size else "b")
     return [

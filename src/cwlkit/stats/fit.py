@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import CwlkitError, ParamError
 from ..measures.parse import parse_grid  # one grid syntax for every entry point
+from ..support.checks import check_number, refuse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.trec import Qrels, Run
@@ -158,15 +159,18 @@ def fit_parameter(
     Parameters
     ----------
     target : array_like
-        float64[N], the target measure on each (system, topic) pair.
+        float64[N], the target measure on each (system, topic) pair (a numpy array, list,
+        pandas Series: numbers; NaN marks an undefined pair).
     values : array_like
-        float64[G, N], the metric at each of the ``G`` grid values on the same pairs.
+        float64[G, N], the metric at each of the ``G`` grid values on the same pairs (a 2-d
+        array, list of lists or pandas DataFrame with one row per grid value).
     grid : array_like
-        float64[G], the parameter values.
+        float64[G], the parameter values (finite).
     residual : array_like, optional
         float64[N], the target's residual on each pair.
     max_residual : float, optional
-        Keep only pairs with ``residual <= max_residual`` (requires ``residual``).
+        Keep only pairs with ``residual <= max_residual`` (requires ``residual``; a finite
+        number).
     parameter, measures, target_name : optional
         Labels for the result.
 
@@ -177,10 +181,22 @@ def fit_parameter(
     parameter is the first maximum of each curve.
     """
     from .correlate import pearson, spearman
+    from .inputs import as_array
 
-    t = np.asarray(target, dtype=np.float64).reshape(-1)
-    v = np.atleast_2d(np.asarray(values, dtype=np.float64))
-    g = np.asarray(grid, dtype=np.float64).reshape(-1)
+    t = as_array("target", target)
+    v = np.atleast_2d(as_array("values", values, ndim=(1, 2)))
+    g = as_array("grid", grid)
+    if not np.isfinite(g).all():
+        raise ParamError("grid values must be finite (got NaN or infinity)")
+    max_residual = check_number("max_residual", max_residual, none=True)
+    for label, text in (("parameter", parameter), ("target_name", target_name)):
+        if not isinstance(text, str):
+            raise refuse(label, "a string", text)
+    if measures is not None:
+        if isinstance(measures, (str, bytes)) or not isinstance(measures, Sequence):
+            raise refuse("measures", "a list of names, one per grid value, or None", measures)
+        if len(measures) != g.size:
+            raise ParamError(f"{len(measures)} measure names for {g.size} grid values")
     if v.shape != (g.size, t.size):
         raise ParamError(
             f"values must have shape (grid, pairs) = ({g.size}, {t.size}); got {v.shape}"
@@ -189,7 +205,7 @@ def fit_parameter(
     if max_residual is not None:
         if residual is None:
             raise ParamError("max_residual needs the target's residuals")
-        r = np.asarray(residual, dtype=np.float64).reshape(-1)
+        r = as_array("residual", residual)
         if r.size != t.size:
             raise ParamError(f"{r.size} residuals for {t.size} pairs")
         if not np.isfinite(r).any():
@@ -212,8 +228,8 @@ def fit_parameter(
 
 
 def fit_runs(
-    qrels: Qrels | str | Path,
-    runs: Sequence[Run | str | Path],
+    qrels: Qrels | str | Path | Any,
+    runs: Sequence[Run | str | Path] | Any,
     target: str | Measure,
     metric: str,
     *,
@@ -233,22 +249,29 @@ def fit_runs(
     ``gain`` (``identity``, ``linear``, ``exp``, ``err`` or a table, as
     ``cwlkit cwl --gain``); other measures use their own gains. The residual of a C/W/L
     target is its ``ResEU``; other measures need a ``residual(batch)`` method.
-    """
-    from ..api import Evaluator, named_runs
-    from ..measures.parse import parse_measure
 
+    ``qrels`` and ``runs`` take every form :func:`cwlkit.evaluate` takes (paths, ``.gz``,
+    pandas, polars and pyarrow tables, pytrec_eval dicts, ir_measures records, Qrels and Run
+    objects); ``runs`` is a list or a mapping ``{name: run}`` of them.
+    """
+    from ..api import Evaluator
+    from ..measures.parse import parse_measure
+    from .runs import check_evaluation, check_runs
+
+    if not isinstance(target, str) and not hasattr(target, "name"):
+        raise refuse("target", "a measure name, e.g. 'ERR@20'", target)
     tm = parse_measure(target)
     grid_ms, param, grid = parse_grid(metric)
-    if not runs:
-        raise ParamError("fit needs at least one run")
+    max_residual = check_number("max_residual", max_residual, none=True)
     opts = {"gain": gain, "order": order, "topics": topics}
+    jobs = check_evaluation(opts, jobs, progress)
+    items = check_runs(runs)
     # the target first, then the grid's measures (a grid value equal to the target is
     # evaluated once: its row serves both)
     names = [tm.name] + [m.name for m in grid_ms]
     unique = [tm] + [m for m in grid_ms if m.name != tm.name]
     rows = [[u.name for u in unique].index(n) for n in names]
     ev = Evaluator(qrels, unique, residuals=max_residual is not None, **opts)
-    items = named_runs(runs)
     if len({n for n, _ in items}) != len(items):  # (the same run twice: one name each)
         items = [(f"{i}:{n}", r) for i, (n, r) in enumerate(items)]
     scored = ev.evaluate_many(dict(items), jobs=jobs, progress=progress)
@@ -273,7 +296,7 @@ def fit_runs(
         measures=[m.name for m in grid_ms],
         target_name=tm.name,
     )
-    out.extra.update(runs=len(runs), gain=gain)
+    out.extra.update(runs=len(items), gain=gain)
     return out
 
 
@@ -283,6 +306,10 @@ def plot_fit(result: FitResult, path: str | Path, *, title: str | None = None) -
 
     Needs matplotlib (``pip install 'cwlkit[plot]'``); it is imported here only.
     """
+    if not isinstance(result, FitResult):
+        raise refuse("result", "a FitResult", result)
+    if not isinstance(path, (str, Path)) or not str(path):
+        raise refuse("path", "a file path", path)
     try:
         import matplotlib
 

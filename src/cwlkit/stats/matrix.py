@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_number, refuse
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Results
@@ -208,8 +209,27 @@ def level_data(
     return out, topics, dropped
 
 
+def _names(name: str, value: Any, choices: Sequence[str]) -> list[str]:
+    """A list of choices (one string is a list of one), each checked."""
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, (Mapping, bytes)) or not isinstance(value, Sequence) or not value:
+        raise refuse(name, f"a non-empty list of {', '.join(map(repr, choices))}", value)
+    return [check_choice(name, v, choices) for v in value]
+
+
+def _options(levels: Any, coefficients: Any, max_residual: Any, reference: Any) -> tuple:
+    """The checked options of :func:`correlation_matrix` and :func:`correlate_runs`."""
+    lv = _names("levels", levels, LEVELS)
+    co = _names("coefficients", coefficients, ALL_COEFFICIENTS)
+    mr = check_number("max_residual", max_residual, none=True)
+    if reference is not None and not isinstance(reference, str):
+        raise refuse("reference", "a measure name or None", reference)
+    return lv, co, mr
+
+
 def correlation_matrix(
-    runs: Mapping[str, Results],
+    runs: Any,
     measures: Sequence[str] | None = None,
     *,
     levels: Sequence[str] = LEVELS,
@@ -221,8 +241,11 @@ def correlation_matrix(
 
     Parameters
     ----------
-    runs : mapping of str to Results
-        ``{run: Results}``, e.g. ``cwlkit.evaluate(qrels, [run, ...], measures)``.
+    runs : mapping of str to Results, or any form of :mod:`cwlkit.stats.inputs`
+        ``{run: Results}``, e.g. ``cwlkit.evaluate(qrels, [run, ...], measures)``; also
+        ``{run: {topic: {measure: score}}}`` (pytrec_eval's output), ``{run: records}``
+        (ir_measures' ``Metric`` tuples), ``{run: DataFrame}`` or one long DataFrame with a
+        ``run`` column (as :meth:`cwlkit.Results.to_frame`).
     measures : sequence of str, optional
         Names (any spelling the Results resolve); default every measure of the first run.
     levels : sequence of {"systems", "scores"}
@@ -259,18 +282,18 @@ def correlation_matrix(
         "weighted_tau": weighted_tau,
         "tau_ap": _tau_ap,
     }
-    for lv in levels:
-        if lv not in LEVELS:
-            raise ParamError(f"levels are {', '.join(LEVELS)}; got {lv!r}")
-    for c in coefficients:
-        if c not in fns:
-            raise ParamError(f"coefficients are {', '.join(ALL_COEFFICIENTS)}; got {c!r}")
+    from .comparison import measure_names
+    from .inputs import runs_results
+
+    levels, coefficients, max_residual = _options(levels, coefficients, max_residual, reference)
+    wanted = measure_names(measures)
+    runs = runs_results("runs", runs)
     names = list(runs)
-    if measures is None:
-        measures = list(runs[names[0]].measures) if names else []
-    canon = [runs[names[0]].measures[runs[names[0]]._row(m)] for m in measures] if names else []
+    if wanted is None:
+        wanted = list(runs[names[0]].measures)
+    canon = [runs[names[0]].measures[runs[names[0]]._row(m)] for m in wanted]
     if len(set(canon)) != len(canon):
-        raise ParamError(f"a measure is named twice in {list(measures)}")
+        raise ParamError(f"a measure is named twice in {wanted}")
     data, topics, dropped = level_data(runs, canon, max_residual=max_residual, reference=reference)
     data = {lv: d for lv, d in data.items() if lv in levels}
     if not data:
@@ -313,6 +336,13 @@ def correlation_matrix(
     )
 
 
+def _unique(items: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """The same run named twice gets one name each (``0:name``, ``1:name``)."""
+    if len({n for n, _ in items}) != len(items):
+        return [(f"{i}:{n}", r) for i, (n, r) in enumerate(items)]
+    return items
+
+
 def correlate_runs(
     qrels: Any,
     runs: Any,
@@ -328,11 +358,18 @@ def correlate_runs(
     """Evaluate ``runs`` with ``measures`` (:class:`cwlkit.Evaluator`, ``options`` such as
     ``gain="err"``; :meth:`~cwlkit.Evaluator.evaluate_many`'s ``jobs`` and ``progress``) and
     return their :func:`correlation_matrix`; with ``max_residual``, the first measure's
-    residuals are computed and filter the (run, topic) pairs."""
+    residuals are computed and filter the (run, topic) pairs. ``qrels`` and ``runs`` take
+    every form :func:`cwlkit.evaluate` takes (paths, ``.gz``, pandas, polars and pyarrow
+    tables, pytrec_eval dicts, ir_measures records, Qrels and Run objects; ``runs`` a list
+    or a mapping ``{name: run}``)."""
     from ..api import Evaluator
+    from .runs import check_evaluation, check_runs
 
+    levels, coefficients, max_residual = _options(levels, coefficients, max_residual, None)
+    jobs = check_evaluation(options, jobs, progress)
+    items = check_runs(runs)
     ev = Evaluator(qrels, measures, residuals=max_residual is not None, **options)
-    results = ev.evaluate_many(runs, jobs=jobs, progress=progress)
+    results = ev.evaluate_many(dict(_unique(items)), jobs=jobs, progress=progress)
     return correlation_matrix(
         results,
         [m.name for m in ev.measures],

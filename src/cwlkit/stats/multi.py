@@ -1,7 +1,9 @@
 """Tests over many systems at once: Tukey's HSD and the two-way ANOVA of topics x systems.
 
 Scores come as ``[R, n]`` arrays (``R`` systems, the same ``n`` topics) or ``[R, M, n]``
-(``M`` measures, each tested on its own).
+(``M`` measures, each tested on its own); :func:`tukey_hsd` and :func:`two_way_anova` also
+take a pandas DataFrame with one column per system (rows: topics) or a mapping
+``{system: per-topic scores}`` (arrays, or scores by topic paired by topic).
 
 - :func:`tukey_hsd`: Tukey's honestly significant difference over every pair of systems,
   ``scipy.stats.tukey_hsd`` with one group per system (its p-values are already adjusted for
@@ -21,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_probability
 from .tests import PairedTestResult
 
 #: tests over every system at once (``compare``/``report``'s ``test=``)
@@ -50,7 +53,9 @@ class TukeyResult:
 
 
 def _scores(scores: Any, min_systems: int = 2) -> np.ndarray:
-    s = np.asarray(scores, dtype=np.float64)
+    from .inputs import check_spread, system_scores
+
+    s = system_scores("scores", scores)
     if s.ndim < 2:
         raise ParamError("tests over systems need scores of shape [systems, topics]")
     if s.shape[0] < min_systems:
@@ -59,6 +64,8 @@ def _scores(scores: Any, min_systems: int = 2) -> np.ndarray:
         raise ParamError(f"a test over systems needs at least 2 topics; got {s.shape[-1]}")
     if not np.isfinite(s).all():
         raise ParamError("scores must be finite (got NaN or infinity)")
+    check_spread("scores", s)
+    check_spread("scores", s.reshape(-1))
     return s
 
 
@@ -76,8 +83,8 @@ def tukey_hsd(scores: Any, *, confidence: float = 0.95) -> TukeyResult:
     s = _scores(scores)
     if s.ndim != 2:
         raise ParamError("tukey_hsd takes scores of shape [systems, topics]")
-    if not 0.0 < float(confidence) < 1.0:
-        raise ParamError(f"confidence must be in (0, 1); got {confidence!r}")
+    check_probability("confidence", confidence)
+    confidence = float(confidence)
     with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
         warnings.simplefilter("ignore")
         res = stats.tukey_hsd(*s)

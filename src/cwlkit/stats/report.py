@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import math
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..errors import ParamError
 from ..results import Results
 
 MARK_BETTER = "\u25b2"  # ▲
@@ -326,7 +325,7 @@ def _expected_depth(res: Results, measures: list[str], topics: list[str]) -> np.
 
 
 def report_table(
-    results_by_run: Mapping[str, Results],
+    results_by_run: Any,
     *,
     baseline: str | None = None,
     pairwise: bool | None = None,
@@ -342,8 +341,9 @@ def report_table(
 
     Parameters
     ----------
-    results_by_run : mapping of str to Results
-        One Results per run, each with every measure (e.g. ``Evaluator.evaluate_many``).
+    results_by_run : mapping of str to Results, or any form of :mod:`cwlkit.stats.inputs`
+        One Results per run, each with every measure (e.g. ``Evaluator.evaluate_many``), or
+        any other form :func:`cwlkit.stats.compare` takes.
     baseline : str, optional
         The run the others are compared with: ▲/▼ marks, Δ%, W/T/L and effect sizes. When
         not given the marks are pairwise letters and the first run is the reference of
@@ -362,13 +362,19 @@ def report_table(
     measures : sequence of str, optional
         A subset of the measures (default: every measure all runs have).
     samples, seed :
-        For the randomization and bootstrap tests.
+        For the randomization and bootstrap tests (an integer from 1 to 10^8; an integer
+        >= 0 or None).
     """
+    from ..support.checks import check_bool, check_choice
     from .comparison import compare
+    from .inputs import runs_results
 
-    names = [str(k) for k in results_by_run]
-    if baseline is not None and baseline not in names:
-        raise ParamError(f"baseline {baseline!r} is not one of the runs ({', '.join(names)})")
+    if pairwise is not None:
+        pairwise = check_bool("pairwise", pairwise)
+    results_by_run = runs_results("results_by_run", results_by_run)
+    names = list(results_by_run)
+    if baseline is not None:
+        check_choice("baseline", baseline, names)
     if pairwise is None:
         pairwise = baseline is None
     ref = baseline if baseline is not None else (names[0] if names else "")

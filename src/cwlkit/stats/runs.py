@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..measures.base import Measure
@@ -28,3 +28,36 @@ def evaluate_runs(
 
     ev = Evaluator(qrels_path, list(measures), order=order, topics=topics, gain=gain)
     return ev.evaluate_many(list(run_paths), jobs=jobs, progress=progress)
+
+
+def check_evaluation(options: dict[str, Any], jobs: Any, progress: Any) -> int | None:
+    """Check the evaluation options the comparing functions pass on to
+    :class:`cwlkit.Evaluator` before they reach it: ``jobs`` (an integer >= 1 or None),
+    ``progress`` (True, False or None), ``order``, ``topics`` (choices) and ``gain`` (a gain
+    mapping's name or a GainMap), when given. Returns ``jobs``."""
+    from ..core.gains import GainMap
+    from ..plan.options import TOPIC_RULES
+    from ..support.checks import check_bool, check_choice, check_int, refuse
+
+    if progress is not None:
+        check_bool("progress", progress)
+    if "order" in options:
+        check_choice("order", options["order"], ("score", "rank", "file"))
+    if "topics" in options:
+        check_choice("topics", options["topics"], TOPIC_RULES)
+    if "gain" in options and not isinstance(options["gain"], (str, GainMap)):
+        raise refuse("gain", "a gain mapping's name or a GainMap", options["gain"])
+    return check_int("jobs", jobs, least=1, none=True)
+
+
+def check_runs(runs: Any) -> list[tuple[str, Any]]:
+    """``(name, run)`` pairs of ``runs`` (:func:`cwlkit.api.named_runs`), at least one."""
+    from ..api import named_runs
+    from ..errors import ParamError
+
+    if runs is None:
+        raise ParamError("runs must be a run or a list or mapping of runs; got None")
+    items = named_runs(runs)
+    if not items:
+        raise ParamError("no runs given")
+    return items

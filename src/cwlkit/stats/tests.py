@@ -34,15 +34,27 @@ bootstrap resamples of the topics) is shared by every comparison of a call.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_int, check_probability, check_seed
 
 TESTS: tuple[str, ...] = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
+#: other spellings :func:`paired_test` takes (any case)
+ALIASES: dict[str, str] = {
+    "ttest": "t",
+    "t-test": "t",
+    "student": "t",
+    "signed-rank": "wilcoxon",
+    "binomial": "sign",
+    "permutation": "randomization",
+    "fisher": "randomization",
+}
+#: most Monte-Carlo samples a call takes (more would run for hours)
+MAX_SAMPLES = 100_000_000
 
 #: Largest ``chunk * n`` of random samples held at once by the Monte-Carlo tests.
 _CHUNK_CELLS = 1 << 21
@@ -111,11 +123,11 @@ class PairedTestResult:
 
 
 def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...]]:
-    """Differences as float64[C, n] and the batch shape."""
-    xa = np.asarray(x, dtype=np.float64)
-    ya = np.asarray(y, dtype=np.float64)
-    if xa.ndim == 0 or ya.ndim == 0:
-        raise ParamError("paired tests need arrays of per-topic scores, not single numbers")
+    """Differences as float64[C, n] and the batch shape (any input form of
+    :func:`cwlkit.stats.inputs.paired`)."""
+    from .inputs import check_spread, paired
+
+    xa, ya = paired(x, y, ndim=None)
     try:
         d = xa - ya
     except ValueError:
@@ -125,23 +137,25 @@ def _prepare(x: Any, y: Any, min_n: int = 1) -> tuple[np.ndarray, tuple[int, ...
         raise ParamError(
             f"a paired test needs at least {min_n} topic{'s' if min_n > 1 else ''}; got {n}"
         )
-    if not np.isfinite(d).all():
+    if not (np.isfinite(xa).all() and np.isfinite(ya).all()):
         raise ParamError("per-topic scores must be finite (got NaN or infinity)")
+    if not np.isfinite(d).all():
+        raise ParamError("per-topic scores are too large to subtract (the difference overflows)")
+    check_spread("per-topic differences", d)
     shape = d.shape[:-1]
     return d.reshape(-1, n), shape
 
 
-def _alpha(confidence: float) -> float:
-    c = float(confidence)
-    if not 0.0 < c < 1.0:
-        raise ParamError(f"confidence must be in (0, 1); got {confidence!r}")
+def _alpha(confidence: Any) -> float:
+    c = check_probability("confidence", confidence)
+    assert c is not None
     return 1.0 - c
 
 
-def _samples(samples: int) -> int:
-    if int(samples) != samples or samples < 1:
-        raise ParamError(f"samples must be a positive integer; got {samples!r}")
-    return int(samples)
+def _samples(samples: Any) -> int:
+    B = check_int("samples", samples, least=1, most=MAX_SAMPLES)
+    assert B is not None
+    return B
 
 
 def _result(
@@ -378,6 +392,7 @@ def randomization_test(
     """
     alpha = _alpha(confidence)
     B = _samples(samples)
+    seed = check_seed("seed", seed)
     d, shape = _prepare(x, y, min_n=1)
     C, n = d.shape
     rng = np.random.default_rng(seed)
@@ -442,6 +457,7 @@ def bootstrap_test(
     """
     alpha = _alpha(confidence)
     B = _samples(samples)
+    seed = check_seed("seed", seed)
     d, shape = _prepare(x, y, min_n=1)
     C, n = d.shape
     rng = np.random.default_rng(seed)
@@ -505,19 +521,37 @@ def paired_test(
 ) -> PairedTestResult:
     """Run the paired ``test`` (one of :data:`TESTS`) on ``x - y``; see the module docstring.
 
-    ``samples`` and ``seed`` apply to the Monte-Carlo tests (randomization, bootstrap) only.
+    ``test`` may also be spelled ``ttest``, ``student`` (t), ``signed-rank`` (wilcoxon),
+    ``binomial`` (sign), ``permutation`` or ``fisher`` (randomization), in any case.
+    ``samples`` (an integer from 1 to 10^8) and ``seed`` (an integer >= 0, or None for fresh
+    entropy) apply to the Monte-Carlo tests (randomization, bootstrap) only; they are
+    checked for every test.
+
+    ``x`` and ``y`` are per-topic scores in any form :mod:`cwlkit.stats.inputs` takes:
+    arrays or lists (paired by position, any leading axes batched), or scores by topic
+    (a one-measure :class:`~cwlkit.Results`, a mapping ``{topic: score}``, a pandas Series)
+    paired by topic, the same topics on both sides.
     """
-    name = str(test).lower()
-    if name in ("t", "ttest", "t-test", "student"):
+    name = _test_name(test)
+    samples = _samples(samples)  # the Monte-Carlo settings are checked whichever test runs
+    seed = check_seed("seed", seed)
+    if name == "t":
         return t_test(x, y, confidence=confidence)
-    if name in ("wilcoxon", "signed-rank"):
+    if name == "wilcoxon":
         return wilcoxon_test(x, y, confidence=confidence)
-    if name in ("sign", "binomial"):
+    if name == "sign":
         return sign_test(x, y, confidence=confidence)
-    if name in ("randomization", "permutation", "fisher"):
+    if name == "randomization":
         return randomization_test(x, y, samples=samples, seed=seed, confidence=confidence)
-    if name == "bootstrap":
-        return bootstrap_test(x, y, samples=samples, seed=seed, confidence=confidence)
-    close = difflib.get_close_matches(name, TESTS, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    raise ParamError(f"unknown test {test!r} (choose from {', '.join(TESTS)}){hint}")
+    return bootstrap_test(x, y, samples=samples, seed=seed, confidence=confidence)
+
+
+def _test_name(test: Any) -> str:
+    """The canonical name of ``test`` (one of :data:`TESTS` or an alias, any case)."""
+    if isinstance(test, str):
+        key = test.lower()
+        if key in TESTS:
+            return key
+        if key in ALIASES:
+            return ALIASES[key]
+    return check_choice("test", test, TESTS)

@@ -36,15 +36,21 @@ __all__ = [
     "check_probability",
     "check_seed",
     "refuse",
+    "shown",
 ]
 
 
 def refuse(name: str, expected: str, value: Any) -> ParamError:
     """The one wording of a refused option: ``NAME must be EXPECTED; got VALUE``."""
-    shown = repr(value)
-    if len(shown) > 80:
-        shown = shown[:75] + " ...]"
-    return ParamError(f"{name} must be {expected}; got {shown}")
+    return ParamError(f"{name} must be {expected}; got {shown(value)}")
+
+
+def shown(value: Any) -> str:
+    """``repr(value)`` on one line (whitespace runs folded), cut to 80 characters."""
+    text = " ".join(repr(value).split())
+    if len(text) > 80:
+        text = text[:75] + " ...]"
+    return text
 
 
 def _is_bool(value: Any) -> bool:
@@ -165,4 +171,4 @@ def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     if isinstance(value, str):
         close = difflib.get_close_matches(value, known, n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ParamError(f"{name} must be one of {listed}; got {value!r}{hint}")
+    raise ParamError(f"{name} must be one of {listed}; got {shown(value)}{hint}")
