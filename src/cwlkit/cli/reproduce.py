@@ -24,6 +24,7 @@ def build_parser():
         description=DESCRIPTION,
         epilog=examples(
             f"cwlkit reproduce {QRELS} --orig {QL} --rep {RM} -m AP P@10 --cutoff 10 100",
+            f"cwlkit reproduce {QRELS} --orig {QL} {RM} --rep {RM} {QL} -m AP --depth 100 -f json",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
