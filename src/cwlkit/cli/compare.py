@@ -23,7 +23,7 @@ are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
                  already adjusted for every pair, simultaneous CIs; --correction none
 --anova adds each measure's two-way ANOVA of topics x systems (F test of the systems).
 Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
-A '*' marks comparisons significant at alpha after the correction.
+A '*' in the column sig. marks comparisons significant at alpha after the correction.
 """
 
 
