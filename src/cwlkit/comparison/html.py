@@ -126,12 +126,10 @@ def _sign_class(x: float | None) -> str:
 
 def results_table(rep: Report) -> str:
     """The sortable ``<table id="results">``: one row per run."""
-    from ..plot.report import short_names
     from ..stats.report import MARK_BETTER, fmt_relative
 
     t = rep.table
     b = t.base_index
-    short = short_names(t.runs)
     show_p = not t.pairwise
     p_head = "p" if t.correction == "none" or t.test == "tukey" else "p adj."
     sub = ["mean", "Δ%", "W/T/L", *([p_head] if show_p else []), "d"]
@@ -151,13 +149,13 @@ def results_table(rep: Report) -> str:
     best = [set(t.best(j)) for j in range(len(t.measures))]
     for i, run in enumerate(t.runs):
         is_base = i == b
-        tag = ' <span class="tag">baseline</span>' if is_base and not t.pairwise else ""
-        if is_base and t.pairwise:
-            tag = ' <span class="tag">reference</span>'
+        tag = ""
+        if is_base and rep.has_baseline:
+            tag = f' <span class="tag">{"reference" if t.pairwise else "baseline"}</span>'
         letter = f'<span class="letter">{t.letters[i]}</span>' if t.pairwise else ""
         cells = [
             f'<td class="run" data-v="{escape(run)}" title="{escape(run)}">'
-            f"{letter}{escape(short[i])}{tag}</td>"
+            f"{letter}{escape(run)}{tag}</td>"
         ]
         for j, _m in enumerate(t.measures):
             mean = float(t.mean[i, j])
@@ -197,7 +195,7 @@ def results_table(rep: Report) -> str:
                 cells.append(f'<td class="num" data-v="{_v(p)}">{_p(p)}</td>')
             e = float(t.effect[i, j])
             cells.append(f'<td class="num" data-v="{_v(e)}">{_num(e, 2)}</td>')
-        row_cls = ' class="baseline"' if is_base else ""
+        row_cls = ' class="baseline"' if is_base and rep.has_baseline else ""
         rows.append(f'<tr{row_cls} data-run="{escape(run)}">' + "".join(cells) + "</tr>")
     return (
         '<div class="scroll"><table id="results">\n<thead>\n<tr>'
