@@ -122,7 +122,6 @@ def test_options(cli, tmp_path):
     "args,msg",
     [
         (["report", QRELS, RUNS[0], "-m", "P@10"], "at least two runs"),
-        (["report", QRELS, *RUNS[:2]], "at least one measure"),
         (["report", QRELS, *RUNS[:2], "-m", "P@10", "--baseline", "x.run"], "is not one of"),
         (["report", QRELS, *RUNS[:2], "-m", "P@10", "-o", "r.docx"], "cannot tell the report"),
         (

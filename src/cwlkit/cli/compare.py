@@ -31,7 +31,15 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import QL, QRELS, RM, add_evaluation_options, add_measure_option, examples
+    from ._options import (
+        QL,
+        QRELS,
+        RM,
+        add_evaluation_options,
+        add_measure_option,
+        examples,
+        headline_help,
+    )
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -49,7 +57,7 @@ def build_parser():
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline"
     )
-    add_measure_option(p)
+    add_measure_option(p, help=headline_help())
     p.add_argument(
         "--test", choices=TESTS + MULTI_TESTS, default="t", help="paired test (default t)"
     )
@@ -98,17 +106,15 @@ def main(argv: list[str]) -> int:
     from ..errors import CwlkitError, ParamError
     from ..formats.comparison import format_comparison
     from ..stats.comparison import compare
-    from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
+    from ._options import evaluate_from_args, measure_args_or_headline, output_format, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit compare: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
-    if not args.measures:
-        raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 AP)")
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
-    measures = parse_measure_args(args.measures)
+    measures = measure_args_or_headline(args.measures)
     results = evaluate_from_args(args, measures)
     if args.per_topic:
         from ..formats.table import format_table

@@ -42,6 +42,7 @@ def build_parser():
         add_quiet_option,
         add_ranking_options,
         examples,
+        headline_help,
     )
     from .main import ArgumentParser
 
@@ -59,7 +60,7 @@ def build_parser():
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
-    add_measure_option(p)
+    add_measure_option(p, help=headline_help())
     p.add_argument(
         "--baseline",
         metavar="RUN",
@@ -116,13 +117,11 @@ def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | No
 def main(argv: list[str]) -> int:
     from ..comparison.build import format_for, report, run_names
     from ..errors import CwlkitError, ParamError
-    from ._options import apply_quiet, output_format, parse_measure_args, write_output
+    from ._options import apply_quiet, measure_args_or_headline, output_format, write_output
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit report: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
-    if not args.measures:
-        raise CwlkitError("cwlkit report: name at least one measure with -m (e.g. -m P@10 AP)")
     if args.samples < 1:
         raise ParamError(f"--samples must be >= 1; got {args.samples}")
     # -o FILE with an unknown suffix is an error here (no table format to fall back on)
@@ -133,7 +132,7 @@ def main(argv: list[str]) -> int:
     rep = report(
         args.qrels,
         dict(zip(labels, args.runs, strict=True)),
-        parse_measure_args(args.measures),
+        measure_args_or_headline(args.measures),
         baseline=baseline,
         pairwise=True if args.pairwise else None,
         test=args.test,

@@ -149,8 +149,9 @@ def report(
         ``{name: run}``, other runs (DataFrames, ...: ``run1``, ``run2``...), or
         ``{name: Results}`` already evaluated (then no precision-recall curves). A run has
         its name in every format of the report.
-    measures : str or sequence
-        Measure names (``"P@10"``, ``"AP"``, ``"RBP(p=0.8)"``...).
+    measures : str or sequence, optional
+        Measure names (``"P@10"``, ``"AP"``, ``"RBP(p=0.8)"``...); default the headline
+        measures :data:`cwlkit.measures.registry.HEADLINE_MEASURES` (AP, nDCG@10, P@10, RR).
     baseline : str, optional
         The baseline run's name: ▲/▼ marks against it. Without it the marks are pairwise
         letters (ranx's style) and the first run is the reference of Δ%, W/T/L and effect.
@@ -188,7 +189,9 @@ def report(
         if qrels is None:
             raise ParamError("report: give the qrels to evaluate the runs with")
         if measures is None:
-            raise ParamError("report: name at least one measure (e.g. ['P@10', 'AP'])")
+            from ..measures.registry import HEADLINE_MEASURES
+
+            measures = list(HEADLINE_MEASURES)
         if isinstance(runs, (str, os.PathLike)):
             runs = [runs]
         if _paths(runs):
