@@ -347,7 +347,7 @@ def report_figures(
     names_high = (long if upright else 0.1) + 0.2
     fig, axes = panel_figure(
         M,
-        2 if M <= 4 else 3,
+        M if M <= 3 else 2 if M == 4 else 3,  # one row up to 3; 2 x 2; rows of 3
         (pw, 2.6),
         margins=(0.75, 0.2, 0.35, names_high + 0.1),
         gaps=(0.75, names_high + 0.45),
@@ -385,7 +385,7 @@ def report_figures(
         )
     if t.has_cwl:
         cols = [j for j in range(len(t.measures)) if np.isfinite(t.expected_depth[:, j]).all()]
-        legend = _name_inches(runs, 7) + 0.6
+        legend = 0.85 * _name_inches(runs, 7) + 0.55  # the legend right of the axes
         fig, axes2 = new_figure(
             max(4.0, 1.2 * len(cols) + 1.5) + legend,
             3.6,
