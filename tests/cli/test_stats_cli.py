@@ -188,7 +188,6 @@ def test_compare_bootstrap_runs_and_marks_significance(cli):
     "args,msg",
     [
         (["compare", QRELS, RUNS[0], "-m", "P@10"], "at least two runs"),
-        (["compare", QRELS, *RUNS[:2]], "at least one measure"),
         (["compare", QRELS, *RUNS[:2], "-m", "P@10", "--test", "ttest"], "invalid choice"),
         (["compare", QRELS, *RUNS[:2], "-m", "NoSuchMeasure"], "unknown measure"),
         (

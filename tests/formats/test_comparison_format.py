@@ -40,3 +40,37 @@ def test_documents_name_the_test_and_show_every_comparison(table, fmt):
     for r in table.records:
         assert f"{r['diff']:+.4f}" in out
     assert set(FORMATS) == {"text", "tsv", "csv", "json", "markdown", "latex"}
+
+
+def _latex_tables(text: str) -> list[tuple[str, list[list[str]]]]:
+    """(column spec, rows of cells) of each ``tabular``: rows end in ``\\\\``, cells are split
+    on ``&`` not escaped as ``\\&``; rules (``\\toprule``...) are left out."""
+    import re
+
+    out = []
+    for spec, body in re.findall(r"\\begin\{tabular\}\{([^}]*)\}(.*?)\\end\{tabular\}", text, re.S):
+        rows = []
+        for line in body.split("\\\\"):
+            line = re.sub(r"\\(top|mid|bottom)rule", "", line).strip()
+            if line:
+                rows.append([c.strip() for c in re.split(r"(?<!\\)&", line)])
+        out.append((spec, rows))
+    return out
+
+
+@pytest.mark.parametrize("correction", ["none", "holm"])
+def test_latex_every_column_has_a_header(table, correction):
+    """The comparisons' last column (the '*' of a significant comparison) had an empty header
+    cell: 'p & p (holm) &  \\\\'."""
+    res = {p.name: cwlkit.evaluate(WEB / "qrels.web.151-200.txt", p, ["AP"]) for p in RUNS}
+    tab = compare(res, correction=correction, anova=True)
+    tables = _latex_tables(format_comparison(tab, "latex"))
+    assert len(tables) == 3  # means, comparisons, ANOVA
+    for spec, (head, *body) in tables:
+        assert all(head), f"an empty header cell: {head}"
+        assert len(spec) == len(head)
+        assert body and all(len(row) == len(head) for row in body)
+    head = tables[1][1][0]
+    assert head[-1] == "sig." and [row[-1] for row in tables[1][1][1:]] == [
+        "*" if r["significant"] else "" for r in tab.records
+    ]

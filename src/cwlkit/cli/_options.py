@@ -209,6 +209,21 @@ MEASURE_HELP = (
 )
 
 
+def headline_help() -> str:
+    """The ``-m`` help of the subcommands that default to the headline measures."""
+    from ..measures.registry import HEADLINE_MEASURES
+
+    return f"{MEASURE_HELP} (default: the headline measures {' '.join(HEADLINE_MEASURES)})"
+
+
+def measure_args_or_headline(specs: Sequence[str] | None) -> list[Measure]:
+    """The ``-m`` measures, or the headline measures
+    (:data:`cwlkit.measures.registry.HEADLINE_MEASURES`) when none is named."""
+    from ..measures.registry import HEADLINE_MEASURES
+
+    return parse_measure_args(list(specs) if specs else list(HEADLINE_MEASURES))
+
+
 def add_measure_option(
     p: argparse.ArgumentParser,
     *,

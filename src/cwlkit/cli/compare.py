@@ -23,7 +23,7 @@ are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
                  already adjusted for every pair, simultaneous CIs; --correction none
 --anova adds each measure's two-way ANOVA of topics x systems (F test of the systems).
 Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
-A '*' marks comparisons significant at alpha after the correction.
+A '*' in the column sig. marks comparisons significant at alpha after the correction.
 """
 
 
@@ -31,7 +31,15 @@ def build_parser():
     from ..stats.correct import CHOICES
     from ..stats.multi import MULTI_TESTS
     from ..stats.tests import TESTS
-    from ._options import QL, QRELS, RM, add_evaluation_options, add_measure_option, examples
+    from ._options import (
+        QL,
+        QRELS,
+        RM,
+        add_evaluation_options,
+        add_measure_option,
+        examples,
+        headline_help,
+    )
     from .main import ArgumentParser
 
     p = ArgumentParser(
@@ -49,7 +57,7 @@ def build_parser():
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="TREC runs (at least two); the first is the baseline"
     )
-    add_measure_option(p)
+    add_measure_option(p, help=headline_help())
     p.add_argument(
         "--test", choices=TESTS + MULTI_TESTS, default="t", help="paired test (default t)"
     )
@@ -112,16 +120,14 @@ def main(argv: list[str]) -> int:
     from ..errors import CwlkitError
     from ..formats.comparison import format_comparison
     from ..stats.comparison import compare
-    from ._options import evaluate_from_args, output_format, parse_measure_args, write_output
+    from ._options import evaluate_from_args, measure_args_or_headline, output_format, write_output
 
     args = build_parser().parse_args(argv)
     fmt = output_format(args)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit compare: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
-    if not args.measures:
-        raise CwlkitError("cwlkit compare: name at least one measure with -m (e.g. -m P@10 AP)")
     check_monte_carlo(args)
-    measures = parse_measure_args(args.measures)
+    measures = measure_args_or_headline(args.measures)
     results = evaluate_from_args(args, measures)
     if args.per_topic:
         from ..formats.table import format_table

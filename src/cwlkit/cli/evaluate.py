@@ -33,6 +33,7 @@ def build_parser():
         add_quiet_option,
         add_ranking_options,
         examples,
+        headline_help,
     )
     from .main import ArgumentParser
 
@@ -53,7 +54,7 @@ def build_parser():
         metavar="RUN",
         help="runs: TREC files (plain or .gz) or Parquet, or fsspec URLs (s3://...) of either",
     )
-    add_measure_option(p, required=True)
+    add_measure_option(p, help=headline_help())
     p.add_argument("--per-topic", action="store_true", help="one row per run and topic")
     add_ranking_options(p)
     p.add_argument(
@@ -110,12 +111,18 @@ def _evaluate(args: argparse.Namespace, client) -> int:
     from ..api import Evaluator
     from ..formats.table import format_table
     from ..measures.base import is_cwl
-    from ._options import apply_quiet, output_format, parse_measure_args, say_gains, write_output
+    from ._options import (
+        apply_quiet,
+        measure_args_or_headline,
+        output_format,
+        say_gains,
+        write_output,
+    )
 
     fmt = output_format(args)  # (a bad -o is reported before any file is read)
     ev = Evaluator(
         args.qrels,
-        parse_measure_args(args.measures),
+        measure_args_or_headline(args.measures),
         topics=args.topics,
         trec_version=args.trec_version,
         order=args.order,

@@ -42,6 +42,7 @@ def build_parser():
         add_quiet_option,
         add_ranking_options,
         examples,
+        headline_help,
     )
     from .main import ArgumentParser
 
@@ -59,8 +60,12 @@ def build_parser():
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
     p.add_argument("runs", nargs="+", metavar="RUN", help="TREC runs (at least two)")
-    add_measure_option(p)
-    p.add_argument("--baseline", metavar="RUN", help="the baseline run (its file name or path)")
+    add_measure_option(p, help=headline_help())
+    p.add_argument(
+        "--baseline",
+        metavar="RUN",
+        help="the baseline run: its name in the report, its file name or its path",
+    )
     p.add_argument(
         "--pairwise",
         action="store_true",
@@ -98,38 +103,38 @@ def build_parser():
 
 
 def _baseline(name: str | None, labels: list[str], paths: list[str]) -> str | None:
-    """The run label ``--baseline`` names (a label, or one of the paths given)."""
-    if name is None or name in labels:
-        return name
-    if name in paths:
-        return labels[paths.index(name)]
+    """The run ``--baseline`` names: its name in the report, its file name or its path as
+    given."""
+    from ..comparison.build import resolve_baseline
     from ..errors import ParamError
 
-    raise ParamError(f"--baseline {name!r} is not one of the runs ({', '.join(labels)})")
+    try:
+        return resolve_baseline(name, labels, paths)
+    except ParamError:
+        raise ParamError(
+            f"--baseline {name!r} is not one of the runs ({', '.join(labels)})"
+        ) from None
 
 
 def main(argv: list[str]) -> int:
-    from ..comparison.build import format_for, report
+    from ..comparison.build import format_for, report, run_names
     from ..errors import CwlkitError
-    from ..io.inputs import run_labels
-    from ._options import apply_quiet, output_format, parse_measure_args, write_output
+    from ._options import apply_quiet, measure_args_or_headline, output_format, write_output
     from .compare import check_monte_carlo
 
     args = build_parser().parse_args(argv)
     if len(args.runs) < 2:
         raise CwlkitError("cwlkit report: needs at least two runs (QRELS RUN1 RUN2 [RUN...])")
-    if not args.measures:
-        raise CwlkitError("cwlkit report: name at least one measure with -m (e.g. -m P@10 AP)")
     check_monte_carlo(args)
     # -o FILE with an unknown suffix is an error here (no table format to fall back on)
     fmt = output_format(args) if args.format or not args.output else format_for(args.output)
     progress = apply_quiet(args)
-    labels = run_labels(args.runs)
+    labels = run_names(args.runs)
     baseline = _baseline(args.baseline, labels, args.runs)
     rep = report(
         args.qrels,
         dict(zip(labels, args.runs, strict=True)),
-        parse_measure_args(args.measures),
+        measure_args_or_headline(args.measures),
         baseline=baseline,
         pairwise=True if args.pairwise else None,
         test=args.test,

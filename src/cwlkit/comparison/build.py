@@ -17,7 +17,7 @@ from :func:`cwlkit.stats.report.report_table`, the formats from this package's `
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -55,13 +55,13 @@ class Report(ReportData):
         """A booktabs table (``\\usepackage{booktabs}``): best in bold, marks as superscripts."""
         from .latex import render_latex
 
-        return render_latex(self.table, label=label)
+        return render_latex(self.table, label=label, named_baseline=self.has_baseline)
 
     def to_markdown(self) -> str:
         """A GitHub-flavoured Markdown table and its legend."""
         from .markdown import render_markdown
 
-        return render_markdown(self.table, title=self.title)
+        return render_markdown(self.table, title=self.title, named_baseline=self.has_baseline)
 
     def to_csv(self) -> str:
         """One row per (run, measure), full precision."""
@@ -79,7 +79,7 @@ class Report(ReportData):
         """The Markdown table's cells as aligned plain text, and its legend."""
         from .markdown import render_text
 
-        return render_text(self.table, title=self.title)
+        return render_text(self.table, title=self.title, named_baseline=self.has_baseline)
 
     def to_json(self) -> str:
         """Every number, the settings and the curves."""
@@ -145,10 +145,13 @@ def report(
         The judgements (anything :class:`cwlkit.Evaluator` takes); ``None`` when ``runs``
         are already evaluated.
     runs : sequence or mapping
-        Runs (paths, DataFrames, ...; named as :meth:`cwlkit.Evaluator.evaluate_many` names
-        them), or ``{name: Results}`` already evaluated (then no precision-recall curves).
-    measures : str or sequence
-        Measure names (``"P@10"``, ``"AP"``, ``"RBP(p=0.8)"``...).
+        Runs: paths (named by :func:`run_names`: ``runs/input.x.gz`` is ``input.x``),
+        ``{name: run}``, other runs (DataFrames, ...: ``run1``, ``run2``...), or
+        ``{name: Results}`` already evaluated (then no precision-recall curves). A run has
+        its name in every format of the report.
+    measures : str or sequence, optional
+        Measure names (``"P@10"``, ``"AP"``, ``"RBP(p=0.8)"``...); default the headline
+        measures :data:`cwlkit.measures.registry.HEADLINE_MEASURES` (AP, nDCG@10, P@10, RR).
     baseline : str, optional
         The baseline run's name: ▲/▼ marks against it. Without it the marks are pairwise
         letters (ranx's style) and the first run is the reference of Δ%, W/T/L and effect.
@@ -186,7 +189,15 @@ def report(
         if qrels is None:
             raise ParamError("report: give the qrels to evaluate the runs with")
         if measures is None:
-            raise ParamError("report: name at least one measure (e.g. ['P@10', 'AP'])")
+            from ..measures.registry import HEADLINE_MEASURES
+
+            measures = list(HEADLINE_MEASURES)
+        if isinstance(runs, (str, os.PathLike)):
+            runs = [runs]
+        if _paths(runs):
+            names = run_names(runs)
+            baseline = resolve_baseline(baseline, names, runs)
+            runs = dict(zip(names, runs, strict=True))
         results, raw_curves = _evaluate(qrels, runs, measures, curves, progress, options, jobs)
         source = {"qrels": _describe(qrels), **{k: _plain(v) for k, v in options.items()}}
     if len(results) < 2:
@@ -219,6 +230,83 @@ def report(
         levels=levels,
         pr_curves=pr,
         source=source,
+        named_baseline=baseline is not None,
+    )
+
+
+#: suffixes a run's name drops: a compression suffix, then a run file's extension
+COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
+RUN_EXTENSIONS = (".run", ".txt", ".trec", ".res")
+
+
+def run_names(paths: Sequence[str | os.PathLike]) -> list[str]:
+    """The name a report gives each run read from ``paths``, the same in every format.
+
+    The rule: the file name without its directory, without a compression suffix
+    (:data:`COMPRESSED`: ``.gz``, ``.bz2``, ``.xz``, ``.zst``) and then without a run
+    file's extension (:data:`RUN_EXTENSIONS`: ``.run``, ``.txt``, ``.trec``, ``.res``), when
+    something is left: ``runs/input.aplrob03a.gz`` -> ``input.aplrob03a``,
+    ``web2012.ql.cata.run`` -> ``web2012.ql.cata``. The names are unique: runs whose names
+    collide are named by their file names, then by their paths as given, and a path given
+    twice gets ``#2``, ``#3``...
+
+    Examples
+    --------
+    >>> run_names(["a/x.run.gz", "b/y.txt"])
+    ['x', 'y']
+    >>> run_names(["a/x.run", "b/x.txt", "c/x.run"])
+    ['a/x.run', 'x.txt', 'c/x.run']
+    """
+    given = [os.fspath(p) for p in paths]
+    files = [os.path.basename(p) or p for p in given]
+    names = [_strip(f) for f in files]
+    for fallback in (files, given):
+        counts: dict[str, int] = {}
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+        names = [fallback[i] if counts[n] > 1 else n for i, n in enumerate(names)]
+    seen: dict[str, int] = {}
+    out = []
+    for n in names:
+        seen[n] = seen.get(n, 0) + 1
+        out.append(n if seen[n] == 1 else f"{n}#{seen[n]}")
+    return out
+
+
+def resolve_baseline(
+    name: str | os.PathLike | None, names: Sequence[str], paths: Sequence[Any]
+) -> str | None:
+    """The report's name of the run ``name`` designates: its name in the report, its path
+    as given, or its file name (when only one run has it); None for None."""
+    if name is None:
+        return None
+    key = os.fspath(name)
+    if key in names:
+        return key
+    given = [os.fspath(p) if isinstance(p, (str, os.PathLike)) else None for p in paths]
+    files = [os.path.basename(p) if p is not None else None for p in given]
+    for candidates in (given, files):
+        if candidates.count(key) == 1:
+            return names[candidates.index(key)]
+    raise ParamError(f"baseline {key!r} is not one of the runs ({', '.join(names)})")
+
+
+def _strip(name: str) -> str:
+    for suffixes in (COMPRESSED, RUN_EXTENSIONS):
+        for suffix in suffixes:
+            if name.lower().endswith(suffix) and len(name) > len(suffix):
+                name = name[: -len(suffix)]
+                break
+    return name
+
+
+def _paths(runs: Any) -> bool:
+    """``runs`` is a non-empty sequence of paths."""
+    return (
+        isinstance(runs, Sequence)
+        and not isinstance(runs, str)
+        and len(runs) > 0
+        and all(isinstance(r, (str, os.PathLike)) for r in runs)
     )
 
 

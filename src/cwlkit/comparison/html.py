@@ -13,8 +13,6 @@ import math
 from html import escape
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:  # pragma: no cover
     from .model import ReportData as Report
 
@@ -128,12 +126,10 @@ def _sign_class(x: float | None) -> str:
 
 def results_table(rep: Report) -> str:
     """The sortable ``<table id="results">``: one row per run."""
-    from ..plot.report import short_names
     from ..stats.report import MARK_BETTER, fmt_relative
 
     t = rep.table
     b = t.base_index
-    short = short_names(t.runs)
     show_p = not t.pairwise
     p_head = "p" if t.correction == "none" or t.test == "tukey" else "p adj."
     sub = ["mean", "Δ%", "W/T/L", *([p_head] if show_p else []), "d"]
@@ -153,13 +149,13 @@ def results_table(rep: Report) -> str:
     best = [set(t.best(j)) for j in range(len(t.measures))]
     for i, run in enumerate(t.runs):
         is_base = i == b
-        tag = ' <span class="tag">baseline</span>' if is_base and not t.pairwise else ""
-        if is_base and t.pairwise:
-            tag = ' <span class="tag">reference</span>'
+        tag = ""
+        if is_base and rep.has_baseline:
+            tag = f' <span class="tag">{"reference" if t.pairwise else "baseline"}</span>'
         letter = f'<span class="letter">{t.letters[i]}</span>' if t.pairwise else ""
         cells = [
             f'<td class="run" data-v="{escape(run)}" title="{escape(run)}">'
-            f"{letter}{escape(short[i])}{tag}</td>"
+            f"{letter}{escape(run)}{tag}</td>"
         ]
         for j, _m in enumerate(t.measures):
             mean = float(t.mean[i, j])
@@ -199,7 +195,7 @@ def results_table(rep: Report) -> str:
                 cells.append(f'<td class="num" data-v="{_v(p)}">{_p(p)}</td>')
             e = float(t.effect[i, j])
             cells.append(f'<td class="num" data-v="{_v(e)}">{_num(e, 2)}</td>')
-        row_cls = ' class="baseline"' if is_base else ""
+        row_cls = ' class="baseline"' if is_base and rep.has_baseline else ""
         rows.append(f'<tr{row_cls} data-run="{escape(run)}">' + "".join(cells) + "</tr>")
     return (
         '<div class="scroll"><table id="results">\n<thead>\n<tr>'
@@ -267,105 +263,13 @@ def _anova_table(rep: Report) -> str:
 
 
 def _figures(rep: Report, distribution: str) -> list[tuple[str, str, str]]:
-    """``(heading, caption, svg)`` of each plot."""
-    from ..plot import report as P
+    """``(heading, caption, svg)`` of each plot (:func:`cwlkit.plot.report.report_figures`)."""
+    from ..plot.report import figure_svg, report_figures
 
-    t = rep.table
-    b = t.base_index
-    short = P.short_names(t.runs)
-    out: list[tuple[str, str, str]] = []
-    others = [i for i in range(len(t.runs)) if i != b]
-    k = 0
-    for j, m in enumerate(t.measures):
-        ncols = min(3, len(others))
-        nrows = -(-len(others) // ncols)
-        fig, axes = P.new_figure(
-            3.6 * ncols + 0.5,
-            2.0 * nrows + 0.3 * (nrows - 1) + 0.75,
-            nrows,
-            ncols,
-            margins=(0.7, 0.2, 0.4, 0.35),
-            sharey=True,
-        )
-        for a, i in zip(axes.flat, others, strict=False):
-            d = t.scores[i, j] - t.scores[b, j]
-            P.plot_topic_differences(
-                d,
-                t.topics,
-                title=f"{short[i]}: {t.wins[i, j]}/{t.ties[i, j]}/{t.losses[i, j]}",
-                ylabel=f"Δ {m}",
-                ax=a,
-                label_topics=len(others) <= 2 and len(t.topics) <= 60,
-            )
-        for a in list(axes.flat)[len(others) :]:
-            a.set_visible(False)
-        k += 1
-        out.append(
-            (
-                f"Per-topic differences against {t.baseline}: {m}",
-                "Each bar is one topic's score minus the baseline's, sorted; green: the run "
-                "wins the topic, red: it loses, grey: a tie. Titles give wins/ties/losses.",
-                P.figure_svg(fig, f"f{k}"),
-            )
-        )
-    M = len(t.measures)
-    ncols = min(2, M)
-    nrows = -(-M // ncols)
-    fig, axes = P.new_figure(
-        max(4.5, 0.6 * len(t.runs) + 2.0) * ncols,
-        3.4 * nrows + 0.4,
-        nrows,
-        ncols,
-        margins=(0.7, 0.2, 0.4, 1.2),
-        wspace=0.2,
-        hspace=0.75,
+    figs = report_figures(
+        rep.table, levels=rep.levels, pr_curves=rep.pr_curves, distribution=distribution
     )
-    for j, a in enumerate(axes.flat):
-        if j >= M:
-            a.set_visible(False)
-            continue
-        P.plot_distributions(t.scores[:, j, :], short, kind=distribution, title=t.measures[j], ax=a)
-    k += 1
-    out.append(
-        (
-            "Per-topic scores",
-            f"{'Box' if distribution == 'box' else 'Violin'} plots of each run's per-topic "
-            "scores; the white diamond is the mean.",
-            P.figure_svg(fig, f"f{k}"),
-        )
-    )
-    if rep.pr_curves and rep.levels is not None:
-        fig, axes = P.new_figure(6.0, 4.2)
-        P.plot_pr_curves(
-            rep.levels, {short[i]: rep.pr_curves[r] for i, r in enumerate(t.runs)}, ax=axes[0, 0]
-        )
-        k += 1
-        out.append(
-            (
-                "Precision-recall",
-                "Interpolated precision at the 11 recall levels 0.0, 0.1, ..., 1.0, averaged "
-                "over the report's topics (relevant: qrels label ≥ 1).",
-                P.figure_svg(fig, f"f{k}"),
-            )
-        )
-    if t.has_cwl:
-        cols = [j for j in range(len(t.measures)) if np.isfinite(t.expected_depth[:, j]).all()]
-        fig, axes = P.new_figure(
-            max(4.0, 1.2 * len(cols) + 1.5) + 2.4, 3.6, margins=(0.7, 2.6, 0.4, 0.45)
-        )
-        P.plot_expected_depth(
-            t.expected_depth[:, cols], short, [t.measures[j] for j in cols], ax=axes[0, 0]
-        )
-        k += 1
-        out.append(
-            (
-                "C/W/L expected depth",
-                "The mean expected depth ED (documents a user of the metric's model examines) "
-                "of each run and C/W/L metric.",
-                P.figure_svg(fig, f"f{k}"),
-            )
-        )
-    return out
+    return [(head, cap, figure_svg(fig, f"f{k}")) for k, (head, cap, fig) in enumerate(figs, 1)]
 
 
 def _legend(t) -> list[str]:

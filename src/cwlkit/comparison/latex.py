@@ -38,8 +38,10 @@ def caption(t: Any) -> str:
     )
 
 
-def render_latex(t: Any, *, label: str = "tab:results") -> str:
-    """``t``: a :class:`cwlkit.stats.ReportTable`."""
+def render_latex(t: Any, *, label: str = "tab:results", named_baseline: bool | None = None) -> str:
+    """``t``: a :class:`cwlkit.stats.ReportTable`; ``named_baseline``: tag the baseline's
+    row (default: when the marks are against it)."""
+    named = not t.pairwise if named_baseline is None else named_baseline
     M = len(t.measures)
     b = t.base_index
     lead = "cl" if t.pairwise else "l"
@@ -58,8 +60,8 @@ def render_latex(t: Any, *, label: str = "tab:results") -> str:
     best = [set(t.best(j)) for j in range(M)]
     for i, run in enumerate(t.runs):
         name = tex_escape(run)
-        if i == b and not t.pairwise:
-            name += " (baseline)"
+        if i == b and named:
+            name += " (baseline)" if not t.pairwise else " (reference)"
         cells = ([t.letters[i]] if t.pairwise else []) + [name]
         for j in range(M):
             v = f"{t.mean[i, j]:.4f}"

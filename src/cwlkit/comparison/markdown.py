@@ -18,8 +18,9 @@ def md_escape(text: str) -> str:
     return _SPECIAL.sub(r"\\\1", str(text))
 
 
-def _grid(t: Any, markup: bool) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the table (``markup``: Markdown's escapes, bold and ``<sup>``)."""
+def _grid(t: Any, markup: bool, named_baseline: bool) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the table (``markup``: Markdown's escapes, bold and ``<sup>``);
+    the baseline's row is tagged only when one was named (``named_baseline``)."""
     from ..stats.report import fmt_relative
 
     esc = md_escape if markup else str
@@ -33,7 +34,7 @@ def _grid(t: Any, markup: bool) -> tuple[list[str], list[list[str]]]:
         name = esc(run)
         if t.pairwise:
             name = f"({t.letters[i]}) {name}"
-        if i == b:
+        if i == b and named_baseline:
             name += " (baseline)" if not t.pairwise else " (reference)"
         cells = [name]
         for j in range(len(t.measures)):
@@ -52,9 +53,10 @@ def _grid(t: Any, markup: bool) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-def render_markdown(t: Any, *, title: str | None = None) -> str:
-    """``t``: a :class:`cwlkit.stats.ReportTable`."""
-    head, rows = _grid(t, markup=True)
+def render_markdown(t: Any, *, title: str | None = None, named_baseline: bool | None = None) -> str:
+    """``t``: a :class:`cwlkit.stats.ReportTable`; ``named_baseline``: tag the baseline's
+    row (default: when the marks are against it)."""
+    head, rows = _grid(t, True, not t.pairwise if named_baseline is None else named_baseline)
     align = ["---"] + ["---:", "---:", ":---:"] * len(t.measures)
     out = []
     if title:
@@ -67,12 +69,12 @@ def render_markdown(t: Any, *, title: str | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_text(t: Any, *, title: str | None = None) -> str:
+def render_text(t: Any, *, title: str | None = None, named_baseline: bool | None = None) -> str:
     """``t``: a :class:`cwlkit.stats.ReportTable`, as aligned plain text (the Markdown
     table's cells without markup: ``*`` after the best mean of each measure)."""
     from ..stats.render import table_text
 
-    head, rows = _grid(t, markup=False)
+    head, rows = _grid(t, False, not t.pairwise if named_baseline is None else named_baseline)
     right = [False] + [True, True, True] * len(t.measures)
     out = [f"# {title}\n"] if title else []
     out.append(table_text(head, rows, right))

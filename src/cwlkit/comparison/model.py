@@ -27,6 +27,11 @@ class ReportData:
         (empty when the runs came as Results).
     source : dict
         What was evaluated (qrels, measures, options), for the page's header.
+    named_baseline : bool or None
+        Whether the user named the baseline (``baseline=`` / ``--baseline``). Only then is a
+        run tagged "baseline" (or, with pairwise letters, "reference"); without one, Δ% and
+        W/T/L are against the first run and the legend says so. None: named when the marks
+        are against a baseline (not pairwise).
     """
 
     table: Any
@@ -34,3 +39,11 @@ class ReportData:
     levels: np.ndarray | None = None
     pr_curves: dict[str, np.ndarray] = field(default_factory=dict)
     source: dict[str, Any] = field(default_factory=dict)
+    named_baseline: bool | None = None
+
+    @property
+    def has_baseline(self) -> bool:
+        """True when the report's baseline was named (see ``named_baseline``)."""
+        if self.named_baseline is not None:
+            return self.named_baseline
+        return not self.table.pairwise

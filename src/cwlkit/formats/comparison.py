@@ -90,7 +90,9 @@ def _tables(table: Any) -> list[tuple[list[str], list[list[str]], list[bool]]]:
     ]
     p_adj = "p" if table.correction == "none" else f"p ({table.correction})"
     conf = f"{100 * (1 - table.alpha):g}% CI"
-    header = ["measure", "run", "vs", "diff", conf, "p", p_adj, ""]
+    # every column is named (LaTeX and Markdown tables with an empty header cell read as a
+    # missing column): "sig." holds the '*' of a comparison significant at alpha
+    header = ["measure", "run", "vs", "diff", conf, "p", p_adj, "sig."]
     rows = [
         [
             r["measure"],

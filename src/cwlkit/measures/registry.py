@@ -148,3 +148,12 @@ def syntaxes() -> list[Callable[[str], list[Measure] | None]]:
     for mod in _SYNTAX_MODULES:
         importlib.import_module(mod)
     return list(_SYNTAXES)
+
+
+#: The headline measures: what ``cwlkit evaluate``, ``compare`` and ``report`` (and
+#: :func:`cwlkit.report`) compute when no measure is named. Average precision, nDCG@10
+#: (graded gains, 2^label - 1), precision at 10 and the reciprocal rank of the first
+#: relevant document: the four a TREC-style results table most often reports, covering
+#: recall-oriented (AP), graded top-heavy (nDCG@10), shallow binary (P@10) and first-hit
+#: (RR) views of a ranking.
+HEADLINE_MEASURES = ("AP", "nDCG@10", "P@10", "RR")

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..stats.matrix import CorrelationMatrix
 
 LEVEL_LABELS = {"scores": "per (run, topic)", "systems": "per system (mean over topics)"}
+#: most tick labels on a side of a scatter pane
+MAX_TICKS = 7
 
 
 def plot_scatter(
@@ -36,10 +38,12 @@ def plot_scatter(
     """Each measure of ``ys`` against ``x`` (default: the first measure against every other).
 
     One block of rows per level (``scores``: a point per (run, topic) pair; ``systems``: a
-    point per run), the points coloured by run, which a legend below the panes names (names
-    beside the points overlapped and ran past the edge); one pane per measure, ``ncols``
-    panes a row (default up to 5); each pane's title gives Pearson's r and Spearman's rho
-    from ``cm``.
+    point per run), the points coloured by run, which a legend below the panes names; one
+    pane per measure, ``ncols`` panes a row (default up to 5). Each pane's axes are labelled
+    with the two measures (``x`` below, the pane's measure on the left) and its title names
+    the level and gives Pearson's r and Spearman's rho from ``cm`` and the number of points.
+    At most :data:`MAX_TICKS` ticks a side, at steps of 1, 2 or 5 times a power of ten, so
+    that system means a few thousandths apart get labels with gaps between them.
     """
     from .report import short_names
 
@@ -53,6 +57,8 @@ def plot_scatter(
     if not ys:
         raise CwlkitError("nothing to plot against " + x)
     levels = [lv for lv in ("scores", "systems") if lv in cm.data] if levels is None else levels
+    from matplotlib.ticker import MaxNLocator
+
     short = dict(zip(cm.runs, short_names(cm.runs), strict=True))
     colour = {run: f"C{i % 10}" for i, run in enumerate(cm.runs)}
     ncols = min(len(ys), 5) if ncols is None else max(1, min(int(ncols), len(ys)))
@@ -86,10 +92,11 @@ def plot_scatter(
                 stats.append(f"r={pr[i, j]:.3f}")
             if sr is not None:
                 stats.append(f"rho={sr[i, j]:.3f}")
-            ax.set_title(f"{y}\n{', '.join(stats)} (n={cm.n(level)})", fontsize=8)
+            ax.set_title(f"{LEVEL_LABELS[level]}\n{', '.join(stats)} (n={cm.n(level)})", fontsize=8)
             ax.set_xlabel(x, fontsize=8)
-            if c == 0:
-                ax.set_ylabel(LEVEL_LABELS[level], fontsize=8)
+            ax.set_ylabel(y, fontsize=8)
+            for axis in (ax.xaxis, ax.yaxis):
+                axis.set_major_locator(MaxNLocator(nbins=MAX_TICKS - 1, steps=[1, 2, 5, 10]))
             ax.tick_params(labelsize=7)
             ax.grid(linewidth=0.3, alpha=0.6)
             ax.margins(0.08)
@@ -126,8 +133,18 @@ def plot_matrix(
     levels = list(cm.levels) if levels is None else list(levels)
     folds = [f for f in folds if f[0] in cm.values[levels[0]] and f[1] in cm.values[levels[0]]]
     M = len(cm.measures)
-    side = 0.55 * M + 1.6
-    fig, axes = figure(side * len(folds) + 0.8, side * len(levels) + 0.4, len(levels), len(folds))
+    # room for each pane: the square of cells, the names on its left (7 pt, about 0.06 in a
+    # character), the names below (at 45 degrees: 0.71 of their length), the 3-line title;
+    # the figure is as big as these, so no layout engine has to squeeze a text out of it
+    cell, name = 0.5, 0.06 * max(len(m) for m in cm.measures)
+    side = cell * M
+    fig, axes = figure(
+        (side + name + 0.35) * len(folds) + 1.0,
+        (side + 0.71 * name + 0.95) * len(levels) + 0.2,
+        len(levels),
+        len(folds),
+        layout="compressed",
+    )
     finite = [cm.combined(lv, up, lo)[~np.eye(M, dtype=bool)] for lv in levels for up, lo in folds]
     allv = np.concatenate(finite) if finite else np.array([0.0])
     # colour scale from a round value at or below every cell (and 0.5 at most) up to 1
@@ -154,7 +171,9 @@ def plot_matrix(
                         fontsize=6,
                         color="black" if light else "white",
                     )
-            ax.set_xticks(range(M), cm.measures, rotation=45, ha="right", fontsize=7)
+            ax.set_xticks(
+                range(M), cm.measures, rotation=45, ha="right", rotation_mode="anchor", fontsize=7
+            )
             ax.set_yticks(range(M), cm.measures, fontsize=7)
             what = "systems" if level == "systems" else "(run, topic) pairs"
             ax.set_title(
@@ -162,5 +181,6 @@ def plot_matrix(
                 fontsize=8,
             )
     if image is not None:
-        fig.colorbar(image, ax=axes, shrink=0.6)
+        bar = fig.colorbar(image, ax=axes, shrink=0.6)
+        bar.ax.tick_params(labelsize=7)
     return fig

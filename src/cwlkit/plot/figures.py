@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import CwlkitError
 
@@ -21,13 +21,23 @@ def require_matplotlib() -> Any:
     return matplotlib
 
 
-def figure(width: float, height: float, nrows: int = 1, ncols: int = 1, **kw: Any):
-    """A Figure (no pyplot: no global state, no window) and its 2-D array of axes."""
+def figure(
+    width: float,
+    height: float,
+    nrows: int = 1,
+    ncols: int = 1,
+    *,
+    layout: Literal["constrained", "compressed"] = "constrained",
+    **kw: Any,
+):
+    """A Figure (no pyplot: no global state, no window) and its 2-D array of axes;
+    ``layout`` is matplotlib's layout engine (``"compressed"`` for panes of a fixed aspect,
+    such as heat maps)."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise CwlkitError(NEEDS) from None
-    fig = Figure(figsize=(width, height), layout="constrained")
+    fig = Figure(figsize=(width, height), layout=layout)
     axes = fig.subplots(nrows, ncols, squeeze=False, **kw)
     return fig, axes
 
