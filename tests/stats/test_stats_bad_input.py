@@ -397,9 +397,8 @@ def test_generated_bad_values_give_own_errors_only_slow(name):
     _slow(name)
 
 
-if (
-    __name__ == "__main__"
-):  # the count quoted in reports: python tests/stats/test_stats_bad_input.py
+# the count quoted in reports: python tests/stats/test_stats_bad_input.py
+if __name__ == "__main__":
     n, raw = raw_failures()
     print(f"{n} bad calls, {len(raw)} raw exceptions, {n - len(raw)} own errors or results")
     for line in raw:
