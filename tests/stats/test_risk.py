@@ -168,3 +168,45 @@ def test_risk_api_by_hand():
         cwlkit.risk(q, runs, ["P@1", "AP"])
     with pytest.raises(ParamError, match=r"at least 2 runs"):
         cwlkit.risk(q, {"base": runs["base"]}, "P@1")
+
+
+def test_compare_with_risk(cli):
+    """compare(..., risk=alpha) holds each measure's RiskTable on the compared topics, the
+    same numbers as cwlkit.risk; the command prints them (text, JSON)."""
+
+    import cwlkit
+    from cwlkit.stats import compare
+
+    q = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+    runs = {
+        "base": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}},
+        "new": {"1": {"x": 1.0}, "2": {"b": 1.0}, "3": {"c": 1.0}},
+    }
+    res = {k: cwlkit.evaluate(q, v, ["P@1", "RR"]) for k, v in runs.items()}
+    table = compare(res, risk=2)
+    for m in ("P@1", "RR"):
+        want = cwlkit.risk(q, runs, m, alpha=2)
+        np.testing.assert_array_equal(table.risk[m].urisk, want.urisk)
+        np.testing.assert_array_equal(table.risk[m].georisk, want.georisk)
+    assert compare(res).risk == {}
+    with pytest.raises(ParamError, match=r"^risk must be a number >= 0 or None; got -1$"):
+        compare(res, risk=-1)
+
+
+def test_compare_command_prints_risk(cli):
+    import json
+
+    from conftest import DATA
+
+    web = DATA / "web2012"
+    q = web / "qrels.web.151-200.txt"
+    a, b = web / "runs" / "web2012.ql.cata.run.gz", web / "runs" / "web2012.rm.cata.run.gz"
+    rc, out, err = cli("compare", q, a, b, "-m", "nDCG@20", "--risk", "1", "-f", "json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert doc["risk_alpha"] == 1.0
+    rows = {r["run"]: r for r in doc["risk"]["nDCG@20"]}
+    assert set(rows) == {"web2012.ql.cata.run.gz", "web2012.rm.cata.run.gz"}
+    assert rows["web2012.ql.cata.run.gz"]["URisk"] == 0.0
+    rc, out, _ = cli("compare", q, a, b, "-m", "nDCG@20", "--risk", "1")
+    assert "# risk (alpha 1: losses weigh 2)" in out and "GeoRisk" in out

@@ -21,7 +21,8 @@ are at confidence 1 - alpha and not adjusted. Tests (see docs/statistics.md):
   bootstrap      topics resampled with replacement; shift-method p, percentile CI
   tukey          Tukey's HSD over all runs per measure (scipy.stats.tukey_hsd): p-values
                  already adjusted for every pair, simultaneous CIs; --correction none
---anova adds each measure's two-way ANOVA of topics x systems (F test of the systems).
+--anova adds each measure's two-way ANOVA of topics x systems (F test of the systems);
+--risk ALPHA the risk-sensitive measures URisk, TRisk, ZRisk and GeoRisk (docs/risk.md).
 Corrections are statsmodels' multipletests methods (bh = fdr_bh, by = fdr_by).
 A '*' in the column sig. marks comparisons significant at alpha after the correction.
 """
@@ -51,6 +52,7 @@ def build_parser():
             f"cwlkit compare {QRELS} {QL} {RM} -m AP nDCG@10 --test randomization "
             "--samples 1000 --correction holm -f markdown",
             f"cwlkit compare {QRELS} {QL} {RM} -m 'ERR@20 RBP(p=0.8)' --anova -f csv",
+            f"cwlkit compare {QRELS} {QL} {RM} -m nDCG@20 --risk 1",
         ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")
@@ -82,6 +84,13 @@ def build_parser():
         "--anova",
         action="store_true",
         help="add each measure's two-way ANOVA of topics x systems",
+    )
+    p.add_argument(
+        "--risk",
+        type=float,
+        metavar="ALPHA",
+        help="add each measure's URisk and TRisk against the first run (losses weigh "
+        "1 + ALPHA) and ZRisk and GeoRisk over the runs (text, markdown, latex, json)",
     )
     p.add_argument(
         "--per-topic",
@@ -143,6 +152,7 @@ def main(argv: list[str]) -> int:
         samples=args.samples,
         seed=args.seed,
         anova=args.anova,
+        risk=args.risk,
     )
     write_output(args, format_comparison(table, fmt))
     return 0

@@ -20,6 +20,10 @@ _TEST_NAMES = {
     "tukey": "Tukey's HSD",
 }
 _ANOVA_TITLE = "two-way ANOVA, topics x systems (score ~ system + topic)"
+_RISK_TITLE = (
+    "risk (alpha {alpha:g}: losses weigh {weight:g}): URisk and TRisk against {base}, "
+    "ZRisk and GeoRisk over the runs"
+)
 
 
 def format_comparison(table: Any, fmt: str) -> str:
@@ -42,6 +46,7 @@ def _json(table: Any) -> str:
     from ..stats.render import dump_json
 
     anova = {m: a.to_records() for m, a in table.anova.items()} if table.anova else None
+    risk = {m: r.rows() for m, r in table.risk.items()} if table.risk else None
     return dump_json(
         {
             "test": table.test,
@@ -56,6 +61,7 @@ def _json(table: Any) -> str:
             "means": table.means_records(),
             "comparisons": table.records,
             **({"anova": anova} if anova else {}),
+            **({"risk_alpha": _risk_alpha(table), "risk": risk} if risk else {}),
         }
     )
 
@@ -132,6 +138,41 @@ def _anova(table: Any, render: Any) -> list[str]:
     return [render(head, cells, [False, False, True, True, True, True, True])]
 
 
+def _risk_alpha(table: Any) -> float:
+    return float(next(iter(table.risk.values())).alpha)
+
+
+def _risk(table: Any, render: Any) -> list[str]:
+    """The risk table (measure, run, mean, URisk, TRisk, p, ZRisk, GeoRisk, W/L) rendered,
+    or nothing."""
+    if not table.risk:
+        return []
+    from ..stats.render import fmt_num, fmt_p
+
+    cells = [
+        [
+            m,
+            r["run"],
+            fmt_num(r["mean"]),
+            fmt_num(r["URisk"], signed=True),
+            fmt_num(r["TRisk"], 3),
+            fmt_p(r["p"]),
+            fmt_num(r["ZRisk"], 3),
+            fmt_num(r["GeoRisk"]),
+            f"{r['wins']}/{r['losses']}",
+        ]
+        for m, t in table.risk.items()
+        for r in t.rows()
+    ]
+    head = ["measure", "run", "mean", "URisk", "TRisk", "p", "ZRisk", "GeoRisk", "W/L"]
+    return [render(head, cells, [False, False, *[True] * 7])]
+
+
+def _risk_title(table: Any) -> str:
+    first = next(iter(table.risk.values()))
+    return _RISK_TITLE.format(alpha=first.alpha, weight=1 + first.alpha, base=first.baseline)
+
+
 def _document(table: Any, fmt: str) -> str:
     """Text (``#`` comments), markdown or LaTeX (``%`` comments): heading, tables, ANOVA."""
     from ..stats.render import table_latex, table_markdown, table_text
@@ -140,11 +181,15 @@ def _document(table: Any, fmt: str) -> str:
     render = {"markdown": table_markdown, "latex": table_latex}.get(fmt, table_text)
     tables = [render(h, rows, right) for h, rows, right in _tables(table)]
     anova = _anova(table, render)
+    risk = _risk(table, render)
     if fmt == "markdown":
-        return "\n".join([f"{head}\n", *tables, *([note + "\n"] if note else []), *anova])
+        extra = [f"{_risk_title(table)}\n", *risk] if risk else []
+        return "\n".join([f"{head}\n", *tables, *([note + "\n"] if note else []), *anova, *extra])
     mark = "%" if fmt == "latex" else "#"
     parts = [f"{mark} {head}\n"] + ([f"{mark} {note}\n"] if note else [])
     parts += tables if fmt == "latex" else [tables[0], "\n", tables[1]]
     if anova:
         parts += [("" if fmt == "latex" else "\n") + f"{mark} {_ANOVA_TITLE}\n", *anova]
+    if risk:
+        parts += [("" if fmt == "latex" else "\n") + f"{mark} {_risk_title(table)}\n", *risk]
     return "".join(parts)

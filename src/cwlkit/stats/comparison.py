@@ -19,6 +19,7 @@ from ..support.checks import (
     check_bool,
     check_choice,
     check_int,
+    check_number,
     check_probability,
     check_seed,
     refuse,
@@ -75,6 +76,9 @@ class ComparisonTable:
     anova : dict of str to AnovaResult
         With ``anova=True``: each measure's two-way ANOVA of topics x systems
         (:func:`cwlkit.stats.multi.two_way_anova`).
+    risk : dict of str to RiskTable
+        With ``risk=alpha``: each measure's URisk and TRisk against the baseline and ZRisk
+        and GeoRisk over the runs (:func:`cwlkit.stats.risk.risk_table`, on the same topics).
     scores : numpy.ndarray
         float64[R, M, n]: the per-topic scores tested (runs x measures x ``topics``).
     """
@@ -92,6 +96,7 @@ class ComparisonTable:
     dropped: dict[str, int] = field(default_factory=dict)
     anova: dict[str, Any] = field(default_factory=dict)
     scores: np.ndarray | None = field(default=None, repr=False)
+    risk: dict[str, Any] = field(default_factory=dict)
 
     def to_records(self) -> list[dict[str, Any]]:
         """The comparisons, one dict per (measure, pair of runs)."""
@@ -151,6 +156,7 @@ def compare(
     samples: int = 10_000,
     seed: int | None = 0,
     anova: bool = False,
+    risk: float | None = None,
 ) -> ComparisonTable:
     """Compare runs with a paired test on every measure.
 
@@ -186,6 +192,11 @@ def compare(
         (fresh entropy); checked whichever test runs.
     anova : bool
         Also run each measure's two-way ANOVA of topics x systems (``anova`` attribute).
+    risk : float, optional
+        Also compute each measure's risk-sensitive measures with this alpha (>= 0; losses
+        weigh ``1 + alpha``): URisk and TRisk of every run against the baseline (the first
+        run with ``all_pairs``), ZRisk and GeoRisk over the runs (``risk`` attribute;
+        :mod:`cwlkit.stats.risk`).
 
     Notes
     -----
@@ -204,6 +215,7 @@ def compare(
         check_choice("test", test, (*TESTS, *MULTI_TESTS))
     all_pairs = check_bool("all_pairs", all_pairs)
     anova = check_bool("anova", anova)
+    risk_alpha = check_number("risk", risk, least=0.0, none=True)
     check_int("samples", samples, least=1, most=MAX_SAMPLES)
     samples = int(samples)
     seed = check_seed("seed", seed)
@@ -292,7 +304,28 @@ def compare(
         dropped=dropped,
         anova=_anova(vals, canon) if anova else {},
         scores=vals,
+        risk={} if risk_alpha is None else _risk(vals, canon, names, topics, baseline, risk_alpha),
     )
+
+
+def _risk(
+    vals: np.ndarray,
+    measures: list[str],
+    names: list[str],
+    topics: list[str],
+    baseline: str | None,
+    alpha: float,
+) -> dict[str, Any]:
+    """Each measure's :class:`~cwlkit.stats.risk.RiskTable` (runs x topics of ``vals``)."""
+    from .risk import risk_table
+
+    base = names[0] if baseline is None else baseline
+    if (vals < 0).any():
+        raise ParamError("risk: ZRisk and GeoRisk need scores >= 0")
+    return {
+        m: risk_table(vals[:, j, :], names, topics, measure=m, baseline=base, alpha=alpha)
+        for j, m in enumerate(measures)
+    }
 
 
 def _anova(vals: np.ndarray, measures: list[str]) -> dict[str, Any]:
