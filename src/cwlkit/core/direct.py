@@ -52,7 +52,7 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
         labels = q.memo.pop("labels", None)  # (read already when the dict was checked)
         if labels is None or labels.size != n:
             labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        starts = (np.cumsum(counts) - counts).astype(np.int64)  # ([] for no topic)
         if n <= 64:  # (a few: sorted in Python, stable as lexsort, descending)
             flat, ends = labels.tolist(), np.cumsum(counts).tolist()
             labels = np.array(
