@@ -9,13 +9,19 @@ uneven lengths and with ties.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+import numbers
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_probability, refuse
+
+#: what each ranking given to :func:`rbo` may be
+EXPECTED = "a ranking: a list, tuple or 1-d array of distinct ids (or sets of tied ids), best first"
 
 
 @dataclass(frozen=True)
@@ -53,23 +59,50 @@ class RBO:
         return {"min": self.min, "max": self.max, "res": self.res, "ext": self.ext, "p": self.p}
 
 
-def _flatten(ranking: Iterable[Any]) -> tuple[list[Hashable], np.ndarray]:
+def _flatten(name: str, ranking: Any) -> tuple[list[Hashable], np.ndarray]:
     """Items and their 1-based *entry depth*: the first position of their tie group. A tie
-    group is a set or frozenset; any other element is one item."""
+    group is a set or frozenset; any other element is one item. :class:`ParamError` for
+    what is not a ranking (None, a string, a mapping, a scalar, an array of more than one
+    dimension), an item that is not an id (None, NaN, a list...) or an item given twice."""
+    if (
+        isinstance(ranking, str | bytes | Mapping)
+        or not isinstance(ranking, Iterable)
+        or (isinstance(ranking, np.ndarray) and ranking.ndim != 1)
+    ):
+        raise refuse(name, EXPECTED, ranking)
     items: list[Hashable] = []
     enter: list[int] = []
     for el in ranking:
         if isinstance(el, set | frozenset):
+            if not el:
+                raise refuse(f"a set of tied ids in {name}", "non-empty", el)
             group = sorted(el, key=str)
             first = len(items) + 1
-            items.extend(group)
+            items.extend(_id(name, x) for x in group)
             enter.extend([first] * len(group))
         else:
-            items.append(el)
+            items.append(_id(name, el))
             enter.append(len(items))
     if len(set(items)) != len(items):
-        raise ParamError("RBO needs rankings without repeated items")
+        twice = next(x for x, n in Counter(items).items() if n > 1)
+        raise ParamError(f"RBO needs rankings without repeated items; {name} has {twice!r} twice")
     return items, np.asarray(enter, dtype=np.int64)
+
+
+def _id(name: str, item: Any) -> Hashable:
+    """``item`` if it can be an id in a ranking: hashable, not None, not NaN, not a
+    container; :class:`ParamError` otherwise."""
+    bad = (
+        item is None
+        or isinstance(item, list | dict | set | tuple | np.ndarray | bytes)
+        or not isinstance(item, Hashable)
+        or (isinstance(item, numbers.Real) and not math.isfinite(float(item)))
+    )
+    if bad:
+        raise refuse(
+            f"an item of {name}", "an id (hashable, not None nor NaN) or a set of ids", item
+        )
+    return item
 
 
 def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
@@ -110,25 +143,26 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     Parameters
     ----------
     a, b : sequence
-        The rankings, best first, of distinct hashable items (or sets of tied items).
+        The rankings, best first: lists, tuples or 1-d numpy arrays (any iterable but a
+        string or a mapping) of distinct ids (strings, integers, finite numbers: hashable,
+        not None nor NaN), or sets of tied ids. Anything else, an id given twice or two
+        empty rankings is a :class:`ParamError`.
     p : float
         The persistence in (0, 1); the expected depth of the comparison is ``1 / (1 - p)``.
 
     Returns
     -------
     RBO
-        ``.min``, ``.res``, ``.ext`` (and ``.max``). Empty rankings give NaN, and one empty
-        ranking against a non-empty one gives ``min = ext = 0``.
+        ``.min``, ``.res``, ``.ext`` (and ``.max``). One empty ranking against a non-empty
+        one gives ``min = ext = 0``.
     """
-    if not 0.0 < float(p) < 1.0:
-        raise ParamError(f"RBO's p must be in (0, 1); got {p!r}")
-    p = float(p)
-    ia, ea = _flatten(a)
-    ib, eb = _flatten(b)
+    p = cast(float, check_probability("p", p))
+    ia, ea = _flatten("a", a)
+    ib, eb = _flatten("b", b)
     (S, eS), (L, eL) = ((ia, ea), (ib, eb)) if len(ia) <= len(ib) else ((ib, eb), (ia, ea))
     s, l_ = len(S), len(L)
     if l_ == 0:
-        return RBO(math.nan, math.nan, math.nan, p, (0, 0))
+        raise ParamError("RBO of two empty rankings is undefined: give at least one item")
     d = np.arange(1, l_ + 1, dtype=np.float64)
     pd = p**d
     # X_d: items in both prefixes, entering at the later of their two entry depths
