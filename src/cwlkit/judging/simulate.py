@@ -140,6 +140,8 @@ def simulate_judging(
     check_measure("pool_measure", pool_measure, none=True)
     budgets = _check_budgets(budgets)
     for key in params:
+        if key in ("depth", "budget"):
+            raise ParamError(f"the budgets set the pools' sizes: give budgets=, not {key}=")
         check_choice("a pool parameter", key, POOL_PARAMS)
     named = named_run_list(runs)
     if len(named) < 2:
