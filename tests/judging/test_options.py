@@ -37,7 +37,7 @@ POOL = [
     ({"depth": {"q1": -1}}, "depth['q1'] must be an integer >= 0; got -1"),
     ({"depth": {"q1": 1.5}}, "depth['q1'] must be an integer >= 0; got 1.5"),
     ({"depth": {"q1": None}}, "depth['q1'] must be an integer >= 0; got None"),
-    ({"depth": {None: 1}}, "depth's topics must be strings; got None"),
+    ({"depth": {None: 1}}, "depth's topics must be topic ids (strings or integers); got None"),
     ({"strategy": "residual", "budget": -3}, "budget must be an integer >= 0 or None; got -3"),
     ({"strategy": "residual", "budget": 2.5}, "budget must be an integer >= 0 or None; got 2.5"),
     ({"strategy": "rbp", "p": 1}, "p must be a number in (0, 1); got 1"),

@@ -222,13 +222,14 @@ def named_run_list(runs: Any) -> list[tuple[str, Any]]:
     """
     from ..io.inputs import as_run
 
-    named = _split_runs(runs)
+    named = split_runs(runs)
     if not named:
         raise refuse("runs", "a run, a list of runs or a mapping of names to runs", runs)
     return [(name, as_run(run)) for name, run in named]
 
 
-def _split_runs(runs: Any) -> list[tuple[str, Any]]:
+def split_runs(runs: Any) -> list[tuple[str, Any]]:
+    """``(name, run)`` pairs of ``runs`` as given (see :func:`named_run_list`), unread."""
     from ..api import named_runs
 
     if isinstance(runs, Iterable) and iter(runs) is runs:
@@ -269,7 +270,7 @@ def check_depth(name: str, depth: Any, *, least: int = 0, none: bool = False) ->
         out: dict[str, int] = {}
         for key, value in depth.items():
             if not isinstance(key, str | int) or isinstance(key, bool):
-                raise refuse(f"{name}'s topics", "strings", key)
+                raise refuse(f"{name}'s topics", "topic ids (strings or integers)", key)
             got = check_int(f"{name}[{key!r}]", value, least=0)
             assert got is not None
             out[str(key)] = min(got, HUGE)

@@ -190,9 +190,9 @@ def _runs_and_groups(runs: Any, group_by: Any) -> tuple[list[str], list[Any], li
     first appearance; raises :class:`ParamError` for fewer than two runs, two runs of one
     name, or a single group."""
     from ..io.inputs import as_run
-    from .pool import _split_runs
+    from .pool import split_runs
 
-    named = _split_runs(runs)
+    named = split_runs(runs)
     if len(named) < 2:
         raise ParamError("reusability leaves groups of runs out: give at least two runs")
     names = [n for n, _ in named]
