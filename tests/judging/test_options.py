@@ -192,7 +192,7 @@ REUSE = [
     ({"measure": None}, "measure must be a measure name or a Measure; got None"),
     (
         {"group_by": "tag-prefix:0"},
-        "group_by 'tag-prefix:N' takes a number of characters N >= 1; got 'tag-prefix:0'",
+        "the N of group_by 'tag-prefix:N' must be an integer >= 1; got 'tag-prefix:0'",
     ),
 ]
 

@@ -110,10 +110,8 @@ def _groups(names: list[str], paths: list[str | None], tags: list[str], group_by
         length = None
         if ":" in group_by:
             n = group_by.split(":", 1)[1]
-            if not n.isdigit() or int(n) < 1:
-                raise ParamError(
-                    f"group_by 'tag-prefix:N' takes a number of characters N >= 1; got {group_by!r}"
-                )
+            if not (n.isascii() and n.isdigit()) or int(n) < 1:
+                raise refuse("the N of group_by 'tag-prefix:N'", "an integer >= 1", group_by)
             length = int(n)
         return [tag_prefix(t, length) for t in tags]
     if isinstance(group_by, str) and group_by.startswith("regex:"):
