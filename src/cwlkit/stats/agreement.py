@@ -165,6 +165,9 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
         raise ParamError("RBO of two empty rankings is undefined: give at least one item")
     d = np.arange(1, l_ + 1, dtype=np.float64)
     pd = p**d
+    # each depth's weight (1 - p) p^(d - 1): the sums below are (1 - p)/p sum_d p^d ... with
+    # the factor taken in, so that a tiny p (1/p overflowing, p^d underflowing) stays finite
+    w = (1.0 - p) * p ** (d - 1.0)
     # X_d: items in both prefixes, entering at the later of their two entry depths
     pos_s = {item: i for i, item in enumerate(S)}
     in_s = np.fromiter((item in pos_s for item in L), dtype=bool, count=l_)
@@ -175,9 +178,9 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     nL = np.cumsum(np.bincount(eL, minlength=l_ + 1)[1:]).astype(np.float64)
     denom = nS + nL
     Xl = X[-1]
-    log_tail = -math.log1p(-p) - float((pd / d).sum())  # sum_{d > l} p^d / d
-    k = (1.0 - p) / p
-    rbo_min = k * (float((2.0 * X / denom * pd).sum()) + Xl * log_tail)
+    # sum_{d > l} p^(d-1) / d = (-ln(1 - p) - sum_{d <= l} p^d / d) / p
+    tail_sum = max(-math.log1p(-p) - float((pd / d).sum()), 0.0) / p
+    rbo_min = float((2.0 * X / denom * w).sum()) + Xl * (1.0 - p) * tail_sum
     # max: the unseen items of S (depths s+1..d) match L's items not in S, seen by depth d
     tail = np.arange(l_) >= s
     unseen_l = np.cumsum(np.bincount(eL[~in_s], minlength=l_ + 1)[1:]).astype(np.float64)
@@ -185,16 +188,13 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     Xmax[tail] += np.minimum(d[tail] - s, unseen_l[tail])
     f = int(l_ + s - Xl)
     dd = np.arange(l_ + 1, f + 1, dtype=np.float64)
-    beyond = float(((2.0 * dd - l_ - s + Xl) / dd * p**dd).sum()) + p ** (f + 1) / (1.0 - p)
-    rbo_max = k * (float((2.0 * Xmax / denom * pd).sum()) + beyond)
+    beyond = (1.0 - p) * float(((2.0 * dd - l_ - s + Xl) / dd * p ** (dd - 1.0)).sum()) + p**f
+    rbo_max = float((2.0 * Xmax / denom * w).sum()) + beyond
     if s == 0:
         ext = 0.0
     else:
         As = 2.0 * X[s - 1] / denom[s - 1]
         Xext = X.copy()
         Xext[tail] += (d[tail] - s) * As
-        ext = k * (
-            float((2.0 * Xext / denom * pd).sum())
-            + (Xl + (l_ - s) * As) / l_ * p ** (l_ + 1) / (1 - p)
-        )
+        ext = float((2.0 * Xext / denom * w).sum()) + (Xl + (l_ - s) * As) / l_ * p**l_
     return RBO(float(rbo_min), float(rbo_max - rbo_min), float(ext), p, (s, l_))
