@@ -261,3 +261,7 @@ def test_no_judgement_at_all_with_a_run_in_memory():
     assert list(batch.topics) == ["q1"] and batch.depth.tolist() == [2]
     res = cwlkit.evaluate(empty, {"q1": {"d1": 1.0, "d2": 2.0}}, ["P@2"], topics="run")
     assert res.mean() == {"P@2": 0.0}
+    many = {f"q{i}": {"d1": 1.0, "d2": 2.0} for i in range(40)}  # (more than a few topics)
+    batch = ev.batch(many)
+    assert len(batch.topics) == 40 and batch.depth.tolist() == [2] * 40
+    assert cwlkit.evaluate(empty, many, ["P@2"], topics="run").mean() == {"P@2": 0.0}

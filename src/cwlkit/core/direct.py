@@ -619,6 +619,10 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
         return out, counts
     w = np.asarray(where, dtype=np.int64)
     has = w >= 0
+    if not qcounts.size:  # (qrels of no topic: nothing to index)
+        has[:] = False
+        w = np.zeros_like(w)
+        qcounts = qstarts = np.zeros(1, dtype=np.int64)
     counts = np.where(has, qcounts[np.maximum(w, 0)], 0).astype(np.int64)
     Q = int(counts.max(initial=0))
     out = np.full((w.size, Q), np.nan)

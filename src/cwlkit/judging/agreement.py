@@ -36,15 +36,14 @@ def compare_runs(
         One row per topic (in string order): ``topic``, ``depth_a``, ``depth_b``, ``min``,
         ``max``, ``res``, ``ext``.
     """
-    from ..io.inputs import as_run
     from ..stats.agreement import rbo
-    from .pool import ranked_rows
+    from .pool import one_run, ranked_rows
 
     p = cast(float, check_probability("p", p))
     depth = check_int("depth", depth, least=1, none=True)
     order = check_choice("order", order, ("score", "rank", "file"))
-    ra = ranked_rows([as_run(a)], order=order)
-    rb = ranked_rows([as_run(b)], order=order)
+    ra = ranked_rows([one_run(a)], order=order)
+    rb = ranked_rows([one_run(b)], order=order)
 
     def lists(r: Any) -> dict[str, list[str]]:
         idx = np.lexsort((r.rank, r.topic.astype(str)))

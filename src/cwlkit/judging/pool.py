@@ -212,7 +212,8 @@ def _rank_column_rows(items: list[Any]) -> Ranked:
 
 
 def named_run_list(runs: Any) -> list[tuple[str, Any]]:
-    """``(name, Run)`` pairs of ``runs``, each read with :func:`cwlkit.as_run`.
+    """``(name, run)`` pairs of ``runs``: each run as given (the Evaluator reads files and
+    dicts by its fast paths), but an iterator read once with :func:`cwlkit.as_run`.
 
     ``runs`` is one run in any form :func:`cwlkit.as_run` reads, a list or tuple of runs,
     or a mapping of name to run. A pytrec_eval dict ``{topic: {doc: score}}`` and a list of
@@ -225,14 +226,26 @@ def named_run_list(runs: Any) -> list[tuple[str, Any]]:
     named = split_runs(runs)
     if not named:
         raise refuse("runs", "a run, a list of runs or a mapping of names to runs", runs)
-    return [(name, as_run(run)) for name, run in named]
+    return [(name, as_run(run) if _iterator(run) else run) for name, run in named]
+
+
+def one_run(run: Any) -> Any:
+    """``run`` as given, or read with :func:`cwlkit.as_run` if it is an iterator (so that it
+    can be read more than once)."""
+    from ..io.inputs import as_run
+
+    return as_run(run) if _iterator(run) else run
+
+
+def _iterator(obj: Any) -> bool:
+    return isinstance(obj, Iterable) and iter(obj) is obj
 
 
 def split_runs(runs: Any) -> list[tuple[str, Any]]:
     """``(name, run)`` pairs of ``runs`` as given (see :func:`named_run_list`), unread."""
     from ..api import named_runs
 
-    if isinstance(runs, Iterable) and iter(runs) is runs:
+    if _iterator(runs):
         runs = list(runs)  # (a generator: of runs, or of one run's records)
     return named_runs([runs] if _one_run(runs) else runs)
 

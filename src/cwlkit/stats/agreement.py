@@ -70,23 +70,31 @@ def _flatten(name: str, ranking: Any) -> tuple[list[Hashable], np.ndarray]:
         or (isinstance(ranking, np.ndarray) and ranking.ndim != 1)
     ):
         raise refuse(name, EXPECTED, ranking)
-    items: list[Hashable] = []
+    items = list(ranking)
+    if all(type(x) is str for x in items):  # (the usual ranking: document ids, no ties)
+        return _distinct(name, items), np.arange(1, len(items) + 1, dtype=np.int64)
+    flat: list[Hashable] = []
     enter: list[int] = []
-    for el in ranking:
+    for el in items:
         if isinstance(el, set | frozenset):
             if not el:
                 raise refuse(f"a set of tied ids in {name}", "non-empty", el)
             group = sorted(el, key=str)
-            first = len(items) + 1
-            items.extend(_id(name, x) for x in group)
+            first = len(flat) + 1
+            flat.extend(_id(name, x) for x in group)
             enter.extend([first] * len(group))
         else:
-            items.append(_id(name, el))
-            enter.append(len(items))
+            flat.append(_id(name, el))
+            enter.append(len(flat))
+    return _distinct(name, flat), np.asarray(enter, dtype=np.int64)
+
+
+def _distinct(name: str, items: list[Hashable]) -> list[Hashable]:
+    """``items``, or :class:`ParamError` naming one given twice."""
     if len(set(items)) != len(items):
         twice = next(x for x, n in Counter(items).items() if n > 1)
         raise ParamError(f"RBO needs rankings without repeated items; {name} has {twice!r} twice")
-    return items, np.asarray(enter, dtype=np.int64)
+    return items
 
 
 def _id(name: str, item: Any) -> Hashable:
