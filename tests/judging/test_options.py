@@ -71,6 +71,7 @@ POOL = [
         "judge must be a function judge(topic, doc) -> label or None; got 5",
     ),
     ({"strategy": "rbp", "pool_depth": 5}, "pool_depth= is for maxmean and mtf pooling, not rbp"),
+    ({"strategy": "mtf", "qrels": QR, "gain": "1:1"}, "gain= is for residual pooling, not mtf"),
     (
         {"strategy": "depth", "qrels": QR},
         "qrels= is for residual, maxmean and mtf pooling, not depth",

@@ -494,6 +494,8 @@ def pool(
     aggregate = check_choice("aggregate", aggregate, ("sum", "max"))
     k = cast(float, check_number("k", k, least=-1.0, open_low=True))
     check_measure("measure", measure)
+    if gain is not None and strategy != "residual":
+        raise ParamError(f"gain= is for residual pooling, not {strategy}")
     if strategy in ("maxmean", "mtf"):
         if budget is not None:
             raise ParamError("bandit pooling judges topic by topic: give depth= (per topic)")
@@ -503,9 +505,8 @@ def pool(
     for name, value in (("judge", judge), ("pool_depth", pool_depth)):
         if value is not None:
             raise ParamError(f"{name}= is for maxmean and mtf pooling, not {strategy}")
-    for name, value in (("qrels", qrels), ("gain", gain)):
-        if value is not None and strategy != "residual":
-            raise ParamError(f"{name}= is for residual, maxmean and mtf pooling, not {strategy}")
+    if qrels is not None and strategy != "residual":
+        raise ParamError(f"qrels= is for residual, maxmean and mtf pooling, not {strategy}")
     if budget is not None and strategy != "residual":
         raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
     items = [r for _, r in named_run_list(runs)]
