@@ -253,3 +253,13 @@ def test_cli_refuses_in_one_line(cli, argv, message):
 def test_every_refusal_is_a_cwlkit_error():
     assert issubclass(ParamError, CwlkitError) and issubclass(InputError, CwlkitError)
     assert re.fullmatch(r"\w+ must be .+; got .+", POOL[0][1])
+
+
+@pytest.mark.parametrize(("sims", "shown"), [(None, "None"), ([None], "[None]"), ("x", "'x'")])
+def test_plot_simulations_refuses(sims, shown, tmp_path):
+    from cwlkit.judging import plot_simulations
+
+    _refused(
+        lambda: plot_simulations(sims, str(tmp_path / "f.png")),
+        f"sims must be a list of Simulations (simulate_judging's); got {shown}",
+    )

@@ -80,10 +80,14 @@ def _labels(qrels: Any) -> dict[tuple[str, str], float]:
 def plot_simulations(sims: Sequence[Simulation], path: str) -> None:
     """Draw each simulation's tau against the judgements used on one axes, and write the
     figure to ``path`` (.png or .svg; a CwlkitError for another suffix or an unwritable
-    path, or when matplotlib is missing)."""
+    path, or when matplotlib is missing, or ``sims`` that are not Simulations)."""
     from ..plot.figures import check_path, figure, save
 
     check_path(path)
+    if isinstance(sims, Simulation):
+        sims = [sims]
+    if not isinstance(sims, Iterable) or not all(isinstance(x, Simulation) for x in sims):
+        raise refuse("sims", "a list of Simulations (simulate_judging's)", sims)
     fig, axes = figure(5.0, 3.5)
     for sim in sims:
         sim.plot(ax=axes[0, 0])
