@@ -143,9 +143,7 @@ def _check_options(
             f"{strategy} pooling judges as it goes: give one oracle, complete qrels (qrels=, "
             "--qrels) or a judging function of topic and document returning a label (judge=)"
         )
-    _check_judge(judge)
-    least = cast(float, check_number("rel", rel))
-    return check_int("pool_depth", pool_depth, least=1, none=True), least
+    return check_bandit_options(pool_depth, judge, rel)
 
 
 def _coded_rows(

@@ -447,19 +447,20 @@ def pool(
     Parameters
     ----------
     runs : run, sequence of runs or mapping of name to run
-        Any form :func:`cwlkit.as_run` reads.
+        Each in any form :func:`cwlkit.as_run` reads; a pytrec_eval dict and a list of
+        records are one run (see :func:`named_run_list`).
     strategy : {"depth", "rbp", "rrf", "residual", "maxmean", "mtf"}
     depth : int or mapping of str to int, optional
         ``depth``: the rank cut k (default 10). Otherwise the documents a topic (default 10
         for ``rbp`` and ``rrf``, every retrieved document for ``residual``), or a budget per
-        topic (``{topic: n}``).
+        topic (``{topic: n}``). Integers >= 0.
     budget : int, optional
         ``residual`` only: the documents to judge in all, the largest priorities over every
-        topic.
+        topic (an integer >= 0).
     p, aggregate : float, {"sum", "max"}
-        ``rbp``'s persistence and how the runs' weights combine.
+        ``rbp``'s persistence, in (0, 1), and how the runs' weights combine.
     k : float
-        ``rrf``'s constant.
+        ``rrf``'s constant, a number > -1.
     measure : str or Measure
         ``residual``'s C/W/L metric.
     qrels : optional
@@ -467,9 +468,13 @@ def pool(
         gains). ``gain`` maps their labels as the Evaluator's option does. ``maxmean`` and
         ``mtf``: the oracle, complete judgements (a document they lack is not relevant).
     pool_depth, judge, rel : optional
-        ``maxmean`` and ``mtf``: each run's ranking cut at ``pool_depth``; the oracle as a
-        function ``judge(topic, doc) -> label`` instead of ``qrels``; the smallest label
-        that is relevant (a reward).
+        ``maxmean`` and ``mtf``: each run's ranking cut at ``pool_depth`` (an integer >= 1);
+        the oracle as a function ``judge(topic, doc) -> label`` instead of ``qrels`` (its
+        label a finite number); the smallest label that is relevant (a reward, finite).
+
+    Every option is checked whatever the strategy (:mod:`cwlkit.support.checks`; a
+    :class:`ParamError` says what was expected), and ``judge``, ``pool_depth``, ``qrels`` or
+    ``gain`` given to a strategy that does not use them is refused.
     order : {"score", "rank", "file"}
         How each run is ranked (the Evaluator's option). ``"rank"`` takes the rank column's
         values themselves as the ranks for ``depth``, ``rbp`` and ``rrf``, gaps included, as

@@ -112,10 +112,12 @@ def simulate_judging(
     Parameters
     ----------
     qrels : qrels
-        The complete judgements (the oracle). A pooled document they do not hold is judged
-        not relevant (label 0), as trec_eval reads it.
+        The complete judgements (the oracle), in any form :func:`cwlkit.as_qrels` reads. A
+        pooled document they do not hold is judged not relevant (label 0), as trec_eval
+        reads it.
     runs : sequence or mapping of runs
-        At least two.
+        At least two, each in any form :func:`cwlkit.as_run` reads (a mapping's keys name
+        them in ``changed``; else file names, or ``run1``, ``run2``...).
     strategy : str
         A :func:`cwlkit.pool` strategy; ``params`` are its parameters (``p``,
         ``aggregate``, ``k``, ``order``, ``gain``, ``pool_depth``, ``rel``; not ``depth``
