@@ -249,3 +249,19 @@ def test_few_or_many_tied_rows_are_ordered_as_sorted_does(tied_share, light, loo
             assert np.array_equal(batch.labels[i, : len(want)], labels, equal_nan=True)
         else:
             assert [d for d in batch.docs[i] if d is not None] == want
+
+
+def test_no_judgement_at_all_with_a_run_in_memory():
+    """Qrels of no topic (what pooling evaluates runs against): the direct path ranks an
+    in-memory run's topics as the file path does (it raised ``zip() argument 2 is shorter``),
+    and every measure scores 0; by hand: the two documents of q1, by decreasing score."""
+    empty = cwlkit.Qrels.from_records([])
+    ev = cwlkit.Evaluator(empty, ["P@2"], topics="run")
+    batch = ev.batch({"q1": {"d1": 1.0, "d2": 2.0}})
+    assert list(batch.topics) == ["q1"] and batch.depth.tolist() == [2]
+    res = cwlkit.evaluate(empty, {"q1": {"d1": 1.0, "d2": 2.0}}, ["P@2"], topics="run")
+    assert res.mean() == {"P@2": 0.0}
+    many = {f"q{i}": {"d1": 1.0, "d2": 2.0} for i in range(40)}  # (more than a few topics)
+    batch = ev.batch(many)
+    assert len(batch.topics) == 40 and batch.depth.tolist() == [2] * 40
+    assert cwlkit.evaluate(empty, many, ["P@2"], topics="run").mean() == {"P@2": 0.0}

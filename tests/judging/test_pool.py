@@ -159,7 +159,7 @@ def test_deterministic_and_per_topic_budgets(tmp_path):
     assert per.sizes() == {"151": 3, "152": 5}
     text = per.to_qrels_text()
     assert text.splitlines()[0].split()[1::2] == ["0", "0"] and len(text.splitlines()) == 8
-    with pytest.raises(ParamError, match="strategies"):
+    with pytest.raises(ParamError, match=r"^strategy must be one of 'depth', "):
         pool(RUNS, "bogus")
     with pytest.raises(ParamError, match="C/W/L"):
         pool(RUNS, "residual", measure="P@10")

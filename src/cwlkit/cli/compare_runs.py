@@ -42,13 +42,10 @@ def build_parser():
 
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    from ..errors import ParamError
     from ..judging import compare_runs
     from ..support.jsontext import dumps
     from ._options import output_format, write_output
 
-    if not 0.0 < args.p < 1.0:
-        raise ParamError(f"-p must be in (0, 1); got {args.p:g}")
     fmt = output_format(args)
     rows = compare_runs(args.run_a, args.run_b, p=args.p, depth=args.depth, order=args.order)
     keys = ("min", "max", "res", "ext")

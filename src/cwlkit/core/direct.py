@@ -52,7 +52,7 @@ def qrels_arrays(q: GroupedQrels) -> tuple[dict[str, int], np.ndarray, np.ndarra
         labels = q.memo.pop("labels", None)  # (read already when the dict was checked)
         if labels is None or labels.size != n:
             labels = np.fromiter(chain.from_iterable(d.values() for d in inners), np.float64, n)
-        starts = np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64)
+        starts = (np.cumsum(counts) - counts).astype(np.int64)  # ([] for no topic)
         if n <= 64:  # (a few: sorted in Python, stable as lexsort, descending)
             flat, ends = labels.tolist(), np.cumsum(counts).tolist()
             labels = np.array(
@@ -619,6 +619,10 @@ def _qrels_matrix(qrels: GroupedQrels, where: list[int]) -> tuple[np.ndarray, np
         return out, counts
     w = np.asarray(where, dtype=np.int64)
     has = w >= 0
+    if not qcounts.size:  # (qrels of no topic: nothing to index)
+        has[:] = False
+        w = np.zeros_like(w)
+        qcounts = qstarts = np.zeros(1, dtype=np.int64)
     counts = np.where(has, qcounts[np.maximum(w, 0)], 0).astype(np.int64)
     Q = int(counts.max(initial=0))
     out = np.full((w.size, Q), np.nan)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
+
+from ..support.checks import check_choice, check_int, check_probability
 
 
 def compare_runs(
@@ -13,7 +15,20 @@ def compare_runs(
     """Rank-biased overlap (:func:`cwlkit.rbo`) of two runs' rankings, topic by topic.
 
     Each run is ranked as the Evaluator ranks it (``order``; trec_eval's by default), cut at
-    ``depth`` if given. Topics of one run only compare a ranking with an empty one.
+    ``depth`` if given. Topics of one run only compare a ranking with an empty one
+    (``min = ext = 0``).
+
+    Parameters
+    ----------
+    a, b : run
+        Any form :func:`cwlkit.as_run` reads (a path, a DataFrame, a pyarrow Table, a
+        pytrec_eval dict, records, a Run...).
+    p : float
+        RBO's persistence, in (0, 1).
+    depth : int, optional
+        Compare each ranking's top ``depth`` (an integer >= 1); default all of it.
+    order : {"score", "rank", "file"}
+        How each run is ranked (the Evaluator's option).
 
     Returns
     -------
@@ -22,9 +37,13 @@ def compare_runs(
         ``max``, ``res``, ``ext``.
     """
     from ..stats.agreement import rbo
-    from .pool import ranked_rows
+    from .pool import one_run, ranked_rows
 
-    ra, rb = ranked_rows([a], order=order), ranked_rows([b], order=order)
+    p = cast(float, check_probability("p", p))
+    depth = check_int("depth", depth, least=1, none=True)
+    order = check_choice("order", order, ("score", "rank", "file"))
+    ra = ranked_rows([one_run(a)], order=order)
+    rb = ranked_rows([one_run(b)], order=order)
 
     def lists(r: Any) -> dict[str, list[str]]:
         idx = np.lexsort((r.rank, r.topic.astype(str)))

@@ -22,15 +22,19 @@ between runs go to the run given first.
 
 from __future__ import annotations
 
+import inspect
+import math
+import numbers
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ParamError
+from ..support.checks import check_int, check_number, refuse
 
 BANDITS = ("maxmean", "mtf")
 
@@ -89,12 +93,49 @@ def _by_label(labels: np.ndarray, rel: float, code: int) -> bool:
 def _by_judge(
     judge: Callable[[str, str], float], topic: str, docs: np.ndarray, rel: float, code: int
 ) -> bool:
-    return float(judge(topic, str(docs[code]))) >= rel
+    doc = str(docs[code])
+    got = judge(topic, doc)
+    if isinstance(got, bool | np.bool_):
+        return float(got) >= rel
+    if not isinstance(got, numbers.Real) or not math.isfinite(got):
+        raise refuse(f"judge({topic!r}, {doc!r})", "a finite number (a label)", got)
+    return float(got) >= rel
 
 
-def _check_options(strategy: str, qrels: Any, judge: Any, pool_depth: int | None) -> None:
-    """Nothing: raises :class:`ParamError` for a strategy that is not a bandit, for no
-    oracle or two (``qrels`` and ``judge``), or for a ``pool_depth`` below 1."""
+def _check_judge(judge: Any) -> None:
+    """Nothing: raises :class:`ParamError` unless ``judge`` is None or callable with two
+    positional arguments (topic, document)."""
+    if judge is None:
+        return
+    if not callable(judge):
+        raise refuse("judge", "a function judge(topic, doc) -> label or None", judge)
+    try:
+        sig = inspect.signature(judge)
+    except (TypeError, ValueError):  # (a builtin without a signature: called as it is)
+        return
+    try:
+        sig.bind("topic", "doc")
+    except TypeError:
+        raise refuse(
+            "judge", "a function of two arguments, judge(topic, doc) -> label", judge
+        ) from None
+
+
+def check_bandit_options(pool_depth: Any, judge: Any, rel: Any) -> tuple[int | None, float]:
+    """``pool_depth`` and ``rel`` checked; :class:`ParamError` for a ``judge`` that is not
+    None nor a function of two arguments, a ``pool_depth`` that is not an integer >= 1 or
+    None, or a ``rel`` that is not a finite number."""
+    _check_judge(judge)
+    least = cast(float, check_number("rel", rel))
+    return check_int("pool_depth", pool_depth, least=1, none=True), least
+
+
+def _check_options(
+    strategy: str, qrels: Any, judge: Any, pool_depth: Any, rel: Any
+) -> tuple[int | None, float]:
+    """``pool_depth`` and ``rel`` checked (:func:`check_bandit_options`); raises
+    :class:`ParamError` for a strategy that is not a bandit or for no oracle or two
+    (``qrels`` and ``judge``)."""
     if strategy not in BANDITS:
         raise ParamError(f"bandit strategies are {', '.join(BANDITS)}; got {strategy!r}")
     if (qrels is None) == (judge is None):
@@ -102,8 +143,7 @@ def _check_options(strategy: str, qrels: Any, judge: Any, pool_depth: int | None
             f"{strategy} pooling judges as it goes: give one oracle, complete qrels (qrels=, "
             "--qrels) or a judging function of topic and document returning a label (judge=)"
         )
-    if pool_depth is not None and pool_depth < 1:
-        raise ParamError(f"pool_depth must be at least 1; got {pool_depth}")
+    return check_bandit_options(pool_depth, judge, rel)
 
 
 def _coded_rows(
@@ -184,7 +224,9 @@ def bandit_pool(
         The oracle: complete judgements (a document they do not hold is not relevant).
     judge : callable, optional
         The oracle instead: ``judge(topic, doc) -> label``, called once per judged document
-        in judging order, topic by topic (topics in string order).
+        in judging order, topic by topic (topics in string order). The label is a finite
+        number (a bool counts as 0 or 1); anything else (None, a string, NaN) is a
+        :class:`ParamError` naming the call and what it returned.
     rel : float
         The smallest label that is a reward (relevant).
     order : {"score", "rank", "file"}
@@ -196,7 +238,7 @@ def bandit_pool(
         The :class:`~cwlkit.judging.pool.Pool`'s fields: ``priority`` is minus the
         position in the topic's judging order (1-based).
     """
-    _check_options(strategy, qrels, judge, pool_depth)
+    pool_depth, rel = _check_options(strategy, qrels, judge, pool_depth, rel)
     pdoc, pstart, ctop, crun, ccode, pairs = _coded_rows(rows, pool_depth)
     labels = _oracle_labels(qrels, pairs, pdoc.size) if qrels is not None else None
     out_t: list[np.ndarray] = []

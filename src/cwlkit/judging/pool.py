@@ -38,18 +38,23 @@ id *ascending*). Documents tied in priority at a topic's cut are kept by ascendi
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_int, check_number, check_probability, refuse
+from .bandit import check_bandit_options
 
 STRATEGIES = ("depth", "rbp", "rrf", "residual", "maxmean", "mtf")
+ORDERS = ("score", "rank", "file")
+#: a depth beyond any ranking (a larger one means the same: every document)
+HUGE = 2**62
 
 
 @dataclass
@@ -104,7 +109,7 @@ class Pool:
     def head(self, n: int | Mapping[str, int]) -> Pool:
         """The first ``n`` documents of each topic (a number, or one per topic: a topic
         missing from the mapping keeps none)."""
-        keep = _head_mask(self.topics, n)
+        keep = _head_mask(self.topics, check_depth("n", n))
         return Pool(
             self.topics[keep], self.docs[keep], self.priority[keep], self.strategy, self.params
         )
@@ -131,14 +136,15 @@ def ranked_rows(
     order: str = "score",
     gain: Any = None,
 ) -> Ranked:
-    """The rows of ``runs`` as the Evaluator ranks them (``order``), with the C/W/L weights
-    of ``measure`` over each ranking when one is given (unjudged documents at gain 0)."""
+    """The rows of ``runs`` (a list of runs) as the Evaluator ranks them (``order``), with
+    the C/W/L weights of ``measure`` over each ranking when one is given (unjudged documents
+    at gain 0)."""
     from ..api import Evaluator
     from ..io.trec import Qrels
     from ..measures.cwl import CWLMetric
     from ..measures.cwl.engine import weights_matrix
 
-    items = run_items(runs)
+    items = list(runs)
     if order == "rank" and measure is None and qrels is None:
         return _rank_column_rows(items)
     q = Qrels.from_records([]) if qrels is None else qrels
@@ -205,12 +211,90 @@ def _rank_column_rows(items: list[Any]) -> Ranked:
     )
 
 
-def run_items(runs: Any) -> list[Any]:
-    if isinstance(runs, Mapping):
-        return list(runs.values())
-    if isinstance(runs, str | bytes) or not isinstance(runs, Sequence):
-        return [runs]
-    return list(runs)
+def named_run_list(runs: Any) -> list[tuple[str, Any]]:
+    """``(name, run)`` pairs of ``runs``: each run as given (the Evaluator reads files and
+    dicts by its fast paths), but an iterator read once with :func:`cwlkit.as_run`.
+
+    ``runs`` is one run in any form :func:`cwlkit.as_run` reads, a list or tuple of runs,
+    or a mapping of name to run. A pytrec_eval dict ``{topic: {doc: score}}`` and a list of
+    ``(topic, doc, score)`` tuples or ir_measures records are one run (as
+    :func:`cwlkit.evaluate` reads them). Names are the mapping's keys, file names for paths,
+    ``run1``, ``run2``... otherwise. Raises :class:`ParamError` for no run at all.
+    """
+    from ..io.inputs import as_run
+
+    named = split_runs(runs)
+    if not named:
+        raise refuse("runs", "a run, a list of runs or a mapping of names to runs", runs)
+    return [(name, as_run(run) if _iterator(run) else run) for name, run in named]
+
+
+def one_run(run: Any) -> Any:
+    """``run`` as given, or read with :func:`cwlkit.as_run` if it is an iterator (so that it
+    can be read more than once)."""
+    from ..io.inputs import as_run
+
+    return as_run(run) if _iterator(run) else run
+
+
+def _iterator(obj: Any) -> bool:
+    return isinstance(obj, Iterable) and iter(obj) is obj
+
+
+def split_runs(runs: Any) -> list[tuple[str, Any]]:
+    """``(name, run)`` pairs of ``runs`` as given (see :func:`named_run_list`), unread."""
+    from ..api import named_runs
+
+    if _iterator(runs):
+        runs = list(runs)  # (a generator: of runs, or of one run's records)
+    return named_runs([runs] if _one_run(runs) else runs)
+
+
+def _one_run(obj: Any) -> bool:
+    """Whether ``obj`` is one run rather than several: a path, a table, a Run, a pytrec_eval
+    dict (its values map documents to scores), records (a list or tuple whose first element
+    is a tuple), anything that is not a list, a tuple or a mapping."""
+    if isinstance(obj, str | bytes | os.PathLike):
+        return True
+    if isinstance(obj, Mapping):
+        first = next(iter(obj.values()), None)
+        return isinstance(first, Mapping) and not isinstance(
+            next(iter(first.values()), None), Mapping
+        )
+    if isinstance(obj, list | tuple):
+        return bool(obj) and (isinstance(obj[0], tuple) or hasattr(obj[0], "_fields"))
+    return True
+
+
+def check_measure(name: str, measure: Any, *, none: bool = False) -> None:
+    """Nothing: :class:`ParamError` unless ``measure`` is a measure's name or a Measure
+    (or None if ``none``)."""
+    from ..measures.base import Measure
+
+    if not (isinstance(measure, str | Measure) or (none and measure is None)):
+        raise refuse(name, "a measure name or a Measure" + (" or None" if none else ""), measure)
+
+
+def check_depth(name: str, depth: Any, *, least: int = 0, none: bool = False) -> Any:
+    """``depth`` as an int ``>= least`` or a mapping ``{topic: int >= 0}`` (topics as
+    strings), or None if ``none``; :class:`ParamError` otherwise (the option contract's
+    wording, the mapping's entries named ``NAME[topic]``)."""
+    if isinstance(depth, Mapping):
+        out: dict[str, int] = {}
+        for key, value in depth.items():
+            if not isinstance(key, str | int) or isinstance(key, bool):
+                raise refuse(f"{name}'s topics", "topic ids (strings or integers)", key)
+            got = check_int(f"{name}[{key!r}]", value, least=0)
+            assert got is not None
+            out[str(key)] = min(got, HUGE)
+        return out
+    if depth is None and none:
+        return None
+    if isinstance(depth, bool) or not isinstance(depth, int | np.integer) or depth < least:
+        either = ", " if none else " or "
+        expected = f"an integer >= {least}{either}a mapping {{topic: integer >= 0}}"
+        raise refuse(name, expected + (" or None" if none else ""), depth)
+    return min(int(depth), HUGE)
 
 
 def _head_mask(topics: np.ndarray, n: int | Mapping[str, int]) -> np.ndarray:
@@ -330,18 +414,11 @@ def _fusion_weights(
 ) -> tuple[np.ndarray, str, dict[str, Any]]:
     """Each row's weight under ``rbp`` (``(1 - p) p^(rank - 1)``) or ``rrf`` (``1 / (k +
     rank)``), how the weights combine over the runs (``aggregate``; always ``"sum"`` for
-    ``rrf``), and the strategy's parameters; raises :class:`ParamError` for a ``p``,
-    ``aggregate`` or ``k`` out of range."""
+    ``rrf``), and the strategy's parameters (checked by :func:`pool`)."""
     if strategy == "rbp":
-        if not 0.0 < p < 1.0:
-            raise ParamError(f"rbp pooling's p must be in (0, 1); got {p!r}")
-        if aggregate not in ("sum", "max"):
-            raise ParamError(f"aggregate must be 'sum' or 'max'; got {aggregate!r}")
         w = (1.0 - p) * p ** (rows.rank - 1.0)
         params: dict[str, Any] = {"p": p, "aggregate": aggregate}
     else:
-        if not k > -1 or not math.isfinite(k):
-            raise ParamError(f"rrf's k must be a number above -1; got {k!r}")
         w = 1.0 / (k + rows.rank)
         aggregate = "sum"
         params = {"k": k}
@@ -370,19 +447,20 @@ def pool(
     Parameters
     ----------
     runs : run, sequence of runs or mapping of name to run
-        Any form :func:`cwlkit.as_run` reads.
+        Each in any form :func:`cwlkit.as_run` reads; a pytrec_eval dict and a list of
+        records are one run (see :func:`named_run_list`).
     strategy : {"depth", "rbp", "rrf", "residual", "maxmean", "mtf"}
     depth : int or mapping of str to int, optional
         ``depth``: the rank cut k (default 10). Otherwise the documents a topic (default 10
         for ``rbp`` and ``rrf``, every retrieved document for ``residual``), or a budget per
-        topic (``{topic: n}``).
+        topic (``{topic: n}``). Integers >= 0.
     budget : int, optional
         ``residual`` only: the documents to judge in all, the largest priorities over every
-        topic.
+        topic (an integer >= 0).
     p, aggregate : float, {"sum", "max"}
-        ``rbp``'s persistence and how the runs' weights combine.
+        ``rbp``'s persistence, in (0, 1), and how the runs' weights combine.
     k : float
-        ``rrf``'s constant.
+        ``rrf``'s constant, a number > -1.
     measure : str or Measure
         ``residual``'s C/W/L metric.
     qrels : optional
@@ -390,9 +468,13 @@ def pool(
         gains). ``gain`` maps their labels as the Evaluator's option does. ``maxmean`` and
         ``mtf``: the oracle, complete judgements (a document they lack is not relevant).
     pool_depth, judge, rel : optional
-        ``maxmean`` and ``mtf``: each run's ranking cut at ``pool_depth``; the oracle as a
-        function ``judge(topic, doc) -> label`` instead of ``qrels``; the smallest label
-        that is relevant (a reward).
+        ``maxmean`` and ``mtf``: each run's ranking cut at ``pool_depth`` (an integer >= 1);
+        the oracle as a function ``judge(topic, doc) -> label`` instead of ``qrels`` (its
+        label a finite number); the smallest label that is relevant (a reward, finite).
+
+    Every option is checked whatever the strategy (:mod:`cwlkit.support.checks`; a
+    :class:`ParamError` says what was expected), and ``judge``, ``pool_depth``, ``qrels`` or
+    ``gain`` given to a strategy that does not use them is refused.
     order : {"score", "rank", "file"}
         How each run is ranked (the Evaluator's option). ``"rank"`` takes the rank column's
         values themselves as the ranks for ``depth``, ``rbp`` and ``rrf``, gaps included, as
@@ -409,19 +491,33 @@ def pool(
     >>> pl.to_dict()
     {'T1': ['T1-D1', 'T1-D2'], 'T2': ['T2-D1', 'T2-D2']}
     """
-    if strategy not in STRATEGIES:
-        raise ParamError(f"pool strategies are {', '.join(STRATEGIES)}; got {strategy!r}")
+    strategy = check_choice("strategy", strategy, STRATEGIES)
+    order = check_choice("order", order, ORDERS)
+    depth = check_depth("depth", depth, none=True)
+    budget = check_int("budget", budget, least=0, none=True)
+    p = cast(float, check_probability("p", p))  # (every option checked, whatever the strategy)
+    aggregate = check_choice("aggregate", aggregate, ("sum", "max"))
+    k = cast(float, check_number("k", k, least=-1.0, open_low=True))
+    check_measure("measure", measure)
+    if gain is not None and strategy != "residual":
+        raise ParamError(f"gain= is for residual pooling, not {strategy}")
     if strategy in ("maxmean", "mtf"):
         if budget is not None:
             raise ParamError("bandit pooling judges topic by topic: give depth= (per topic)")
-        return _bandit(runs, strategy, depth, pool_depth, qrels, judge, rel, order)
+        items = [r for _, r in named_run_list(runs)]
+        return _bandit(items, strategy, depth, pool_depth, qrels, judge, rel, order)
+    check_bandit_options(pool_depth, judge, rel)
+    for name, value in (("judge", judge), ("pool_depth", pool_depth)):
+        if value is not None:
+            raise ParamError(f"{name}= is for maxmean and mtf pooling, not {strategy}")
+    if qrels is not None and strategy != "residual":
+        raise ParamError(f"qrels= is for residual, maxmean and mtf pooling, not {strategy}")
     if budget is not None and strategy != "residual":
         raise ParamError("a total budget is for residual pooling; give depth= (per topic)")
-    if isinstance(depth, int | np.integer) and depth < 0:
-        raise ParamError(f"depth must be at least 0; got {depth}")
+    items = [r for _, r in named_run_list(runs)]
     if strategy == "residual":
-        return _residual(runs, depth, budget, measure, qrels, order, gain)
-    rows = ranked_rows(runs, order=order)
+        return _residual(items, depth, budget, measure, qrels, order, gain)
+    rows = ranked_rows(items, order=order)
     if strategy == "depth":
         return _depth(rows, depth)
     w, aggregate, params = _fusion_weights(rows, strategy, p, aggregate, k)

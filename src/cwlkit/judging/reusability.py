@@ -20,7 +20,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ..errors import ParamError
+from ..errors import InputError, ParamError
+from ..support.checks import check_choice, check_int, refuse
 
 #: the measures always reported next to the one asked for
 COMPANIONS = ("Bpref", "infAP")
@@ -76,14 +77,19 @@ def read_groups(path: str | os.PathLike[str]) -> dict[str, str]:
     """A grouping file: lines ``run group`` (the run as named in the results: its file name,
     or the path as given); blank lines and lines starting with ``#`` are skipped."""
     out: dict[str, str] = {}
-    with open(path, encoding="utf-8") as fh:
-        for i, line in enumerate(fh, 1):
-            parts = line.split()
-            if not parts or parts[0].startswith("#"):
-                continue
-            if len(parts) != 2:
-                raise ParamError(f"{path}:{i}: expected 'run group', got {line.strip()!r}")
-            out[parts[0]] = parts[1]
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.readlines()
+    except (OSError, UnicodeError) as exc:
+        what = getattr(exc, "strerror", None) or type(exc).__name__
+        raise InputError(f"{os.fspath(path)!s}: cannot read the groups file: {what}") from None
+    for i, line in enumerate(lines, 1):
+        parts = line.split()
+        if not parts or parts[0].startswith("#"):
+            continue
+        if len(parts) != 2:
+            raise ParamError(f"{path}:{i}: expected 'run group', got {line.strip()!r}")
+        out[parts[0]] = parts[1]
     return out
 
 
@@ -103,12 +109,10 @@ def _groups(names: list[str], paths: list[str | None], tags: list[str], group_by
     ):
         length = None
         if ":" in group_by:
-            try:
-                length = int(group_by.split(":", 1)[1])
-            except ValueError:
-                raise ParamError(
-                    f"group_by 'tag-prefix:N' takes a number of characters; got {group_by!r}"
-                ) from None
+            n = group_by.split(":", 1)[1]
+            if not (n.isascii() and n.isdigit()) or int(n) < 1:
+                raise refuse("the N of group_by 'tag-prefix:N'", "an integer >= 1", group_by)
+            length = int(n)
         return [tag_prefix(t, length) for t in tags]
     if isinstance(group_by, str) and group_by.startswith("regex:"):
         try:
@@ -167,23 +171,26 @@ def _means(res: Any, topics: Sequence[str], residual: bool) -> tuple[np.ndarray,
     return vals.mean(axis=1), out_r
 
 
-def _check_options(depth: Any, baseline: str) -> None:
-    """Nothing: raises :class:`ParamError` if ``depth`` is not a whole number of at least 1
-    or ``baseline`` is neither ``"pool"`` nor ``"qrels"``."""
-    if isinstance(depth, bool) or not isinstance(depth, int | np.integer) or depth < 1:
-        raise ParamError(f"depth must be a whole number of at least 1; got {depth!r}")
-    if baseline not in ("pool", "qrels"):
-        raise ParamError(f"baseline is 'pool' or 'qrels'; got {baseline!r}")
+def _check_options(depth: Any, baseline: Any, order: Any) -> tuple[int, str, str]:
+    """``depth`` (an integer >= 1), ``baseline`` (``"pool"`` or ``"qrels"``) and ``order``
+    checked; :class:`ParamError` otherwise."""
+    d = check_int("depth", depth, least=1)
+    assert d is not None
+    return (
+        d,
+        check_choice("baseline", baseline, ("pool", "qrels")),
+        check_choice("order", order, ("score", "rank", "file")),
+    )
 
 
 def _runs_and_groups(runs: Any, group_by: Any) -> tuple[list[str], list[Any], list[str], list[str]]:
     """The runs' names, the runs read, each run's group, and the distinct groups in order of
     first appearance; raises :class:`ParamError` for fewer than two runs, two runs of one
     name, or a single group."""
-    from ..api import named_runs
     from ..io.inputs import as_run
+    from .pool import split_runs
 
-    named = named_runs(runs)
+    named = split_runs(runs)
     if len(named) < 2:
         raise ParamError("reusability leaves groups of runs out: give at least two runs")
     names = [n for n, _ in named]
@@ -204,9 +211,12 @@ def _runs_and_groups(runs: Any, group_by: Any) -> tuple[list[str], list[Any], li
 def _measure_list(measure: Any) -> tuple[list[Any], list[bool]]:
     """The measures to score: ``measure`` (parsed if a string), then the :data:`COMPANIONS`
     other than it; and whether each is a C/W/L metric."""
+    from ..measures.base import Measure
     from ..measures.cwl import CWLMetric
     from ..measures.parse import parse_measure
 
+    if not isinstance(measure, str | Measure):
+        raise refuse("measure", "a measure name or a Measure", measure)
     m0 = parse_measure(measure) if isinstance(measure, str) else measure
     mlist = [m0] + [parse_measure(c) for c in COMPANIONS if c != m0.name]
     return mlist, [isinstance(m, CWLMetric) for m in mlist]
@@ -364,7 +374,7 @@ def reusability(
     from ..api import Evaluator
     from ..io.inputs import as_qrels
 
-    _check_options(depth, baseline)
+    depth, baseline, order = _check_options(depth, baseline, order)
     names, items, groups, gnames = _runs_and_groups(runs, group_by)
     mlist, is_cwl = _measure_list(measure)
     q = as_qrels(qrels)

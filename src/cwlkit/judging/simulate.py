@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_choice, check_int, check_probability, refuse
+
+#: the :func:`cwlkit.pool` parameters :func:`simulate_judging` passes on (the budgets set
+#: ``depth``; ``qrels`` is the oracle; ``pool_measure`` is residual's ``measure``)
+POOL_PARAMS = ("aggregate", "gain", "k", "order", "p", "pool_depth", "rel")
 
 
 @dataclass
@@ -75,10 +80,14 @@ def _labels(qrels: Any) -> dict[tuple[str, str], float]:
 def plot_simulations(sims: Sequence[Simulation], path: str) -> None:
     """Draw each simulation's tau against the judgements used on one axes, and write the
     figure to ``path`` (.png or .svg; a CwlkitError for another suffix or an unwritable
-    path, or when matplotlib is missing)."""
+    path, or when matplotlib is missing, or ``sims`` that are not Simulations)."""
     from ..plot.figures import check_path, figure, save
 
     check_path(path)
+    if isinstance(sims, Simulation):
+        sims = [sims]
+    if not isinstance(sims, Iterable) or not all(isinstance(x, Simulation) for x in sims):
+        raise refuse("sims", "a list of Simulations (simulate_judging's)", sims)
     fig, axes = figure(5.0, 3.5)
     for sim in sims:
         sim.plot(ax=axes[0, 0])
@@ -103,21 +112,24 @@ def simulate_judging(
     Parameters
     ----------
     qrels : qrels
-        The complete judgements (the oracle). A pooled document they do not hold is judged
-        not relevant (label 0), as trec_eval reads it.
+        The complete judgements (the oracle), in any form :func:`cwlkit.as_qrels` reads. A
+        pooled document they do not hold is judged not relevant (label 0), as trec_eval
+        reads it.
     runs : sequence or mapping of runs
-        At least two.
+        At least two, each in any form :func:`cwlkit.as_run` reads (a mapping's keys name
+        them in ``changed``; else file names, or ``run1``, ``run2``...).
     strategy : str
-        A :func:`cwlkit.pool` strategy; ``params`` are its parameters (``depth`` and
-        ``budget`` excepted: the budgets set them). For ``depth`` the order is by best rank.
+        A :func:`cwlkit.pool` strategy; ``params`` are its parameters (``p``,
+        ``aggregate``, ``k``, ``order``, ``gain``, ``pool_depth``, ``rel``; not ``depth``
+        or ``budget``: the budgets set them). For ``depth`` the order is by best rank.
         ``maxmean`` and ``mtf`` judge with ``qrels`` as their oracle (their order does not
         depend on the budget, so each budget judges a prefix of it).
     measure : str
         The measure the systems are ranked by.
     budgets : sequence of int
-        Documents judged a topic.
+        Documents judged a topic: a non-empty list of integers >= 0.
     alpha : float
-        The significance level of the paired t-tests against the best run.
+        The significance level of the paired t-tests against the best run, in (0, 1).
     pool_measure : str, optional
         ``residual``: the C/W/L metric whose residual guides the pool (default ``measure``).
 
@@ -127,19 +139,27 @@ def simulate_judging(
     """
     from ..io.inputs import as_qrels
     from ..io.trec import Qrels
-    from .pool import run_items
+    from .pool import STRATEGIES, check_measure, named_run_list
 
-    items = run_items(runs)
-    if len(items) < 2:
+    strategy = check_choice("strategy", strategy, STRATEGIES)
+    alpha = cast(float, check_probability("alpha", alpha))
+    check_measure("pool_measure", pool_measure, none=True)
+    budgets = _check_budgets(budgets)
+    for key in params:
+        if key in ("depth", "budget"):
+            raise ParamError(f"the budgets set the pools' sizes: give budgets=, not {key}=")
+        check_choice("a pool parameter", key, POOL_PARAMS)
+    named = named_run_list(runs)
+    if len(named) < 2:
         raise ParamError("simulated judging ranks systems: give at least two runs")
-    if any(int(b) < 0 for b in budgets):
-        raise ParamError("budgets are numbers of documents a topic, at least 0")
+    names = [n for n, _ in named]
+    items = [r for _, r in named]
     q = as_qrels(qrels)
     full = _scores(q, measure, items)
     best = int(np.argmax(full.means))
     sig_full = _significant(full.per, best, alpha)
     labels = _labels(q)
-    kw = {k: v for k, v in params.items() if k not in ("depth", "budget")}
+    kw = dict(params)
     if strategy == "residual":
         kw["measure"] = pool_measure if pool_measure is not None else measure
     if strategy in ("maxmean", "mtf"):
@@ -151,7 +171,7 @@ def simulate_judging(
         recs = _judged(pl, labels)
         got = _scores(Qrels.from_records(recs), measure, items) if recs else full.zero()
         moved = _significant(got.per, best, alpha) != sig_full
-        changed = [_name(items[i], int(i)) for i in np.flatnonzero(moved)] if got.same(full) else []
+        changed = [names[i] for i in np.flatnonzero(moved)] if got.same(full) else []
         out.records.append(_record(int(b), len(pl), full.means, got, changed))
     return out
 
@@ -228,14 +248,14 @@ def _judging_order(
 
 def _record(budget: int, judged: int, truth: np.ndarray, got: _Scored, changed: list) -> dict:
     """One row of :attr:`Simulation.records`."""
-    from ..stats.correlate import kendall_tau_b, tau_ap
+    from ..stats.correlate import kendall_tau_b, tau_ap_correlation
 
     finite = np.isfinite(got.resid).any()
     return {
         "budget": budget,
         "judged": judged,
         "tau": kendall_tau_b(truth, got.means).value,
-        "tau_ap": tau_ap(
+        "tau_ap": tau_ap_correlation(
             truth, got.means, ties="a" if np.unique(truth).size == truth.size else "b"
         ).value,
         "max_residual": float(np.nanmax(got.resid)) if finite else math.nan,
@@ -291,9 +311,12 @@ def _union(a: Any, b: Any) -> Any:
     )
 
 
-def _name(run: Any, i: int) -> str:
-    import os
-
-    if isinstance(run, str | os.PathLike):
-        return os.path.basename(str(run))
-    return f"run{i}"
+def _check_budgets(budgets: Any) -> list[int]:
+    """``budgets`` as a non-empty list of integers >= 0; :class:`ParamError` otherwise."""
+    expected = "a non-empty list of integers >= 0"
+    if isinstance(budgets, str | bytes | Mapping) or not isinstance(budgets, Iterable):
+        raise refuse("budgets", expected, budgets)
+    out = [check_int(f"budgets[{i}]", b, least=0) for i, b in enumerate(budgets)]
+    if not out:
+        raise refuse("budgets", expected, budgets)
+    return [int(b) for b in out if b is not None]

@@ -9,13 +9,19 @@ uneven lengths and with ties.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Iterable, Sequence
+import numbers
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..errors import ParamError
+from ..support.checks import check_probability, refuse
+
+#: what each ranking given to :func:`rbo` may be
+EXPECTED = "a ranking: a list, tuple or 1-d array of distinct ids (or sets of tied ids), best first"
 
 
 @dataclass(frozen=True)
@@ -53,23 +59,58 @@ class RBO:
         return {"min": self.min, "max": self.max, "res": self.res, "ext": self.ext, "p": self.p}
 
 
-def _flatten(ranking: Iterable[Any]) -> tuple[list[Hashable], np.ndarray]:
+def _flatten(name: str, ranking: Any) -> tuple[list[Hashable], np.ndarray]:
     """Items and their 1-based *entry depth*: the first position of their tie group. A tie
-    group is a set or frozenset; any other element is one item."""
-    items: list[Hashable] = []
+    group is a set or frozenset; any other element is one item. :class:`ParamError` for
+    what is not a ranking (None, a string, a mapping, a scalar, an array of more than one
+    dimension), an item that is not an id (None, NaN, a list...) or an item given twice."""
+    if (
+        isinstance(ranking, str | bytes | Mapping)
+        or not isinstance(ranking, Iterable)
+        or (isinstance(ranking, np.ndarray) and ranking.ndim != 1)
+    ):
+        raise refuse(name, EXPECTED, ranking)
+    items = list(ranking)
+    if all(type(x) is str for x in items):  # (the usual ranking: document ids, no ties)
+        return _distinct(name, items), np.arange(1, len(items) + 1, dtype=np.int64)
+    flat: list[Hashable] = []
     enter: list[int] = []
-    for el in ranking:
+    for el in items:
         if isinstance(el, set | frozenset):
+            if not el:
+                raise refuse(f"a set of tied ids in {name}", "non-empty", el)
             group = sorted(el, key=str)
-            first = len(items) + 1
-            items.extend(group)
+            first = len(flat) + 1
+            flat.extend(_id(name, x) for x in group)
             enter.extend([first] * len(group))
         else:
-            items.append(el)
-            enter.append(len(items))
+            flat.append(_id(name, el))
+            enter.append(len(flat))
+    return _distinct(name, flat), np.asarray(enter, dtype=np.int64)
+
+
+def _distinct(name: str, items: list[Hashable]) -> list[Hashable]:
+    """``items``, or :class:`ParamError` naming one given twice."""
     if len(set(items)) != len(items):
-        raise ParamError("RBO needs rankings without repeated items")
-    return items, np.asarray(enter, dtype=np.int64)
+        twice = next(x for x, n in Counter(items).items() if n > 1)
+        raise ParamError(f"RBO needs rankings without repeated items; {name} has {twice!r} twice")
+    return items
+
+
+def _id(name: str, item: Any) -> Hashable:
+    """``item`` if it can be an id in a ranking: hashable, not None, not NaN, not a
+    container; :class:`ParamError` otherwise."""
+    bad = (
+        item is None
+        or isinstance(item, list | dict | set | tuple | np.ndarray | bytes)
+        or not isinstance(item, Hashable)
+        or (isinstance(item, numbers.Real) and not math.isfinite(float(item)))
+    )
+    if bad:
+        raise refuse(
+            f"an item of {name}", "an id (hashable, not None nor NaN) or a set of ids", item
+        )
+    return item
 
 
 def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
@@ -110,27 +151,31 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     Parameters
     ----------
     a, b : sequence
-        The rankings, best first, of distinct hashable items (or sets of tied items).
+        The rankings, best first: lists, tuples or 1-d numpy arrays (any iterable but a
+        string or a mapping) of distinct ids (strings, integers, finite numbers: hashable,
+        not None nor NaN), or sets of tied ids. Anything else, an id given twice or two
+        empty rankings is a :class:`ParamError`.
     p : float
         The persistence in (0, 1); the expected depth of the comparison is ``1 / (1 - p)``.
 
     Returns
     -------
     RBO
-        ``.min``, ``.res``, ``.ext`` (and ``.max``). Empty rankings give NaN, and one empty
-        ranking against a non-empty one gives ``min = ext = 0``.
+        ``.min``, ``.res``, ``.ext`` (and ``.max``). One empty ranking against a non-empty
+        one gives ``min = ext = 0``.
     """
-    if not 0.0 < float(p) < 1.0:
-        raise ParamError(f"RBO's p must be in (0, 1); got {p!r}")
-    p = float(p)
-    ia, ea = _flatten(a)
-    ib, eb = _flatten(b)
+    p = cast(float, check_probability("p", p))
+    ia, ea = _flatten("a", a)
+    ib, eb = _flatten("b", b)
     (S, eS), (L, eL) = ((ia, ea), (ib, eb)) if len(ia) <= len(ib) else ((ib, eb), (ia, ea))
     s, l_ = len(S), len(L)
     if l_ == 0:
-        return RBO(math.nan, math.nan, math.nan, p, (0, 0))
+        raise ParamError("RBO of two empty rankings is undefined: give at least one item")
     d = np.arange(1, l_ + 1, dtype=np.float64)
     pd = p**d
+    # each depth's weight (1 - p) p^(d - 1): the sums below are (1 - p)/p sum_d p^d ... with
+    # the factor taken in, so that a tiny p (1/p overflowing, p^d underflowing) stays finite
+    w = (1.0 - p) * p ** (d - 1.0)
     # X_d: items in both prefixes, entering at the later of their two entry depths
     pos_s = {item: i for i, item in enumerate(S)}
     in_s = np.fromiter((item in pos_s for item in L), dtype=bool, count=l_)
@@ -141,9 +186,9 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     nL = np.cumsum(np.bincount(eL, minlength=l_ + 1)[1:]).astype(np.float64)
     denom = nS + nL
     Xl = X[-1]
-    log_tail = -math.log1p(-p) - float((pd / d).sum())  # sum_{d > l} p^d / d
-    k = (1.0 - p) / p
-    rbo_min = k * (float((2.0 * X / denom * pd).sum()) + Xl * log_tail)
+    # sum_{d > l} p^(d-1) / d = (-ln(1 - p) - sum_{d <= l} p^d / d) / p
+    tail_sum = max(-math.log1p(-p) - float((pd / d).sum()), 0.0) / p
+    rbo_min = float((2.0 * X / denom * w).sum()) + Xl * (1.0 - p) * tail_sum
     # max: the unseen items of S (depths s+1..d) match L's items not in S, seen by depth d
     tail = np.arange(l_) >= s
     unseen_l = np.cumsum(np.bincount(eL[~in_s], minlength=l_ + 1)[1:]).astype(np.float64)
@@ -151,16 +196,13 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     Xmax[tail] += np.minimum(d[tail] - s, unseen_l[tail])
     f = int(l_ + s - Xl)
     dd = np.arange(l_ + 1, f + 1, dtype=np.float64)
-    beyond = float(((2.0 * dd - l_ - s + Xl) / dd * p**dd).sum()) + p ** (f + 1) / (1.0 - p)
-    rbo_max = k * (float((2.0 * Xmax / denom * pd).sum()) + beyond)
+    beyond = (1.0 - p) * float(((2.0 * dd - l_ - s + Xl) / dd * p ** (dd - 1.0)).sum()) + p**f
+    rbo_max = float((2.0 * Xmax / denom * w).sum()) + beyond
     if s == 0:
         ext = 0.0
     else:
         As = 2.0 * X[s - 1] / denom[s - 1]
         Xext = X.copy()
         Xext[tail] += (d[tail] - s) * As
-        ext = k * (
-            float((2.0 * Xext / denom * pd).sum())
-            + (Xl + (l_ - s) * As) / l_ * p ** (l_ + 1) / (1 - p)
-        )
+        ext = float((2.0 * Xext / denom * w).sum()) + (Xl + (l_ - s) * As) / l_ * p**l_
     return RBO(float(rbo_min), float(rbo_max - rbo_min), float(ext), p, (s, l_))

@@ -125,8 +125,10 @@ def _tau_ap_b_half(x: np.ndarray, y: np.ndarray) -> float:
     return float(2.0 / nt.sum() * (conc[nt] / (p[nt] - 1)).sum() - 1.0)
 
 
-def tau_ap(x: Any, y: Any, *, ties: str = "a") -> Correlation:
-    """AP rank correlation tau_AP (Yilmaz, Aslam and Robertson, SIGIR 2008).
+def tau_ap_correlation(x: Any, y: Any, *, ties: str = "a") -> Correlation:
+    """AP rank correlation tau_AP (Yilmaz, Aslam and Robertson, SIGIR 2008) of two score
+    vectors, as a :class:`Correlation` (the public :func:`cwlkit.tau_ap` returns its value
+    and checks what users give it).
 
     ``x`` gives the true ordering and ``y`` the estimated one, both by decreasing score.
     Without ties, with items listed in ``y``'s order and ``C(i)`` the number of items above
@@ -156,7 +158,7 @@ def tau_ap(x: Any, y: Any, *, ties: str = "a") -> Correlation:
             "tau_ap_b", (_tau_ap_b_half(xa, ya) + _tau_ap_b_half(ya, xa)) / 2.0, math.nan, n
         )
     if ties != "a":
-        raise ParamError(f"ties must be 'a' or 'b'; got {ties!r}")
+        raise ParamError(f"ties must be one of 'a', 'b'; got {ties!r}")
     if np.unique(xa).size != n:
         raise ParamError(
             "tau_AP with ties='a' needs a true ordering (x) without ties; use ties='b'"
@@ -208,7 +210,7 @@ def weighted_tau(x: Any, y: Any, *, rank: str = "both") -> Correlation:
     return Correlation("weighted_tau", float(res.statistic), math.nan, int(xa.size))
 
 
-def rbo(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:
+def rbo_ext(a: Sequence[Hashable], b: Sequence[Hashable], p: float = 0.9) -> float:
     """Extrapolated rank-biased overlap ``RBO_ext`` (Webber, Moffat and Zobel, TOIS 2010,
     Eq. 32) of two rankings: :func:`cwlkit.stats.agreement.rbo`'s ``.ext``, which states the
     formula, with its bounds."""
@@ -241,7 +243,7 @@ def rbo_scores(
     score; tied scores are ordered by label, so RBO, unlike the taus, is not tie-aware)."""
     xa, ya = _pair(x, y, min_n=1)
     return Correlation(
-        "rbo", rbo(ranking(xa, labels), ranking(ya, labels), p), math.nan, int(xa.size)
+        "rbo", rbo_ext(ranking(xa, labels), ranking(ya, labels), p), math.nan, int(xa.size)
     )
 
 
@@ -256,7 +258,7 @@ def correlate_systems(
     """
     check_probability("rbo_p", rbo_p)
     xa, ya = _pair(x, y)
-    ap = tau_ap(xa, ya, ties="a" if np.unique(xa).size == xa.size else "b")
+    ap = tau_ap_correlation(xa, ya, ties="a" if np.unique(xa).size == xa.size else "b")
     return [
         pearson(xa, ya),
         spearman(xa, ya),

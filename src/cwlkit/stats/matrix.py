@@ -270,10 +270,10 @@ def correlation_matrix(
     >>> cm = correlation_matrix(runs)                                   # doctest: +SKIP
     >>> cm.get("systems", "kendall_tau_b", "ERR@20", "AP")              # doctest: +SKIP
     """
-    from .correlate import kendall_tau_b, pearson, spearman, tau_ap, weighted_tau
+    from .correlate import kendall_tau_b, pearson, spearman, tau_ap_correlation, weighted_tau
 
     def _tau_ap(x: np.ndarray, y: np.ndarray) -> Any:
-        return tau_ap(x, y, ties="a" if np.unique(x).size == x.size else "b")
+        return tau_ap_correlation(x, y, ties="a" if np.unique(x).size == x.size else "b")
 
     fns = {
         "pearson": pearson,
