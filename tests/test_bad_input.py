@@ -5,8 +5,8 @@ valid), never a raw TypeError, ValueError, AttributeError or a pyarrow error.
 Each public callable of ``cwlkit.__all__`` has its arguments listed in ``TARGETS``; a test
 checks the list is complete, so that a new public function is fuzzed as soon as it exists.
 The judging functions and the statistics package have their own such tests
-(``tests/judging/test_judging_bad_input.py``, ``tests/stats/test_stats_bad_input.py``). The fast tier
-draws a few examples per argument; the slow tier many more.
+(``tests/judging/test_judging_bad_input.py``, ``tests/stats/test_stats_bad_input.py``). The
+fast tier draws a few examples per argument; the slow tier many more.
 """
 
 from __future__ import annotations
