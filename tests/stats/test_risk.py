@@ -210,3 +210,30 @@ def test_compare_command_prints_risk(cli):
     assert rows["web2012.ql.cata.run.gz"]["URisk"] == 0.0
     rc, out, _ = cli("compare", q, a, b, "-m", "nDCG@20", "--risk", "1")
     assert "# risk (alpha 1: losses weigh 2)" in out and "GeoRisk" in out
+
+
+def test_report_with_risk(tmp_path):
+    """cwlkit.report(..., risk=alpha): the same table as cwlkit.risk, in JSON, text,
+    Markdown and HTML."""
+    import json
+
+    import cwlkit
+
+    q = {"1": {"a": 1}, "2": {"b": 1}, "3": {"c": 1}}
+    runs = {
+        "base": {"1": {"a": 1.0}, "2": {"x": 1.0}, "3": {"c": 1.0}},
+        "new": {"1": {"x": 1.0}, "2": {"b": 1.0}, "3": {"c": 1.0}},
+    }
+    rep = cwlkit.report(q, runs, ["P@1"], baseline="base", risk=2, curves=False)
+    want = cwlkit.risk(q, runs, "P@1", alpha=2).rows()
+    want = [{k: None if v != v else v for k, v in r.items()} for r in want]  # (NaN: null)
+    assert json.loads(rep.to_json())["risk"]["P@1"] == want
+    text = rep.to_text()
+    assert "# Risk (alpha 2: a loss weighs 3 times a win)" in text
+    row = next(
+        line.split() for line in text.splitlines() if line.startswith("P@1") and "new" in line
+    )
+    assert row[:4] == ["P@1", "new", "0.6667", "-0.6667"]
+    assert "| P@1 | new | 0.6667 | -0.6667 |" in rep.to_markdown()
+    assert "<h2>Risk</h2>" in rep.to_html(plots=False)
+    assert "risk" not in json.loads(cwlkit.report(q, runs, ["P@1"], curves=False).to_json())

@@ -82,6 +82,13 @@ def build_parser():
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--anova", action="store_true", help="add the two-way ANOVA per measure")
     p.add_argument(
+        "--risk",
+        type=float,
+        metavar="ALPHA",
+        help="add each measure's URisk and TRisk against the baseline (losses weigh "
+        "1 + ALPHA) and ZRisk and GeoRisk over the runs (html, text, markdown, json)",
+    )
+    p.add_argument(
         "--samples", type=int, default=10_000, help="randomization/bootstrap samples (10000)"
     )
     p.add_argument(
@@ -141,6 +148,7 @@ def main(argv: list[str]) -> int:
         correction=args.correction,
         alpha=args.alpha,
         anova=args.anova,
+        risk=args.risk,
         samples=args.samples,
         seed=args.seed,
         title=args.title,

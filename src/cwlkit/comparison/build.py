@@ -129,6 +129,7 @@ def report(
     correction: str = "none",
     alpha: float = 0.05,
     anova: bool = False,
+    risk: float | None = None,
     samples: int = 10_000,
     seed: int | None = 0,
     title: str | None = None,
@@ -165,6 +166,9 @@ def report(
         Significance level; intervals at ``1 - alpha``.
     anova : bool
         Add each measure's two-way ANOVA of topics x systems.
+    risk : float, optional
+        Add each measure's URisk, TRisk, ZRisk and GeoRisk with this alpha (>= 0): losses
+        weigh ``1 + risk`` (:mod:`cwlkit.stats.risk`).
     samples, seed :
         For the randomization and bootstrap tests.
     title : str, optional
@@ -210,6 +214,7 @@ def report(
         correction=correction,
         alpha=alpha,
         anova=anova,
+        risk=risk,
         samples=samples,
         seed=seed,
     )

@@ -262,6 +262,28 @@ def _anova_table(rep: Report) -> str:
     )
 
 
+def _risk_table(rep: Report) -> str:
+    t = rep.table
+    head, rows = t.risk_rows()
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="{"num" if i >= 2 else ""}">{escape(c)}</td>' for i, c in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return (
+        "<h2>Risk</h2>"
+        f"<p>{escape(t.risk_title())} See the definitions in cwlkit's docs (risk.md).</p>"
+        '<div class="scroll"><table class="small"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + body
+        + "</tbody></table></div>"
+    )
+
+
 def _figures(rep: Report, distribution: str) -> list[tuple[str, str, str]]:
     """``(heading, caption, svg)`` of each plot (:func:`cwlkit.plot.report.report_figures`)."""
     from ..plot.report import figure_svg, report_figures
@@ -321,6 +343,8 @@ def render_html(rep: Report, *, plots: bool = True, distribution: str = "box") -
     parts.append(_comparisons_table(rep))
     if t.anova:
         parts.append(_anova_table(rep))
+    if t.risk:
+        parts.append(_risk_table(rep))
     if plots:
         figs = []
         if importlib.util.find_spec("matplotlib") is None:  # pragma: no cover - optional

@@ -66,6 +66,12 @@ def render_markdown(t: Any, *, title: str | None = None, named_baseline: bool | 
     out += ["| " + " | ".join(r) + " |" for r in rows]
     out.append("")
     out += [f"- {md_escape_legend(s)}" for s in t.legend(interval=False, effect=False)]
+    if t.risk:
+        head, rows = t.risk_rows()
+        out += ["", md_escape_legend(t.risk_title()), ""]
+        out.append("| " + " | ".join(head) + " |")
+        out.append("|---|---|" + "---:|" * (len(head) - 2))
+        out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
     return "\n".join(out) + "\n"
 
 
@@ -80,6 +86,9 @@ def render_text(t: Any, *, title: str | None = None, named_baseline: bool | None
     out.append(table_text(head, rows, right))
     legend = [s for s in t.legend(interval=False, effect=False) if not s.startswith("Bold")]
     out += [f"# {s}\n" for s in ["*: the best mean of each measure.", *legend]]
+    if t.risk:
+        head, rows = t.risk_rows()
+        out += ["\n", f"# {t.risk_title()}\n", table_text(head, rows, [False, False] + [True] * 7)]
     return "".join(out)
 
 

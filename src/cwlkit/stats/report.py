@@ -111,6 +111,9 @@ class ReportTable:
         float64[R, M]: the mean C/W/L expected depth ``ED`` (NaN for other measures).
     anova : dict of str to AnovaResult
         Each measure's two-way ANOVA (with ``anova=True``).
+    risk : dict of str to RiskTable
+        Each measure's risk-sensitive measures (with ``risk=alpha``): URisk and TRisk
+        against the baseline (the first run without one), ZRisk and GeoRisk over the runs.
     test, correction, alpha, samples, seed
         The settings of the tests.
     dropped : dict of str to int
@@ -148,6 +151,7 @@ class ReportTable:
     samples: int | None = None
     seed: int | None = None
     anova: dict[str, Any] = field(default_factory=dict)
+    risk: dict[str, Any] = field(default_factory=dict)
     dropped: dict[str, int] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
@@ -285,7 +289,43 @@ class ReportTable:
         }
         if self.anova:
             doc["anova"] = {m: a.to_records() for m, a in self.anova.items()}
+        if self.risk:
+            doc["risk"] = {m: r.rows() for m, r in self.risk.items()}
+            doc["risk_alpha"] = float(next(iter(self.risk.values())).alpha)
         return doc
+
+    def risk_rows(self) -> tuple[list[str], list[list[str]]]:
+        """The risk table's header and formatted rows (measure, run, mean, URisk, TRisk, p,
+        ZRisk, GeoRisk, W/L), for the report's formats."""
+        from .render import fmt_num, fmt_p
+
+        head = ["measure", "run", "mean", "URisk", "TRisk", "p", "ZRisk", "GeoRisk", "W/L"]
+        rows = []
+        for m, t in self.risk.items():
+            for r in t.rows():
+                base = r["run"] == t.baseline  # (against itself: nothing to say)
+                rows.append(
+                    [
+                        m,
+                        r["run"],
+                        fmt_num(r["mean"]),
+                        "-" if base else fmt_num(r["URisk"], signed=True),
+                        "-" if base else fmt_num(r["TRisk"], 3),
+                        "-" if base else fmt_p(r["p"]),
+                        fmt_num(r["ZRisk"], 3),
+                        fmt_num(r["GeoRisk"]),
+                        "-" if base else f"{r['wins']}/{r['losses']}",
+                    ]
+                )
+        return head, rows
+
+    def risk_title(self) -> str:
+        """One line saying what the risk table holds."""
+        first = next(iter(self.risk.values()))
+        return (
+            f"Risk (alpha {first.alpha:g}: a loss weighs {1 + first.alpha:g} times a win): "
+            f"URisk and TRisk against {first.baseline}, ZRisk and GeoRisk over the runs."
+        )
 
 
 def _mean_ci(scores: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -336,6 +376,7 @@ def report_table(
     measures: Sequence[str] | None = None,
     samples: int = 10_000,
     seed: int | None = 0,
+    risk: float | None = None,
 ) -> ReportTable:
     """The report's numbers for several runs' :class:`~cwlkit.Results`.
 
@@ -364,6 +405,9 @@ def report_table(
     samples, seed :
         For the randomization and bootstrap tests (an integer from 1 to 10^8; an integer
         >= 0 or None).
+    risk : float, optional
+        Add each measure's risk-sensitive measures with this alpha (>= 0;
+        :mod:`cwlkit.stats.risk`).
     """
     from ..support.checks import check_bool, check_choice
     from .comparison import compare
@@ -389,6 +433,7 @@ def report_table(
         samples=samples,
         seed=seed,
         anova=anova,
+        risk=risk,
     )
     vals = table.scores
     assert vals is not None
@@ -455,6 +500,7 @@ def report_table(
         samples=table.samples,
         seed=table.seed,
         anova=table.anova,
+        risk=table.risk,
         dropped=table.dropped,
         comparisons=table.records,
     )
