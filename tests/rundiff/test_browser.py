@@ -148,6 +148,10 @@ def test_layout(browser, page_file, width):
         "[...document.querySelectorAll('.side table')].some(t => t.scrollWidth > t.clientWidth + 1)"
     )
     assert not spill
+    # the topics table fits its pane: no column hidden behind a horizontal scroll
+    assert page.evaluate(
+        "(l => l.scrollWidth <= l.clientWidth + 1)(document.querySelector('.list'))"
+    )
     items = _boxes(page, ".summary > span")
     assert not any(_overlap(a, b) for i, a in enumerate(items) for b in items[i + 1 :])
     # the intervals' labels do not overlap each other
@@ -155,3 +159,12 @@ def test_layout(browser, page_file, width):
     assert not any(_overlap(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :])
     page.screenshot(path=str(page_file.with_name(f"diff-{width}.png")))
     assert not errors
+
+
+def test_a_topic_named_in_the_address_opens(browser, page_file):
+    """The report links a deciding topic as diff.html#topic=ID."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(page_file.as_uri() + "#topic=190")
+    page.wait_for_selector("#detail h2")
+    assert page.locator("#detail h2").inner_text() == "Topic 190"
+    assert page.locator("#tbody tr.sel td").first.inner_text() == "190"

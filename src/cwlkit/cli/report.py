@@ -4,6 +4,7 @@ CSV or JSON."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 DESCRIPTION = """\
 Evaluate every run once with every measure, test the runs against a baseline (--baseline)
@@ -82,6 +83,12 @@ def build_parser():
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     p.add_argument("--anova", action="store_true", help="add the two-way ANOVA per measure")
     p.add_argument(
+        "--diff-pages",
+        action="store_true",
+        help="with -o REPORT.html: write the two runs of each comparison that some topic "
+        "decides side by side (cwlkit diff, depth 10) into REPORT_diff/, and link the topics",
+    )
+    p.add_argument(
         "--risk",
         type=float,
         metavar="ALPHA",
@@ -159,6 +166,38 @@ def main(argv: list[str]) -> int:
         progress=progress,
         jobs=args.jobs,
     )
+    if args.diff_pages:
+        if fmt != "html" or not args.output:
+            raise CwlkitError("cwlkit report: --diff-pages needs -o REPORT.html")
+        _diff_pages(rep, args, dict(zip(labels, args.runs, strict=True)))
     kw = {"plots": not args.no_plots, "distribution": args.distribution} if fmt == "html" else {}
     write_output(args, rep.render(fmt, **kw))
     return 0
+
+
+def _diff_pages(rep: Any, args: Any, paths: dict[str, str]) -> None:
+    """Write a diff page (baseline as A, the run as B) for each comparison some topic
+    decides, into ``REPORT_diff/`` beside the report, and link them from it."""
+    from pathlib import Path
+
+    from ..rundiff import diff
+
+    out = Path(args.output)
+    folder = out.with_name(out.stem + "_diff")
+    wanted = [r for r in rep.table.deciding or [] if r["topics"]]
+    if wanted:
+        folder.mkdir(exist_ok=True)
+    for k, r in enumerate(wanted, 1):
+        page = diff(
+            args.qrels,
+            paths[r["baseline"]],
+            paths[r["run"]],
+            r["measure"],
+            names=(r["baseline"], r["run"]),
+            order=args.order,
+            topics=args.topics,
+            gain=args.gain,
+        )
+        name = f"diff-{k}.html"
+        page.save(folder / name)
+        rep.diff_links[(r["run"], r["baseline"], r["measure"])] = f"{folder.name}/{name}"

@@ -262,6 +262,46 @@ def _anova_table(rep: Report) -> str:
     )
 
 
+def _deciding_table(rep: Report) -> str:
+    """The topics whose removal flips each comparison's significance (linked into the
+    comparison's diff page when there is one)."""
+    t = rep.table
+    if t.deciding is None:
+        from ..stats.decide import MAX_TOPICS
+
+        return (
+            "<h2>Topics that decide</h2><p>Not computed: it tests every comparison once per "
+            f"topic left out, and the report has {len(t.topics)} topics (the limit is "
+            f"{MAX_TOPICS}, at least 3).</p>"
+        )
+    rows = []
+    for r in t.deciding:
+        href = rep.diff_links.get((r["run"], r["baseline"], r["measure"]))
+        topics = [
+            f'<a href="{escape(href)}#topic={escape(x)}">{escape(x)}</a>' if href else escape(x)
+            for x in r["topics"]
+        ]
+        rows.append(
+            f"<tr><td>{escape(r['measure'])}</td><td>{escape(r['run'])}</td>"
+            f"<td>{escape(r['baseline'])}</td><td>{'yes' if r['significant'] else 'no'}</td>"
+            f"<td>{', '.join(topics) or '-'}</td></tr>"
+        )
+    head = ["measure", "run", "vs", "significant", "topics whose removal flips it"]
+    return (
+        "<h2>Topics that decide</h2>"
+        "<p>For each comparison, the topics without which its significance (at alpha, after "
+        "the correction) would flip: each topic is left out in turn and every comparison "
+        "tested and corrected again."
+        + (" A topic links to the two runs side by side." if rep.diff_links else "")
+        + "</p>"
+        '<div class="scroll"><table class="small"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table></div>"
+    )
+
+
 def _risk_table(rep: Report) -> str:
     t = rep.table
     head, rows = t.risk_rows()
@@ -341,6 +381,7 @@ def render_html(rep: Report, *, plots: bool = True, distribution: str = "box") -
             + "</p>"
         )
     parts.append(_comparisons_table(rep))
+    parts.append(_deciding_table(rep))
     if t.anova:
         parts.append(_anova_table(rep))
     if t.risk:

@@ -27,6 +27,10 @@ class ReportData:
         (empty when the runs came as Results).
     source : dict
         What was evaluated (qrels, measures, options), for the page's header.
+    diff_links : dict of (str, str, str) to str
+        ``(run, baseline, measure)`` -> the address of that comparison's diff page
+        (:func:`cwlkit.diff`), relative to the report: the topics that decide it link to
+        ``address#topic=ID`` (``cwlkit report --diff-pages`` writes the pages and fills it).
     named_baseline : bool or None
         Whether the user named the baseline (``baseline=`` / ``--baseline``). Only then is a
         run tagged "baseline" (or, with pairwise letters, "reference"); without one, Δ% and
@@ -40,6 +44,7 @@ class ReportData:
     pr_curves: dict[str, np.ndarray] = field(default_factory=dict)
     source: dict[str, Any] = field(default_factory=dict)
     named_baseline: bool | None = None
+    diff_links: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     @property
     def has_baseline(self) -> bool:

@@ -90,7 +90,6 @@ def render_html(d: Diff, *, title: str | None = None) -> str:
     delta = d.delta
     wins, losses = int((delta > 0).sum()), int((delta < 0).sum())
     heading = escape(title) if title else f"{a} vs {b}: {escape(d.measure)}"
-    query_col = '<th class="l" data-k="topic">query</th>' if d.queries else ""
     data = json.dumps(page_data(d), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     data = data.replace("</", "<\\/")
     return f"""<!DOCTYPE html>
@@ -123,7 +122,7 @@ aria-label="filter topics">
 <kbd>/</kbd> filter · <kbd>s</kbd> sort · click a document for its text</span></div>
 </header>
 <div class="panes">
-<div class="list"><table id="topics"><thead><tr><th class="l" data-k="topic">topic</th>{query_col}
+<div class="list"><table id="topics"><thead><tr><th class="l" data-k="topic">topic</th>
 <th data-k="a" title="{a}">A</th><th data-k="b" title="{b}">B</th><th data-k="delta">B − A</th>
 <th data-k="rbo" title="rank-biased overlap, p = {d.p:g}">RBO</th>
 <th data-k="tau" title="tau_AP of B's order against A's">τ<sub>AP</sub></th>

@@ -31,13 +31,12 @@ const ROW = 25, PAD = 15;
 let drawn = [-1, -1];
 
 function row(i) {
-  const d = delta(i), w = Math.round(40 * Math.abs(d) / maxAbs);
+  const d = delta(i), w = Math.round(32 * Math.abs(d) / maxAbs);
   const cls = d > 0 ? 'pos' : d < 0 ? 'neg' : '';
   const colour = d >= 0 ? 'var(--up)' : 'var(--down)';
-  const query = D.queries ? (D.queries[i] || '') : null;
-  const q = query === null ? '' : `<td class="q" title="${esc(query)}">${esc(query)}</td>`;
+  const query = D.queries ? (D.queries[i] || '') : '';
   return `<tr data-i="${i}" id="t${i}" class="${i === cur ? 'sel' : ''}">` +
-    `<td>${esc(D.topics[i])}</td>${q}` +
+    `<td title="${esc(query)}">${esc(D.topics[i])}</td>` +
     `<td class="n">${fmt(D.values[0][i])}</td><td class="n">${fmt(D.values[1][i])}</td>` +
     `<td class="n ${cls}">${d > 0 ? '+' : ''}${fmt(d)} ` +
     `<span class="bar" style="width:${w}px;background:${colour}"></span></td>` +
@@ -51,7 +50,7 @@ function drawRows(force) {
   const last = Math.min(shown.length, first + Math.ceil(list.clientHeight / ROW) + 2 * PAD);
   if (!force && first === drawn[0] && last === drawn[1]) return;
   drawn = [first, last];
-  const cols = D.queries ? 8 : 7;
+  const cols = 7;
   const spacer = h => h ? `<tr class="spacer" style="height:${h}px"><td colspan="${cols}"></td></tr>` : '';
   document.getElementById('tbody').innerHTML = spacer(first * ROW) +
     shown.slice(first, last).map(row).join('') + spacer((shown.length - last) * ROW);
@@ -112,7 +111,7 @@ function ranking(side, i) {
     `<table class="rank"><colgroup><col class="r"><col><col class="l"><col class="m"><col class="c"></colgroup>` +
     `<thead><tr><th title="rank">#</th><th class="l">document</th><th class="l">label</th>` +
     `<th title="rank in ${esc(other)}">in ${esc(other.length > 14 ? (side ? 'A' : 'B') : other)}</th>` +
-    `<th title="${esc(D.contribution)}">contribution</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+    `<th title="${esc(D.contribution)}">contrib.</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function intervals(i) {
@@ -156,10 +155,18 @@ document.getElementById('tbody').addEventListener('click', e => {
 document.querySelector('#topics thead').addEventListener('click', e => {
   const th = e.target.closest('th[data-k]'); if (!th) return;
   if (sortKey === th.dataset.k) desc = !desc; else { sortKey = th.dataset.k; desc = th.dataset.k !== 'topic'; }
-  drawList();
+  // report.html links a topic as diff.html#topic=ID: open it
+const wanted = decodeURIComponent((location.hash.match(/^#topic=(.*)$/) || [])[1] || '');
+if (wanted && D.topics.includes(wanted)) cur = D.topics.indexOf(wanted);
+drawList();
+if (cur >= 0) open(cur);
 });
 document.getElementById('sort').addEventListener('change', e => {
-  [sortKey, desc] = [e.target.value.split(':')[0], e.target.value.endsWith(':d')]; drawList();
+  [sortKey, desc] = [e.target.value.split(':')[0], e.target.value.endsWith(':d')]; // report.html links a topic as diff.html#topic=ID: open it
+const wanted = decodeURIComponent((location.hash.match(/^#topic=(.*)$/) || [])[1] || '');
+if (wanted && D.topics.includes(wanted)) cur = D.topics.indexOf(wanted);
+drawList();
+if (cur >= 0) open(cur);
 });
 document.getElementById('filter').addEventListener('input', drawList);
 document.querySelector('.list').addEventListener('scroll', () => drawRows(false));
@@ -183,4 +190,8 @@ document.addEventListener('keydown', e => {
   else if (e.key === 's') { sortKey = ORDER[(ORDER.indexOf(sortKey) + 1) % ORDER.length];
                             desc = sortKey !== 'topic'; drawList(); }
 });
+// report.html links a topic as diff.html#topic=ID: open it
+const wanted = decodeURIComponent((location.hash.match(/^#topic=(.*)$/) || [])[1] || '');
+if (wanted && D.topics.includes(wanted)) cur = D.topics.indexOf(wanted);
 drawList();
+if (cur >= 0) open(cur);

@@ -114,6 +114,9 @@ class ReportTable:
     risk : dict of str to RiskTable
         Each measure's risk-sensitive measures (with ``risk=alpha``): URisk and TRisk
         against the baseline (the first run without one), ZRisk and GeoRisk over the runs.
+    deciding : list of dict or None
+        For each comparison, the topics whose removal flips its significance
+        (:func:`cwlkit.stats.decide.deciding_topics`); None above its topic limit.
     test, correction, alpha, samples, seed
         The settings of the tests.
     dropped : dict of str to int
@@ -152,6 +155,7 @@ class ReportTable:
     seed: int | None = None
     anova: dict[str, Any] = field(default_factory=dict)
     risk: dict[str, Any] = field(default_factory=dict)
+    deciding: list[dict[str, Any]] | None = None
     dropped: dict[str, int] = field(default_factory=dict)
     comparisons: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
@@ -289,6 +293,8 @@ class ReportTable:
         }
         if self.anova:
             doc["anova"] = {m: a.to_records() for m, a in self.anova.items()}
+        if self.deciding is not None:
+            doc["deciding"] = self.deciding
         if self.risk:
             doc["risk"] = {m: r.rows() for m, r in self.risk.items()}
             doc["risk_alpha"] = float(next(iter(self.risk.values())).alpha)
@@ -411,6 +417,7 @@ def report_table(
     """
     from ..support.checks import check_bool, check_choice
     from .comparison import compare
+    from .decide import deciding_topics
     from .inputs import runs_results
 
     if pairwise is not None:
@@ -501,6 +508,7 @@ def report_table(
         seed=table.seed,
         anova=table.anova,
         risk=table.risk,
+        deciding=deciding_topics(table),
         dropped=table.dropped,
         comparisons=table.records,
     )
