@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .build import Diff
+    from .model import DiffData as Diff
 
 
 @lru_cache(maxsize=2)
