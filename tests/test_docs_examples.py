@@ -57,11 +57,16 @@ def blocks(path):
     return [(m.group(2), m.group(3)) for m in fence.finditer(path.read_text()) if not m.group(1)]
 
 
+#: what the repository's snapshot leaves out: git's data and the tools' caches
+SKIP = {".git", "__pycache__", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytest_cache"}
+SKIP |= {".import_linter_cache"}
+
+
 def _snapshot(root: Path) -> dict[str, tuple[float, int]]:
     """Every file and folder under ``root``: (modification time, size of a regular file)."""
     out = {}
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if x not in (".git", "__pycache__", ".mypy_cache")]
+        dirs[:] = [x for x in dirs if x not in SKIP]
         for name in [*dirs, *files]:
             p = os.path.join(d, name)
             try:
