@@ -110,6 +110,13 @@ def test_every_subcommand_takes_example_names(cli, tmp_path):
         assert rc == 0 and out and err == "", (args, err)
 
 
+def test_measures_before_example_names_stop_at_them(cli):
+    """``-m P@10 AP example:...``: the names are paths by the time ``-m`` takes its values."""
+    before = cli("evaluate", "-m", "P@10", "AP", "example:web2012.qrels", "example:web2012.ql.cata")
+    after = cli("evaluate", "example:web2012.qrels", "example:web2012.ql.cata", "-m", "P@10", "AP")
+    assert before == after and before[0] == 0 and "0.0860  0.0512" in before[1]
+
+
 def test_letor_score_on_the_examples_is_the_perl_scripts_output(cli, tmp_path):
     out = tmp_path / "out.txt"
     rc, _, err = cli(
