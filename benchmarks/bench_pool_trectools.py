@@ -33,7 +33,7 @@ TRECTOOLS = """
 import glob, json, sys, time
 from trectools import TrecRun, TrecPoolMaker
 folder, depth, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-runs = [TrecRun(p) for p in sorted(glob.glob(folder + "/*.run"))]
+runs = [TrecRun(p) for p in sorted(glob.glob(folder + "/*.run*"))]
 out = {}
 for strategy in ("topX", "rbp", "rrf"):
     best, size = float("inf"), 0
@@ -52,7 +52,7 @@ def cwlkit_times(folder: Path, depth: int, repeat: int) -> dict[str, list[float]
     import cwlkit
     from cwlkit.io.trec import read_run
 
-    runs = [read_run(p) for p in sorted(glob.glob(str(folder / "*.run")))]
+    runs = [read_run(p) for p in sorted(glob.glob(str(folder / "*.run*")))]
     out = {}
     for name, strategy in CASES:
         best, size = float("inf"), 0
@@ -76,7 +76,7 @@ def trectools_times(python: Path, folder: Path, depth: int, repeat: int) -> dict
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--venv", help="trectools' virtualenv")
-    ap.add_argument("--runs", default=str(RUNS), help="a folder of TREC runs (*.run)")
+    ap.add_argument("--runs", default=str(RUNS), help="a folder of TREC runs (*.run, *.run.gz)")
     ap.add_argument("--depth", type=int, default=100, help="documents a topic (100)")
     ap.add_argument("--repeat", type=int, default=3, help="timings per case, best kept (3)")
     ap.add_argument("--rounds", type=int, default=2, help="A B rounds (2)")
@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(args.rounds):  # A B A B
         theirs.append(trectools_times(python, folder, args.depth, args.repeat))
         ours.append(cwlkit_times(folder, args.depth, args.repeat))
-    print(f"# {len(glob.glob(str(folder / '*.run')))} runs of {folder}, {args.depth} a topic")
+    print(f"# {len(glob.glob(str(folder / '*.run*')))} runs of {folder}, {args.depth} a topic")
     print("| strategy | cwlkit s | trectools s | trectools / cwlkit | pool sizes |")
     print("|---|---|---|---|---|")
     for name, strategy in CASES:

@@ -35,6 +35,29 @@ def plain_copy(path: str | os.PathLike[str], folder: Path) -> Path:
     return out
 
 
+_PLAIN: list[Path] = []
+
+
+def plain_runs(paths) -> list[Path]:
+    """Plain-text copies of gzipped data files, made once per test session in a folder of
+    its own (removed at exit), for tests whose subject is the reading of large plain files
+    (streaming, memory maps, sizes). Same file names without ``.gz``."""
+    import atexit
+    import shutil
+    import tempfile
+
+    if not _PLAIN:
+        _PLAIN.append(Path(tempfile.mkdtemp(prefix="cwlkit-tests-plain-")))
+        atexit.register(shutil.rmtree, _PLAIN[0], True)
+    out = []
+    for p in paths:
+        dst = _PLAIN[0] / Path(p).name.removesuffix(".gz")
+        if not dst.exists():
+            plain_copy(p, _PLAIN[0])
+        out.append(dst)
+    return out
+
+
 @pytest.fixture
 def cli():
     """Run ``cwlkit ARGS`` in-process; return (exit status, stdout, stderr)."""

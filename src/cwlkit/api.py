@@ -345,13 +345,43 @@ def _is_many(run: Any) -> bool:
 
 
 def example(kind: str) -> str:
-    """Path of a bundled example file: ``qrels``, ``run``, ``costs`` or ``metrics`` (the
-    cwl_eval paper's topics T1 and T2)."""
-    from importlib import resources
+    """The path of a file bundled with the package, to try cwlkit without data of one's own.
 
-    if kind not in ("qrels", "run", "costs", "metrics"):
-        raise ParamError(f"example files are qrels, run, costs and metrics; got {kind!r}")
-    return str(resources.files("cwlkit") / "data" / f"example.{kind}")
+    Parameters
+    ----------
+    kind : str
+        ``qrels``, ``run``, ``costs``, ``metrics``: the cwl_eval paper's topics T1 and T2
+        (a qrels file, a run, element-type costs and a metrics file).
+        ``web2012.qrels``: the TREC 2012 Web Track's relevance judgements (topics 151-200,
+        grades -2..4; gzip). ``web2012.ql.cata``, ``web2012.rm.cata``, ``web2012.ql.catb``:
+        three of the track's baseline runs (Indri query likelihood and relevance model on
+        ClueWeb09 category A, query likelihood on category B), up to 1,000 documents a topic
+        (gzip). ``letor.features``, ``letor.predictions``, ``letor.ranks``: LETOR 4.0's
+        MQ2008 Fold1 test set, a linear model's scores for it (one a line) and a ranking
+        (the file order: positions 1..n of each query). The command line spells them
+        ``example:NAME``.
+
+    Returns
+    -------
+    str
+        The file's path (every reader of cwlkit takes gzip files as they are).
+
+    Raises
+    ------
+    ParamError
+        ``kind`` is not one of these names.
+
+    Examples
+    --------
+    >>> import cwlkit
+    >>> ev = cwlkit.Evaluator(cwlkit.example("web2012.qrels"), ["P@10", "AP"])
+    >>> res = ev.evaluate(cwlkit.example("web2012.ql.cata"))
+    >>> res.mean()["P@10"], len(res.topics)
+    (0.086, 50)
+    """
+    from .io.examples import example_path
+
+    return example_path(kind)
 
 
 def pr_curve(

@@ -1,11 +1,12 @@
 """Every ``--help`` shows what it does: 2 to 4 examples that run as written, help text for
 every option, a description for every action, and the anchor whose flags a subcommand keeps.
 
-The examples are taken from the help text itself (the lines after ``examples (run from the
-repository's root):``) and run with bash from the repository's root, as a reader would paste
-them, with ``cwlkit`` on the PATH and ``TMPDIR`` a fresh temporary folder (where the plot
-examples write their figures). Each must exit 0, print something or write a file there, and
-leave the repository's tree as it was.
+The examples are taken from the help text itself (the lines after its ``examples (run from
+any folder; ...):`` line) and run with bash, as a reader would paste them, from a fresh empty
+folder, with ``cwlkit`` on the PATH and ``TMPDIR`` a fresh empty folder beside it. They read
+the files bundled with cwlkit (``example:NAME``). Each must exit 0, print something or write
+a file into the current folder, leave ``TMPDIR`` empty, leave the repository's tree as it
+was, and write nothing beside the current folder.
 """
 
 from __future__ import annotations
@@ -103,6 +104,14 @@ def _tree() -> set[str]:
     return set(proc.stdout.splitlines())
 
 
+def test_examples_read_only_bundled_files():
+    """No example names a path of the repository (they run after ``pip install``, anywhere)
+    or the temporary folder; every ``-o`` writes into the current folder."""
+    for page, command in all_examples():
+        assert "/" not in command.replace("regex:", ""), (page, command)
+        assert "TMPDIR" not in command and "/tmp" not in command, (page, command)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("page,command", all_examples())
 def test_example_runs(page, command, tmp_path):
@@ -111,8 +120,9 @@ def test_example_runs(page, command, tmp_path):
     shim = bindir / "cwlkit"
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m cwlkit "$@"\n')
     shim.chmod(0o755)
-    tmp = tmp_path / "tmp"
+    tmp, work = tmp_path / "tmp", tmp_path / "work"
     tmp.mkdir()
+    work.mkdir()
     env = dict(os.environ)
     env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONPATH"] = str(REPO / "src")
@@ -122,13 +132,15 @@ def test_example_runs(page, command, tmp_path):
     before = _tree()
     proc = subprocess.run(
         ["bash", "-e", "-o", "pipefail", "-c", command],
-        cwd=REPO,
+        cwd=work,
         env=env,
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert proc.returncode == 0, f"{command}\n{proc.stderr[-2000:]}"
-    written = [p for p in tmp.rglob("*") if p.is_file() and p.stat().st_size > 0]
+    written = [p for p in work.rglob("*") if p.is_file() and p.stat().st_size > 0]
     assert proc.stdout.strip() or written, f"{command}: no output"
+    assert not list(tmp.iterdir()), f"{command} wrote into TMPDIR: {list(tmp.iterdir())}"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bin", "tmp", "work"], command
     assert _tree() == before, f"{command} wrote into the repository"

@@ -12,7 +12,7 @@ import sys
 import warnings
 
 import pytest
-from conftest import DATA, INST_EVAL
+from conftest import DATA, INST_EVAL, plain_runs
 from scipy.special import polygamma
 
 pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 PEER = INST_EVAL
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUN = WEB / "runs" / "web2012.ql.cata.run.gz"
+RUN = plain_runs([WEB / "runs" / "web2012.ql.cata.run.gz"])[0]  # (inst_eval.py reads plain files)
 
 needs_peer = pytest.mark.skipif(not PEER.is_file(), reason="set CWLKIT_INST_EVAL to inst_eval.py")
 needs_web = pytest.mark.skipif(not QRELS.is_file(), reason="data/web2012 missing")

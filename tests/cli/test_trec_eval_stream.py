@@ -7,7 +7,7 @@ pytrec_eval by tests/measures/trec), byte for byte, at every chunk size and job 
 from __future__ import annotations
 
 import pytest
-from conftest import DATA
+from conftest import DATA, plain_runs
 
 from cwlkit.io.partition import TopicRanges, partition, topic_bounds
 
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow  # (the fast tier: pytest -m 'not slow')
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run.gz"))
+RUNS = plain_runs(sorted((WEB / "runs").glob("*.run.gz")))  # (plain: streamed as such)
 TE = DATA / "trec_eval_test"
 SIZES = ["1", "7", "1000"]
 JOBS = ["1", "2"]

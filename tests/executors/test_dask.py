@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, plain_runs
 
 import cwlkit
 from cwlkit.errors import CwlkitError, FormatError
@@ -27,7 +27,7 @@ dd = pytest.importorskip("dask.dataframe")
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = sorted((WEB / "runs").glob("*.run.gz"))
+RUNS = plain_runs(sorted((WEB / "runs").glob("*.run.gz")))  # (plain, as streamed)
 TE = DATA / "trec_eval_test" / "9.0.8"
 MEASURES = ["P@10", "AP", "nDCG@10", "RR", "R-Prec"]
 RUN_COLUMNS = ["query_id", "Q0", "doc_id", "rank", "score", "tag"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import DATA, EXAMPLE
+from conftest import DATA, EXAMPLE, plain_runs
 
 import cwlkit
 import cwlkit.executors.choose as choose
@@ -22,9 +22,12 @@ TE = DATA / "trec_eval_test" / "9.0.8"
 MEASURES = ["P@5", "AP", "nDCG@10", "RR", "R-Prec", "NumRet", "GMAP", "ERR@10"]
 CWL = ["RBP(p=0.8)", "INST(T=2)", "AP_cwl", "SDCG@10"]
 
+_QL, _RM = plain_runs(  # (plain files: streamed as such)
+    [WEB / "runs" / "web2012.ql.cata.run.gz", WEB / "runs" / "web2012.rm.catb-filtered.run.gz"]
+)
 INPUTS = {
-    "web2012-ql": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.ql.cata.run.gz"),
-    "web2012-rm": (WEB / "qrels.web.151-200.txt", WEB / "runs" / "web2012.rm.catb-filtered.run.gz"),
+    "web2012-ql": (WEB / "qrels.web.151-200.txt", _QL),
+    "web2012-rm": (WEB / "qrels.web.151-200.txt", _RM),
     "trec_eval-suite": (TE / "qrels.test", TE / "results.test"),
     "example": (EXAMPLE / "example.qrels", EXAMPLE / "example.run"),
 }

@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 from cwlkit.core.batch import build_batch
 from cwlkit.errors import CwlkitError, FormatError, InputError
@@ -125,7 +125,7 @@ def check_types(obj: Qrels | Run) -> None:
 
 
 def _gzip(src: Path, dst: Path) -> Path:
-    dst.write_bytes(gzip.compress(src.read_bytes()))
+    dst.write_bytes(gzip.compress(read_data(src).encode()))
     return dst
 
 

@@ -12,17 +12,21 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..measures.base import Measure
 
 
-#: the data the --help examples read (run from the repository's root)
-WEB = "../shared/data/web2012"
-QRELS = f"{WEB}/qrels.web.151-200.txt"
-QL = f"{WEB}/runs/web2012.ql.cata.run"
-RM = f"{WEB}/runs/web2012.rm.cata.run"
+#: the data the --help examples read: files bundled with cwlkit (``example:NAME``, see
+#: ``cwlkit.example``), so that every example runs as written from any folder
+QRELS = "example:web2012.qrels"
+QL = "example:web2012.ql.cata"
+RM = "example:web2012.rm.cata"
+QLB = "example:web2012.ql.catb"
+RUNS = f"{QL} {RM} {QLB}"
+#: the first line of every --help's examples
+EXAMPLES_HEAD = "examples (run from any folder; example:NAME is a file bundled with cwlkit):"
 
 
 def examples(*lines: str) -> str:
-    """The epilog of a ``--help``: ``lines``, one command each, run as written from the
-    repository's root (``tests/cli/test_help_examples.py`` runs every one)."""
-    return "examples (run from the repository's root):\n" + "".join(f"  {x}\n" for x in lines)
+    """The epilog of a ``--help``: ``lines``, one command each, that run as written from any
+    folder and write only into it (``tests/cli/test_help_examples.py`` runs every one)."""
+    return EXAMPLES_HEAD + "\n" + "".join(f"  {x}\n" for x in lines)
 
 
 #: output file suffix -> format (``-o FILE`` without ``-f``)

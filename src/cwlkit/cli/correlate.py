@@ -36,7 +36,7 @@ measure i's system ordering as the truth), in full; -f tsv gives it one row per 
 def build_parser():
     from ._options import (
         QRELS,
-        WEB,
+        RUNS,
         add_correlation_options,
         add_evaluation_options,
         add_measure_option,
@@ -44,8 +44,7 @@ def build_parser():
     )
     from .main import ArgumentParser
 
-    runs = f"{WEB}/runs/web2012.ql.cata.run {WEB}/runs/web2012.rm.cata.run "
-    runs += f"{WEB}/runs/web2012.ql.catb.run {WEB}/runs/web2012.rm.catb.run"
+    runs = RUNS
     p = ArgumentParser(
         prog="cwlkit correlate",
         description=DESCRIPTION,

@@ -30,28 +30,24 @@ _GAIN_HELP = (
 )
 
 
-_L = "../shared/data/letor"
-_RANKS = "awk '{for (i = 1; i <= $1; i++) print i}'"  # ranks 1..n of each query, file order
+_F = "example:letor.features"  # LETOR 4.0 MQ2008 Fold1 test set (bundled, see cwlkit.example)
+_P = "example:letor.predictions"  # a linear model's scores, one a line
+_R = "example:letor.ranks"  # each query's documents 1..n in file order
 #: the --help examples of each script (OUTPUT '-': standard output)
 _EXAMPLES = {
     "score": (
-        f"cwlkit letor score {_L}/MQ2008.Fold1.test.lf.txt "
-        f"{_L}/MQ2008.Fold1.test.pred.linear.txt - 1",
-        f"cwlkit letor score --version 3.0 {_L}/MQ2008.Fold1.test.letor3.txt "
-        f"{_L}/MQ2008.Fold1.test.pred.linear.txt - 0",
+        f"cwlkit letor score {_F} {_P} - 1",
+        f"cwlkit letor score --version mslr {_F} {_P} - 0",
     ),
     "rank": (
-        f"cwlkit letor rank {_L}/MQ2008.Fold1.test.lf.txt "
-        f"<(awk '{{print $2}}' {_L}/MQ2008.Fold1.test.lf.txt | uniq -c | {_RANKS}) - 0",
-        f"cwlkit letor rank --version mslr {_L}/MQ2008.Fold1.test.lf.txt "
-        f"<(awk '{{print $2}}' {_L}/MQ2008.Fold1.test.lf.txt | uniq -c | {_RANKS}) - 1",
+        f"cwlkit letor rank {_F} {_R} - 0",
+        f"cwlkit letor rank --version mslr {_F} {_R} - 1",
     ),
     "ttest": (
-        f"cwlkit letor ttest {_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt "
-        f"{_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt -",
-        f"cwlkit letor ttest --p letor {_L}/expected/MQ2008.Fold1.test.linear.EvalScore4.flag1.txt "
-        f"<(cwlkit letor score {_L}/MQ2008.Fold1.test.lf.txt "
-        f"<(awk '{{print -NR}}' {_L}/MQ2008.Fold1.test.pred.linear.txt) - 1) -",
+        f"cwlkit letor ttest <(cwlkit letor score {_F} {_P} - 1) "
+        f"<(cwlkit letor rank {_F} {_R} - 1) -",
+        f"cwlkit letor ttest --p letor <(cwlkit letor score {_F} {_P} - 1) "
+        f"<(cwlkit letor rank {_F} {_R} - 1) -",
     ),
 }
 

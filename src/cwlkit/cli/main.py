@@ -132,9 +132,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     progress_env = os.environ.get("CWLKIT_PROGRESS")  # (--quiet sets it for the command)
     try:
+        from ..io.examples import resolve_examples
+
+        args = resolve_examples(argv[1:])  # example:NAME -> the bundled file's path
         mod = importlib.import_module(SUBCOMMANDS[name][0])
         with _one_line_warnings():
-            return int(mod.main(argv[1:]) or 0)
+            return int(mod.main(args) or 0)
     except CwlkitError as exc:
         return _error(str(exc))
     except BrokenPipeError:

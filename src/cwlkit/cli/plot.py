@@ -67,35 +67,30 @@ ACTIONS = {
     ),
 }
 
-_TMP = '"${TMPDIR:-/tmp}"'
-#: each action's --help examples (figures go to the temporary folder)
+#: each action's --help examples (figures go to the current folder)
 EXAMPLES = {
     "vectors": (
-        f"cwlkit plot vectors --example -M 'RBP(p=0.8)' -M 'INST(T=2)' -o {_TMP}/vectors.png",
-        f"cwlkit plot vectors {{QRELS}} {{QL}} -M 'RBP(p=0.8)' -t 151 -t 152 --ranks 20 "
-        f"-o {_TMP}/vectors.svg",
+        "cwlkit plot vectors --example -M 'RBP(p=0.8)' -M 'INST(T=2)' -o vectors.png",
+        "cwlkit plot vectors {QRELS} {QL} -M 'RBP(p=0.8)' -t 151 -t 152 --ranks 20 -o vectors.svg",
     ),
     "sweep": (
-        f"cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o {_TMP}/sweep.png",
-        f"cwlkit plot sweep {{QRELS}} {{QL}} -M 'INST(T=1:5:1)' -o {_TMP}/sweep.svg",
+        "cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o sweep.png",
+        "cwlkit plot sweep {QRELS} {QL} -M 'INST(T=1:5:1)' -o sweep.svg",
     ),
     "pr": (
-        f"cwlkit plot pr {{QRELS}} {{QL}} -t 151 -t 152 -o {_TMP}/pr.png",
-        f"cwlkit plot pr {{QRELS}} {{QL}} {{RM}} --rel 2 -o {_TMP}/pr.svg",
+        "cwlkit plot pr {QRELS} {QL} -t 151 -t 152 -o pr.png",
+        "cwlkit plot pr {QRELS} {QL} {RM} --rel 2 -o pr.svg",
     ),
     "roc": (
-        f"cwlkit plot roc {{QRELS}} {{QL}} -o {_TMP}/roc.png",
-        f"cwlkit plot roc {{QRELS}} {{QL}} -t 151 -t 155 --topics qrels -o {_TMP}/roc.svg",
+        "cwlkit plot roc {QRELS} {QL} -o roc.png",
+        "cwlkit plot roc {QRELS} {QL} -t 151 -t 155 --topics qrels -o roc.svg",
     ),
     "scatter": (
-        f"cwlkit plot scatter {{QRELS}} {{WEB}}/runs/*.run -m ERR@20 'RBP(p=0.6)' AP "
-        f"-o {_TMP}/scatter.png",
-        f"cwlkit plot scatter {{QRELS}} {{WEB}}/runs/*.run -x nDCG@10 -m P@10 AP "
-        f"-o {_TMP}/scatter.svg",
+        "cwlkit plot scatter {QRELS} {RUNS} -m ERR@20 'RBP(p=0.6)' AP -o scatter.png",
+        "cwlkit plot scatter {QRELS} {RUNS} -x nDCG@10 -m P@10 AP -o scatter.svg",
     ),
     "matrix": (
-        f"cwlkit plot matrix {{QRELS}} {{WEB}}/runs/*.run -m ERR@20 'RBP(p=0.6)' AP nDCG@10 "
-        f"-o {_TMP}/matrix.png",
+        "cwlkit plot matrix {QRELS} {RUNS} -m ERR@20 'RBP(p=0.6)' AP nDCG@10 -o matrix.png",
     ),
 }
 
@@ -182,23 +177,22 @@ def build_parser():
     from ._options import QL, QRELS, examples
     from .main import ArgumentParser
 
-    tmp = _TMP
     p = ArgumentParser(
         prog="cwlkit plot",
         description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=examples(
-            f"cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o {tmp}/sweep.png",
-            f"cwlkit plot vectors --example -M 'INST(T=2)' -o {tmp}/vectors.png",
-            f"cwlkit plot pr {QRELS} {QL} -o {tmp}/pr.png",
+            "cwlkit plot sweep --example -M 'RBP(p=0.1:0.9:0.1)' -o sweep.png",
+            "cwlkit plot vectors --example -M 'INST(T=2)' -o vectors.png",
+            f"cwlkit plot pr {QRELS} {QL} -o pr.png",
         ),
     )
     sub = p.add_subparsers(dest="action", metavar="ACTION", required=True, help="the figure")
 
     def action(name: str) -> argparse.ArgumentParser:
-        from ._options import QL, QRELS, RM, WEB, examples
+        from ._options import QL, QRELS, RM, RUNS, examples
 
-        data = {"{QRELS}": QRELS, "{QL}": QL, "{RM}": RM, "{WEB}": WEB}
+        data = {"{QRELS}": QRELS, "{QL}": QL, "{RM}": RM, "{RUNS}": RUNS}
         lines = []
         for x in EXAMPLES[name]:
             for key, value in data.items():

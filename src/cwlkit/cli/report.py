@@ -36,7 +36,7 @@ def build_parser():
         QL,
         QRELS,
         RM,
-        WEB,
+        RUNS,
         add_jobs_option,
         add_measure_option,
         add_output_options,
@@ -53,10 +53,10 @@ def build_parser():
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=examples(
             f"cwlkit report {QRELS} {QL} {RM} -m P@10 AP nDCG@10",
-            f"cwlkit report {QRELS} {WEB}/runs/*.run -m AP 'RBP(p=0.8)' "
-            "--baseline web2012.ql.cata.run --correction holm -f text",
+            f"cwlkit report {QRELS} {RUNS} -m AP 'RBP(p=0.8)' "
+            "--baseline web2012.ql.cata.run.gz --correction holm -f text",
             f"cwlkit report {QRELS} {QL} {RM} -m AP -f latex --title 'Web 2012'",
-            f'cwlkit report {QRELS} {QL} {RM} -m P@10 AP -o "${{TMPDIR:-/tmp}}"/report.html',
+            f"cwlkit report {QRELS} {QL} {RM} -m P@10 AP -o report.html",
         ),
     )
     p.add_argument("qrels", help="TREC qrels: topic iteration document label")

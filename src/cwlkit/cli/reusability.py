@@ -41,16 +41,16 @@ COLUMNS = (
 
 
 def build_parser():
-    from ._options import QRELS, WEB, add_output_options, examples
+    from ._options import QRELS, RUNS, add_output_options, examples
     from .main import ArgumentParser
 
     p = ArgumentParser(
         prog="cwlkit reusability",
         description=DESCRIPTION,
         epilog=examples(
-            f"cwlkit reusability {QRELS} {WEB}/runs/*.run --group-by 'regex:\\.(ql|rm)\\.' "
+            f"cwlkit reusability {QRELS} {RUNS} --group-by 'regex:\\.(ql|rm)\\.' "
             "--depth 10 -m P@10",
-            f"cwlkit reusability {QRELS} {WEB}/runs/*.run --group-by 'regex:(cat.)' -d 20 "
+            f"cwlkit reusability {QRELS} {RUNS} --group-by 'regex:(cat.)' -d 20 "
             "-m 'RBP(p=0.8)' -f json",
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

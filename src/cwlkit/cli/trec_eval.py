@@ -62,13 +62,13 @@ measure and where cwlkit departs from trec_eval.
 """
 
 
-_Q = "../shared/data/web2012/qrels.web.151-200.txt"
-_R = "../shared/data/web2012/runs/web2012"
+_Q = "example:web2012.qrels"
+_R = "example:web2012"
 HELP += (
-    "\nexamples (run from the repository's root):\n"
-    f"  cwlkit trec_eval {_Q} {_R}.ql.cata.run\n"
-    f"  cwlkit trec_eval -q -m P.5,10 -m map {_Q} {_R}.ql.cata.run\n"
-    f"  cwlkit trec_eval -c -m all_trec {_Q} {_R}.ql.cata.run {_R}.rm.cata.run\n"
+    "\nexamples (run from any folder; example:NAME is a file bundled with cwlkit):\n"
+    f"  cwlkit trec_eval {_Q} {_R}.ql.cata\n"
+    f"  cwlkit trec_eval -q -m P.5,10 -m map {_Q} {_R}.ql.cata\n"
+    f"  cwlkit trec_eval -c -m all_trec {_Q} {_R}.ql.cata {_R}.rm.cata\n"
 )
 
 

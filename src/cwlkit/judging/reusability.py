@@ -365,10 +365,9 @@ def reusability(
     Examples
     --------
     >>> import cwlkit
-    >>> W = "../shared/data/web2012"
-    >>> runs = [f"{W}/runs/web2012.ql.cata.run", f"{W}/runs/web2012.rm.cata.run"]
-    >>> r = cwlkit.reusability(f"{W}/qrels.web.151-200.txt", runs,      # doctest: +SKIP
-    ...                        {"web2012.ql.cata.run": "ql", "web2012.rm.cata.run": "rm"},
+    >>> runs = [cwlkit.example("web2012.ql.cata"), cwlkit.example("web2012.rm.cata")]
+    >>> r = cwlkit.reusability(cwlkit.example("web2012.qrels"), runs,   # doctest: +SKIP
+    ...                        {"web2012.ql.cata.run.gz": "ql", "web2012.rm.cata.run.gz": "rm"},
     ...                        depth=10, measure="P@10")
     """
     from ..api import Evaluator

@@ -263,10 +263,9 @@ def correlation_matrix(
     Examples
     --------
     >>> import cwlkit
-    >>> W = "../shared/data/web2012"
-    >>> runs = cwlkit.evaluate(f"{W}/qrels.web.151-200.txt",
-    ...                        [f"{W}/runs/web2012.ql.cata.run", f"{W}/runs/web2012.rm.cata.run",
-    ...                         f"{W}/runs/web2012.ql.catb.run"], ["ERR@20", "P@10", "AP"])
+    >>> names = ["web2012.ql.cata", "web2012.rm.cata", "web2012.ql.catb"]
+    >>> runs = cwlkit.evaluate(cwlkit.example("web2012.qrels"),
+    ...                        [cwlkit.example(n) for n in names], ["ERR@20", "P@10", "AP"])
     >>> cm = correlation_matrix(runs)                                   # doctest: +SKIP
     >>> cm.get("systems", "kendall_tau_b", "ERR@20", "AP")              # doctest: +SKIP
     """
