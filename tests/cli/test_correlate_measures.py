@@ -11,13 +11,13 @@ import json
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 from scipy import stats as sp
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
 RUNS = [
-    str(WEB / "runs" / f"web2012.{s}.run")
+    str(WEB / "runs" / f"web2012.{s}.run.gz")
     for s in ("ql.cata", "rm.cata", "ql.catb", "rm.catb", "ql.cata-filtered")
 ]
 
@@ -28,8 +28,8 @@ def _pytrec_means() -> dict[str, np.ndarray]:
 
     def read(path: str, qrels: bool) -> dict:
         out: dict = {}
-        with open(path) as f:
-            for line in f:
+        for line in read_data(path).splitlines():
+            if line.strip():
                 p = line.split()
                 if qrels:
                     out.setdefault(p[0], {})[p[2]] = int(p[3])

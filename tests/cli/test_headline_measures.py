@@ -18,7 +18,7 @@ from cwlkit.measures.registry import HEADLINE_MEASURES
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = [str(WEB / "runs" / f"web2012.{n}.run") for n in ("ql.cata", "rm.cata")]
+RUNS = [str(WEB / "runs" / f"web2012.{n}.run.gz") for n in ("ql.cata", "rm.cata")]
 
 
 def test_the_set():

@@ -16,7 +16,6 @@ import pytest
 from conftest import DATA
 
 import cwlkit
-from cwlkit.api import Evaluator
 from cwlkit.errors import ParamError
 from cwlkit.results import Results
 
@@ -81,8 +80,7 @@ def test_report_equals_evaluate_then_report_table(rep):
 
 
 def test_pr_curves_are_the_mean_over_the_report_topics(rep):
-    ev = Evaluator(QRELS, ["P@10"])
-    curve = cwlkit.pr_curve(ev.batch(RUNS[2]))
+    curve = cwlkit.pr_curve(QRELS, RUNS[2])
     np.testing.assert_allclose(rep.pr_curves[NAMES[2]], curve.mean_interpolated, atol=1e-15)
 
 

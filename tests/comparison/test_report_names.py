@@ -8,12 +8,11 @@ though no baseline was named.
 
 from __future__ import annotations
 
-import gzip
 import re
 import shutil
 
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 from cwlkit.comparison.build import resolve_baseline, run_names
 from cwlkit.errors import ParamError
@@ -52,11 +51,10 @@ def runs(tmp_path_factory):
     """Three runs as paths, one of them gzipped under a TREC-style name."""
     d = tmp_path_factory.mktemp("runs")
     src = WEB / "runs"
-    with open(src / "web2012.rm.cata.run", "rb") as f, gzip.open(d / "input.rmcata.gz", "wb") as g:
-        shutil.copyfileobj(f, g)
-    shutil.copy(src / "web2012.ql.cata.run", d / "web2012.ql.cata.run")
+    shutil.copy(src / "web2012.rm.cata.run.gz", d / "input.rmcata.gz")
+    (d / "web2012.ql.cata.run").write_text(read_data(src / "web2012.ql.cata.run.gz"))
     (d / "sub").mkdir()
-    shutil.copy(src / "web2012.ql.catb.run", d / "sub" / "ql.catb.txt")
+    (d / "sub" / "ql.catb.txt").write_text(read_data(src / "web2012.ql.catb.run.gz"))
     return [str(d / "input.rmcata.gz"), str(d / "web2012.ql.cata.run"), str(d / "sub/ql.catb.txt")]
 
 

@@ -6,18 +6,18 @@ with Python's sort, an independent reference; the bounds hold the extreme comple
 from __future__ import annotations
 
 import pytest
-from conftest import DATA, run_refs
+from conftest import DATA, read_data, run_refs
 
 import cwlkit
 
 W = DATA / "web2012"
-A = W / "runs" / "web2012.ql.cata.run"
-B = W / "runs" / "web2012.rm.catb.run"
+A = W / "runs" / "web2012.ql.cata.run.gz"
+B = W / "runs" / "web2012.rm.catb.run.gz"
 
 
 def _rankings(path, depth):
     rows: dict[str, list[tuple[float, str]]] = {}
-    for line in path.read_text().splitlines():
+    for line in read_data(path).splitlines():
         t, _, d, _, s, _ = line.split()
         rows.setdefault(t, []).append((float(s), d))
     return {t: [d for _, d in sorted(r, reverse=True)][:depth] for t, r in rows.items()}
@@ -49,7 +49,7 @@ def test_compare_runs_in_memory_equals_the_rankings_by_hand():
 
     def as_dict(path):
         out: dict[str, dict[str, float]] = {}
-        for line in path.read_text().splitlines():
+        for line in read_data(path).splitlines():
             t, _, d, _, s, _ = line.split()
             out.setdefault(t, {})[d] = float(s)
         return out

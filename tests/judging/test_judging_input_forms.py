@@ -10,7 +10,7 @@ import math
 from pathlib import Path
 
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 import cwlkit
 
@@ -32,8 +32,8 @@ FORMS = (
 
 
 def _subset(path: Path, tmp: Path, kind: str) -> Path:
-    keep = [ln for ln in path.read_text().splitlines() if ln.split()[0] in TOPICS]
-    out = tmp / f"{path.stem}.{kind}.txt"
+    keep = [ln for ln in read_data(path).splitlines() if ln.split()[0] in TOPICS]
+    out = tmp / f"{path.name.removesuffix('.gz')}.{kind}.txt"
     out.write_text("\n".join(keep) + "\n")
     return out
 
@@ -98,7 +98,7 @@ def _form(path: Path, kind: str, form: str, tmp: Path):
 def files(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("forms")
     qrels = _subset(W / "qrels.web.151-200.txt", tmp, "qrels")
-    runs = {n: _subset(W / "runs" / f"web2012.{n}.run", tmp, "run") for n in NAMES}
+    runs = {n: _subset(W / "runs" / f"web2012.{n}.run.gz", tmp, "run") for n in NAMES}
     return tmp, qrels, runs
 
 

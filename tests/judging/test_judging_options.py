@@ -210,7 +210,7 @@ def test_reusability_groups_file_missing(tmp_path):
 
 
 W = DATA / "web2012"
-QL, RM = str(W / "runs" / "web2012.ql.cata.run"), str(W / "runs" / "web2012.rm.cata.run")
+QL, RM = str(W / "runs" / "web2012.ql.cata.run.gz"), str(W / "runs" / "web2012.rm.cata.run.gz")
 QRELS = str(W / "qrels.web.151-200.txt")
 CLI = [
     (("compare-runs", QL, RM, "--depth", "-1"), "depth must be an integer >= 1 or None; got -1"),

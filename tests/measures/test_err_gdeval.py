@@ -471,7 +471,7 @@ def test_risk_sensitive_bytes_are_gdeval_pl_v13s(cli, args, expected):
     """gdeval.pl v1.3's own risk-sensitive output (tests/fixtures/gdeval_risk), byte for
     byte: the runid ``RUN (rel to. BASE; rs=1+a; a=ALPHA)`` with semicolons, the deltas, the
     amean."""
-    runs = {a: str(WEB / "runs" / a) for a in args if a.endswith(".run")}
+    runs = {a: str(WEB / "runs" / f"{a}.gz") for a in args if a.endswith(".run")}
     argv = [runs.get(a, a) for a in args]
     rc, out, err = cli("gdeval", *argv[:-1], QRELS, argv[-1])
     assert rc == 0 and err == ""
@@ -553,7 +553,7 @@ def test_err_at_k_is_ir_measures_on_qrels_topping_out_below_four(tmp_path, top):
     qp = tmp_path / "qrels"
     qp.write_text("".join(lines))
     irq = list(irm.read_trec_qrels(str(qp)))
-    runs = [WEB / "runs" / "web2012.ql.cata.run", WEB / "runs" / "web2012.rm.catb.run"]
+    runs = [WEB / "runs" / "web2012.ql.cata.run.gz", WEB / "runs" / "web2012.rm.catb.run.gz"]
     assert _check_err_strings(qp, runs, irq) == 100
 
 
@@ -564,6 +564,6 @@ def test_err_at_k_is_ir_measures_on_web2012():
     gdeval.pl's rounding to 5 decimals)."""
     irm = pytest.importorskip("ir_measures")
     irq = list(irm.read_trec_qrels(str(QRELS)))
-    runs = sorted((WEB / "runs").glob("*.run"))
+    runs = sorted((WEB / "runs").glob("*.run.gz"))
     assert len(runs) == 8
     assert _check_err_strings(QRELS, runs, irq) == 400

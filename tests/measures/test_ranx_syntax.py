@@ -43,7 +43,7 @@ def test_ranx_names_resolve(ranx, ours):
 def test_ranx_values_on_web2012():
     res = cwlkit.evaluate(
         WEB / "qrels.web.151-200.txt",
-        WEB / "runs" / "web2012.ql.cata.run",
+        WEB / "runs" / "web2012.ql.cata.run.gz",
         list(RANX_QL_CATA),
         trec_version=10,  # (ranx ranks by the double-precision score)
     )

@@ -23,8 +23,8 @@ from cwlkit.plot.report import UNIT_RANGE, plot_pr_curves, report_figures
 
 WEB = DATA / "web2012"
 QRELS = str(WEB / "qrels.web.151-200.txt")
-RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run"))
-QL = str(WEB / "runs" / "web2012.ql.cata.run")
+RUNS = sorted(str(p) for p in (WEB / "runs").glob("*.run.gz"))
+QL = str(WEB / "runs" / "web2012.ql.cata.run.gz")
 MEASURES = ["ERR@20", "RBP(p=0.6)", "AP", "nDCG@10", "P@10", "RR"]
 
 
@@ -114,11 +114,9 @@ def test_vectors_and_sweep():
 
 
 def test_pr_and_roc():
-    ev = cwlkit.Evaluator(QRELS, [])
-    batch = ev.batch(QL)
-    pr = cwlkit.pr_curve(batch)
+    pr = cwlkit.pr_curve(QRELS, QL)
     assert_text_layout(plot_pr(pr, topics=["151", "152"]).figure)
-    assert_text_layout(plot_roc(cwlkit.roc_curve(batch), name="web2012.ql.cata").figure)
+    assert_text_layout(plot_roc(cwlkit.roc_curve(QRELS, QL), name="web2012.ql.cata").figure)
     curves = {"ql.cata": pr.mean_interpolated, "rm.cata": pr.mean_interpolated * 0.9}
     assert_text_layout(plot_pr_curves(pr.levels, curves).figure)
 
@@ -132,7 +130,7 @@ def report_figs(request, results):
     n, m, base = request.param
     measures = MEASURES[2 : 2 + m] if m <= 4 else MEASURES[1 : 1 + m]
     runs = {
-        p.rsplit("/", 1)[-1].removesuffix(".run"): results[p].select(measures) for p in RUNS[:n]
+        p.rsplit("/", 1)[-1].removesuffix(".run.gz"): results[p].select(measures) for p in RUNS[:n]
     }
     t = report_table(runs, baseline=base)
     return t, report_figures(t)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import DATA
+from conftest import DATA, read_data
 
 import cwlkit
 from cwlkit import stats
@@ -33,7 +33,7 @@ ir_measures = pytest.importorskip("ir_measures")
 
 WEB = DATA / "web2012"
 QRELS = WEB / "qrels.web.151-200.txt"
-RUNS = [WEB / "runs" / f"web2012.{s}.run" for s in ("ql.cata", "rm.cata", "ql.catb")]
+RUNS = [WEB / "runs" / f"web2012.{s}.run.gz" for s in ("ql.cata", "rm.cata", "ql.catb")]
 MEASURES = ["AP", "P@10"]
 
 
@@ -278,7 +278,7 @@ def test_fit_parameter_takes_every_form(results, form):
 
 
 def _rows(path: Path) -> list[list[str]]:
-    return [line.split() for line in path.read_text().splitlines() if line.strip()]
+    return [line.split() for line in read_data(path).splitlines() if line.strip()]
 
 
 def qrels_forms(tmp: Path) -> dict[str, Any]:
@@ -311,7 +311,7 @@ def qrels_forms(tmp: Path) -> dict[str, Any]:
 def run_forms(path: Path, tmp: Path) -> dict[str, Any]:
     rows = _rows(path)
     gz = tmp / (path.name + ".gz")
-    gz.write_bytes(gzip.compress(path.read_bytes()))
+    gz.write_bytes(gzip.compress(read_data(path).encode()))
     cols = {
         "query_id": [r[0] for r in rows],
         "doc_id": [r[2] for r in rows],

@@ -160,7 +160,18 @@ MAP_BYTES = 1 << 23
 
 
 def _check_name(path: str | os.PathLike[str]) -> None:
-    """An empty file name is no file (``Path("")`` would be the working directory)."""
+    """A file name is a str or a path (not bytes, None, a table...; the readers of objects
+    are :func:`cwlkit.as_qrels` and :func:`cwlkit.as_run`), and an empty one is no file
+    (``Path("")`` would be the working directory)."""
+    if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str):
+        from ..errors import InputError
+
+        shown = " ".join(repr(path).split())  # (one line, whatever the object prints)
+        shown = shown if len(shown) <= 60 else shown[:55] + " ..."
+        raise InputError(
+            f"expected a file name (a str or a path; cwlkit.as_qrels and cwlkit.as_run read "
+            f"objects); got {type(path).__name__} {shown}"
+        )
     if not os.fspath(path):
         raise CwlkitError("an empty file name: expected the path of a qrels or run file")
 
