@@ -90,3 +90,38 @@ def test_errors(tmp_path):
     latin.write_bytes(b"1\tcaf\xe9\n")
     with pytest.raises(FormatError, match=r"l.tsv:1: not UTF-8"):
         read_queries(latin)
+
+
+def test_ir_datasets_queries_and_docstore(monkeypatch):
+    """``irds:ID`` reads a dataset's queries and its docstore (only the ids asked for); a
+    fake dataset stands in for one that would be downloaded."""
+    from collections import namedtuple
+
+    from cwlkit.io import inputs
+
+    Query = namedtuple("Query", "query_id text")
+    Doc = namedtuple("Doc", "doc_id title body")
+
+    class Store:
+        def get_many(self, ids):
+            docs = {"d1": Doc("d1", "t1", "body one"), "d2": Doc("d2", "t2", "body two")}
+            return {i: docs[i] for i in ids if i in docs}
+
+    class Dataset:
+        def has_queries(self):
+            return True
+
+        def queries_iter(self):
+            return iter([Query("1", "first  query"), Query("2", "second")])
+
+        def has_docs(self):
+            return True
+
+        def docs_store(self):
+            return Store()
+
+    monkeypatch.setattr(inputs, "_load_irds", lambda dataset_id: Dataset())
+    assert read_queries("irds:fake", ["1"]) == {"1": "first query"}
+    assert read_docs("irds:fake", ["d2", "d9"]) == {"d2": "t2 body two"}
+    with pytest.raises(CwlkitError, match=r"irds:fake: names no topic of the runs"):
+        read_queries("irds:fake", ["7"])

@@ -166,12 +166,9 @@ def _irds_docs(dataset_id: str, wanted: set[str]) -> dict[str, str]:
 
 
 def _irds_text(record: Any) -> str:
-    """An ir_datasets query or document's text: its ``default_text()``, else its first text
-    field."""
+    """An ir_datasets query or document's text: its ``default_text()``, else its text
+    fields (title, body...) joined."""
     if hasattr(record, "default_text"):
         return str(record.default_text())
-    for f in TEXT_FIELDS:
-        value = getattr(record, f, None)
-        if isinstance(value, str):
-            return value
-    return ""
+    fields = (getattr(record, f, None) for f in TEXT_FIELDS)
+    return " ".join(v for v in fields if isinstance(v, str))
