@@ -192,3 +192,15 @@ def test_issue_29_calls():
     )
     _refused(SEED + "-1", stats.compare, RUNS, test="bootstrap", seed=-1)
     _refused(SEED + "'x'", stats.compare, RUNS, test="randomization", seed="x")
+
+
+def test_a_confidence_so_low_that_no_shift_is_accepted():
+    """randomization_test with confidence 1e-45 needs more sign vectors than were drawn to
+    accept any shift: the interval is empty (NaN), not an IndexError (found by hypothesis)."""
+    import numpy as np
+
+    from cwlkit.stats import randomization_test
+
+    r = randomization_test([0.1, 0.5, 0.3], [0.2, 0.1, 0.0], samples=19, confidence=1e-45)
+    assert np.isnan(r.ci_low).all() and np.isnan(r.ci_high).all()
+    assert 0 < float(r.p_value) <= 1

@@ -421,7 +421,9 @@ def randomization_test(
     p = (count + 1.0) / (B + 1.0)
     zero = (d == 0).all(axis=1)
     p[zero] = 1.0
-    if K and low_best is not None and high_best is not None:
+    if K > B:  # (a confidence so low that no shift is accepted: the interval is empty)
+        lo, hi = np.full(C, np.nan), np.full(C, np.nan)
+    elif K and low_best is not None and high_best is not None:
         lo = mean + _kth_smallest(low_best, K)
         hi = mean - _kth_smallest(high_best, K)
     else:
