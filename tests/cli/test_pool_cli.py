@@ -110,3 +110,22 @@ def test_bandit_pools_take_the_qrels_as_oracle(cli):
     ]
     rc, _, err = cli("pool", *RUNS, "-s", "maxmean")
     assert rc == 2 and "one oracle" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "match"),
+    [
+        ("-p", "-1", "p must be a number in (0, 1); got -1.0"),
+        ("-k", "-1", "k must be a number > -1; got -1.0"),
+        ("--rel", "nan", "rel must be a finite number; got nan"),
+        ("--pool-depth", "-1", "pool_depth must be an integer >= 1 or None; got -1"),
+    ],
+)
+def test_an_option_out_of_range_is_refused_whatever_the_strategy(cli, flag, value, match):
+    """Depth pooling reads none of these, but a value out of range is refused, not ignored
+    (found by the bad command lines run over every flag)."""
+    from conftest import DATA
+
+    run = DATA / "web2012" / "runs" / "web2012.ql.cata.run.gz"
+    rc, out, err = cli("pool", run, "-d", "5", flag, value)
+    assert (rc, out) == (2, "") and match in err and err.count("\n") == 1

@@ -46,17 +46,17 @@ def _budgets_file(path: str) -> dict[str, int]:
 
 
 def _params(args) -> dict:
-    kw: dict = {"order": args.order}
+    # -p, -k and --rel reach the API whatever the strategy, so that a value out of range is
+    # refused there even when the strategy does not read it (never silently ignored)
+    kw: dict = {"order": args.order, "p": args.p, "k": args.k, "rel": args.rel}
     if args.strategy == "rbp":
-        kw.update(p=args.p, aggregate=args.aggregate)
-    elif args.strategy == "rrf":
-        kw.update(k=args.k)
+        kw.update(aggregate=args.aggregate)
     elif args.strategy == "residual":
         kw.update(measure=args.measure)
         if getattr(args, "gain", None) is not None:  # (--gain "": refused, as everywhere)
             kw.update(gain=args.gain)
-    elif args.strategy in ("maxmean", "mtf"):
-        kw.update(pool_depth=args.pool_depth, rel=args.rel)
+    if args.pool_depth is not None or args.strategy in ("maxmean", "mtf"):
+        kw.update(pool_depth=args.pool_depth)
     return kw
 
 
