@@ -82,6 +82,6 @@ def method_of(name: object) -> Method:
     """The method named ``name`` (any spelling of :data:`ALIASES`, any case)."""
     if isinstance(name, str) and name.lower() in ALIASES:
         return METHODS[ALIASES[name.lower()]]
-    names = [*METHODS, *(m.readable for m in METHODS.values())]
-    check_choice("method", name, names)
+    names = [*METHODS, *(m.readable.lower() for m in METHODS.values())]
+    check_choice("method", name.lower() if isinstance(name, str) else name, names)
     raise AssertionError  # pragma: no cover - check_choice raised
