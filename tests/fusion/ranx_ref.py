@@ -14,8 +14,6 @@ import sys
 import numpy as np
 import ranx
 import ranx.data_structures.run as run_module
-import ranx.fusion.condorcet as condorcet_module
-import ranx.fusion.weighted_condorcet as w_condorcet_module
 from numba import types
 from numba.typed import Dict as TypedDict
 from ranx import Qrels, Run, fuse
@@ -52,8 +50,9 @@ def _get_candidates(runs):
 
 def patch_ties():
     run_module.sort_dict_of_dict_by_value = _sort_dict_of_dict_by_value
-    condorcet_module.get_candidates = _get_candidates
-    w_condorcet_module.get_candidates = _get_candidates
+    # (ranx.fusion's __init__ binds the functions over the modules' names: sys.modules)
+    sys.modules["ranx.fusion.condorcet"].get_candidates = _get_candidates
+    sys.modules["ranx.fusion.weighted_condorcet"].get_candidates = _get_candidates
 
 
 def make_run(d, name):

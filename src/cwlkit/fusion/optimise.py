@@ -11,6 +11,7 @@ probabilities (``posfuse``, ``probfuse``, ``segfuse``, ``slidefuse``, ``bayesfus
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,21 +79,34 @@ class FusionOptimisation:
         )
 
 
+def _values_of(grid: dict[str, Any], name: str) -> list[Any]:
+    """``grid[name]`` as a non-empty list (of lists for ``weights``)."""
+    value = grid[name]
+    ok = isinstance(value, (list, tuple)) and len(value) > 0
+    if ok and name == "weights":
+        ok = all(isinstance(w, (list, tuple)) for w in value)
+    if not ok:
+        what = "lists of weights" if name == "weights" else "values"
+        raise refuse(f"grid[{name!r}]", f"a non-empty list of {what}", value)
+    return [list(w) for w in value] if name == "weights" else list(value)
+
+
 def _configs(method: Method, n_runs: int, step: float, grid: dict[str, Any] | None) -> list:
     grids: dict[str, list[Any]] = {}
     for name, _ in method.params:
-        grids[name] = list((grid or {}).get(name, GRIDS[name]))
+        grids[name] = _values_of(grid, name) if grid and name in grid else list(GRIDS[name])
     if method.weighted:
         if grid and "weights" in grid:
-            grids["weights"] = [list(w) for w in grid["weights"]]
+            grids["weights"] = _values_of(grid, "weights")
         else:
-            values = np.round(np.arange(0.0, 1.0 + step / 2, step), 10).tolist()
-            n = len(values) ** n_runs
-            if n > _MAX_CONFIGS:
+            count = int(math.floor(1.0 / step + 1e-9)) + 1
+            if count**n_runs > _MAX_CONFIGS:
                 raise ParamError(
-                    f"step {step:g} gives {n} weight combinations for {n_runs} runs "
-                    f"(at most {_MAX_CONFIGS}): take a larger step or give grid={{'weights': ...}}"
+                    f"step {step:g} gives {count**n_runs} weight combinations for {n_runs} "
+                    f"runs (at most {_MAX_CONFIGS}): take a larger step or give "
+                    f"grid={{'weights': [...]}}"
                 )
+            values = np.round(np.arange(count) * step, 10).tolist()
             grids["weights"] = [list(w) for w in itertools.product(values, repeat=n_runs) if any(w)]
     unknown = set(grid or {}) - set(grids)
     if unknown:
