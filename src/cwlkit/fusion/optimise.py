@@ -185,11 +185,11 @@ def optimize_fusion(
     --------
     >>> import cwlkit
     >>> q = {"q1": {"d1": 1}, "q2": {"d4": 1}, "q3": {"d5": 1}}
-    >>> a = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 2.0, "d4": 1.0}, "q3": {"d5": 1.0}}
-    >>> b = {"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d4": 2.0, "d3": 1.0}, "q3": {"d6": 1.0}}
+    >>> a = {"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 2.0, "d4": 1.0}, "q3": {"d5": 1.0, "d7": 0.5}}
+    >>> b = {"q1": {"d2": 2.0, "d1": 1.0}, "q2": {"d4": 2.0, "d3": 1.0}, "q3": {"d6": 1.0, "d5": 0.5}}
     >>> opt = cwlkit.optimize_fusion(q, [a, b], "wsum", "AP", folds=3, step=0.5)
-    >>> opt.params["weights"], opt.in_sample
-    ([0.5, 1.0], 1.0)
+    >>> opt.params, opt.in_sample, opt.held_out
+    ({'weights': [0.5, 0.0]}, 0.8333333333333334, 0.611111111111111)
     """
     from ..api import Evaluator
     from ..errors import InputError
