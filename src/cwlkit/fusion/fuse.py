@@ -15,7 +15,7 @@ from ..io.trec import Run
 from ..support import compute as pc
 from ..support.checks import check_choice, check_int, check_number, refuse
 from . import probabilistic, rank, score, voting
-from .layout import Aligned, align
+from .layout import Aligned, align, rank_order
 from .methods import Method, method_of
 from .normalise import NORM_ALIASES, NORMS, normalise
 
@@ -38,7 +38,41 @@ def as_runs(runs: Any, what: str = "runs") -> list[Run]:
     if isinstance(runs, Run):
         raise ParamError(f"{what} must be two or more runs; got one Run")
     pairs = named_runs(runs)
-    return [as_run(r, name=name) for name, r in pairs]
+    out = []
+    for name, r in pairs:
+        fast = _from_score_dict(r) if isinstance(r, Mapping) else None
+        out.append(fast if fast is not None else as_run(r, name=name))
+    return out
+
+
+def _from_score_dict(d: Mapping) -> Run | None:
+    """The topic, document and score columns of a pytrec_eval dict of string document ids
+    and finite or infinite scores, converted at C speed (what fusion reads); None for
+    anything else, which :func:`~cwlkit.io.inputs.as_run` then reads (and reports)."""
+    counts = []
+    docs: list = []
+    scores: list = []
+    for inner in d.values():
+        if not isinstance(inner, Mapping):
+            return None
+        counts.append(len(inner))
+        docs.extend(inner)
+        scores.extend(inner.values())
+    try:
+        doc_col = pa.array(docs, pa.string())
+        values = np.array(scores, dtype=np.float64)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return None
+    if values.shape != (len(docs),) or np.isnan(values).any() or doc_col.null_count:
+        return None
+    if any(not isinstance(q, (str, int)) or isinstance(q, bool) for q in d):
+        return None
+    names = pa.array([str(q) for q in d], pa.string())
+    codes = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    table = pa.table(
+        {"topic": pc.take(names, from_numpy(codes)), "doc": doc_col, "score": from_numpy(values)}
+    )
+    return Run(table, np.arange(1, len(docs) + 1, dtype=np.int64), "<dict>")
 
 
 def check_weights(weights: Any, n_runs: int, name: str = "weights") -> np.ndarray:
@@ -197,7 +231,9 @@ def check_params(method: Method, al: Aligned, params: dict[str, Any], norm: str)
 def to_run(al: Aligned, scores: np.ndarray, depth: int | None, tag: str) -> Run:
     """The fused run: per topic, cells by decreasing score (ties by decreasing document id),
     the first ``depth``."""
-    order = np.lexsort((-al.cell_doc, -scores, al.cell_topic))
+    order = rank_order(al.cell_topic, scores, al.cell_doc, sort_groups=True)
+    if order is None:
+        order = np.arange(scores.size, dtype=np.int64)
     topic = al.cell_topic[order]
     starts = np.flatnonzero(np.concatenate(([True], topic[1:] != topic[:-1])))
     sizes = np.diff(np.append(starts, topic.size))

@@ -80,20 +80,27 @@ class Aligned:
         return out.ranked() if reorder else out
 
     def ranked(self) -> Aligned:
-        """Rows sorted by run, topic, decreasing value, decreasing document id; ranks anew."""
-        order = np.lexsort((-self.cell_doc[self.cell], -self.value, self.topic, self.run))
-        out = Aligned(
-            self.topics,
-            self.docs,
-            self.n_runs,
-            self.run[order],
-            self.topic[order],
-            self.cell[order],
-            self.value[order],
-            self.rank,
-            self.cell_topic,
-            self.cell_doc,
+        """Rows grouped by (run, topic), each group by decreasing value then decreasing
+        document id; ranks anew. (The groups keep the order they come in when each is
+        contiguous; rows already in that order are not sorted.)"""
+        order = rank_order(
+            self.run * self.n_topics + self.topic, self.value, self.cell_doc[self.cell]
         )
+        if order is None:
+            out = Aligned(**self.__dict__)
+        else:
+            out = Aligned(
+                self.topics,
+                self.docs,
+                self.n_runs,
+                self.run[order],
+                self.topic[order],
+                self.cell[order],
+                self.value[order],
+                self.rank,
+                self.cell_topic,
+                self.cell_doc,
+            )
         starts = out.block_starts()
         sizes = np.diff(np.append(starts, out.run.size))
         out.rank = np.arange(out.run.size, dtype=np.int64) - np.repeat(starts, sizes)
@@ -116,6 +123,39 @@ class Aligned:
             self.cell_topic[cells],
             self.cell_doc[cells],
         )
+
+
+def rank_order(
+    group: np.ndarray, value: np.ndarray, doc: np.ndarray, *, sort_groups: bool = False
+) -> np.ndarray | None:
+    """The permutation that puts rows (``group``: int64 >= 0) in contiguous groups, each by
+    decreasing ``value`` then decreasing ``doc``; None when they already are. Groups keep
+    their first-seen order when each is contiguous (the usual input: a run's topics one
+    after the other) unless ``sort_groups``, else they are sorted by ``group``."""
+    n = group.size
+    if n == 0:
+        return None
+    change = group[1:] != group[:-1]
+    contiguous = False
+    if not sort_groups or not (group[1:] < group[:-1]).any():
+        distinct = int(np.count_nonzero(np.bincount(group)))
+        contiguous = int(change.sum()) + 1 == distinct
+    if contiguous:
+        same = ~change
+        dv = value[1:] - value[:-1]
+        ordered = (dv[same] < 0) | ((dv[same] == 0) & (doc[1:][same] < doc[:-1][same]))
+        if ordered.all():
+            return None
+        seg = np.concatenate(([0], np.cumsum(change)))
+    else:
+        seg = group
+    # ties of value are rare: sort by (group, -value), then settle any tie by document
+    order = np.lexsort((-value, seg))
+    sv, sg = value[order], seg[order]
+    tie = (sv[1:] == sv[:-1]) & (sg[1:] == sg[:-1])
+    if tie.any():
+        order = np.lexsort((-doc, -value, seg))
+    return order
 
 
 def _sorted_codes(column: pa.Array) -> tuple[np.ndarray, pa.Array]:
