@@ -12,7 +12,8 @@ excluded; that first call is reported apart). Each call starts from the dicts: c
 ``fuse(dicts, method)``; ranx's ``Run(d)`` per run then ``fuse(runs, method=...)``, and
 ranx's fuse alone (runs built beforehand) in its own column. Medians over ``--repeat`` rounds.
 Peak memory: the largest growth of the process's resident set during a call, sampled every
-2 ms. min-max normalisation (ranx's default) for every method.
+2 ms, and each process's peak resident set at the end (the dicts included). min-max
+normalisation (ranx's default) for every method.
 
 The synthetic runs: per topic a pool of ``2 x depth`` documents; each run scores every pool
 document uniformly at random and keeps its ``depth`` best (so runs overlap by about half).
@@ -89,6 +90,11 @@ print(json.dumps({"ready": True}), flush=True)
 built = None
 for line in sys.stdin:
     req = json.loads(line)
+    if req.get("maxrss"):
+        import resource
+        print(json.dumps({"mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+        sys.stdout.flush()
+        continue
     method, params = req["method"], req["params"]
     def full():
         return fuse([Run(d) for d in runs], norm="min-max", method=method, params=params)
@@ -162,6 +168,17 @@ def bench(size: str, ranx_python: str, repeat: int, methods: list[str]) -> list[
         }
         rows.append(row)
         print(_line(row), flush=True)
+    import resource
+
+    server.stdin.write(json.dumps({"maxrss": True}) + "\n")
+    server.stdin.flush()
+    theirs_rss = json.loads(server.stdout.readline())["mib"]
+    mine_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(
+        f"{size:>14} process peak RSS (dicts included): cwlkit {mine_rss:.0f} MiB, "
+        f"ranx {theirs_rss:.0f} MiB",
+        flush=True,
+    )
     server.stdin.close()
     server.wait()
     return rows

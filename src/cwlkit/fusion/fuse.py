@@ -107,7 +107,9 @@ def prepare(runs: Any, norm: str) -> Aligned:
     rs = as_runs(runs)
     if len(rs) < 2:
         raise ParamError(f"runs must be two or more runs; got {len(rs)}")
-    return normalise(align(rs), norm)
+    al = align(rs)
+    del rs  # (converted inputs: free them before the next steps)
+    return normalise(al, norm)
 
 
 def train(method: Method, al: Aligned, qrels: Any, n_segments: int) -> Any:

@@ -190,6 +190,7 @@ def align(runs: list) -> Aligned:
         topic_col = topic_col.cast(pa.string())
     topic, topics = _sorted_codes(topic_col)
     doc, docs = _sorted_codes(doc_col)
+    del topic_col, doc_col  # (the codes hold what is needed: free the strings)
     score = np.concatenate(
         [t.column("score").to_numpy().astype(np.float64, copy=False) for t in tables]
     )
@@ -205,6 +206,7 @@ def align(runs: list) -> Aligned:
     enc = pc.dictionary_encode(pa.array(key))
     cell = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
     cell_key = enc.dictionary.to_numpy()
+    del enc, key
     out = Aligned(
         topics,
         docs,
