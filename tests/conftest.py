@@ -141,6 +141,40 @@ def refs_python() -> Path:
     return py
 
 
+#: ranx, the fusion reference, with its numba: a virtualenv of its own (ranx pins what the
+#: project does not: numba, pandas, lz4, ir_datasets...)
+RANX = "ranx==0.3.21"
+
+
+@pytest.fixture(scope="session")
+def ranx_python() -> Path:
+    """The Python of a virtualenv holding ranx 0.3.21 (and numba): ``$CWLKIT_RANX_VENV``,
+    else a cache folder (``$XDG_CACHE_HOME/cwlkit-tests/ranx-venv``), built there on first
+    use with ``python -m venv`` and pip; the tests that use it are skipped, saying why, when
+    it cannot be built (no network)."""
+    import os
+    import subprocess
+    import sys
+
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    venv = Path(os.environ.get("CWLKIT_RANX_VENV") or cache / "cwlkit-tests" / "ranx-venv")
+    py = venv / "bin" / "python"
+    probe = [str(py), "-c", "import ranx, numba"]
+    if py.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
+        return py
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", RANX],
+            check=True,
+            capture_output=True,
+            timeout=1800,
+        )
+    except (subprocess.SubprocessError, OSError) as exc:
+        pytest.skip(f"cannot build the ranx virtualenv at {venv} ({RANX}): {exc}")
+    return py
+
+
 def run_refs(python: Path, code: str, payload: object) -> object:
     """Run ``code`` in the reference virtualenv with ``payload`` as JSON on its standard
     input (``data``); it prints its answer as JSON."""

@@ -59,6 +59,9 @@ _LAZY = {
     "RiskTable": "cwlkit.stats.risk",
     "Diff": "cwlkit.rundiff",
     "Reusability": "cwlkit.judging",
+    "fuse": "cwlkit.fusion",
+    "optimize_fusion": "cwlkit.fusion",
+    "FusionOptimisation": "cwlkit.fusion",
 }
 
 __all__ = [
@@ -80,6 +83,9 @@ __all__ = [
     "diff",
     "evaluate",
     "example",
+    "fuse",
+    "FusionOptimisation",
+    "optimize_fusion",
     "DiversityQrels",
     "as_diversity_qrels",
     "read_diversity_qrels",
@@ -112,6 +118,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .api import Evaluator, cwl_vectors, evaluate, example, pr_curve, roc_curve
     from .comparison.build import report
     from .errors import CwlkitError, FormatError, InputError, ParamError, UnknownMeasureError
+    from .fusion import FusionOptimisation, fuse, optimize_fusion
     from .io.costs import read_costs
     from .io.diversity import DiversityQrels, as_diversity_qrels, read_diversity_qrels
     from .io.inputs import as_qrels, as_run

@@ -50,6 +50,10 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
         "cwlkit.cli.reusability",
         "leave each group of runs out of the pool: how far its scores and ranks move",
     ),
+    "fuse": (
+        "cwlkit.cli.fuse",
+        "combine runs into one: ranx's 25 fusion methods (RRF, CombMNZ...)",
+    ),
     "plot": (
         "cwlkit.cli.plot",
         "figures: C/W/L vectors and parameter sweeps, PR, ROC, scatter, correlation matrix",

@@ -199,6 +199,43 @@ class Run(_Coded):
         got = self.memo.get("qrels_rows")
         return got[1] if got is not None and got[0] is qrels.table else None
 
+    def to_dict(self) -> dict[str, dict[str, float]]:
+        """The run as a pytrec_eval dict ``{topic: {doc: score}}`` (topics and documents in
+        the order of the rows)."""
+        topics = self.table.column("topic").to_pylist()
+        docs = self.table.column("doc").to_pylist()
+        scores = self.table.column("score").to_numpy().tolist()
+        out: dict[str, dict[str, float]] = {}
+        for t, d, s in zip(topics, docs, scores, strict=True):
+            inner = out.get(t)
+            if inner is None:
+                inner = out[t] = {}
+            inner[d] = s
+        return out
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the run as a TREC run file (``topic Q0 document rank score tag``, the rows
+        in their order; the score as its shortest round-trip text)."""
+        import pyarrow.csv as pacsv
+
+        from ..support import compute as pc
+
+        cols = ["topic", "q0", "doc", "rank", "score", "tag"]
+        names = self.table.column_names
+        table = pa.table(
+            {
+                c: pc.cast(
+                    self.table.column("score" if c == "score" else c).combine_chunks()
+                    if c in names or c == "score"
+                    else pa.array(["Q0"] * self.table.num_rows),
+                    pa.string(),
+                )
+                for c in cols
+            }
+        )
+        options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+        pacsv.write_csv(table, str(path), options)
+
     @classmethod
     def from_records(
         cls, records: list[tuple[str, str, float]], path: str = "<run>", tag: str = "run"

@@ -472,9 +472,6 @@ def pool(
         the oracle as a function ``judge(topic, doc) -> label`` instead of ``qrels`` (its
         label a finite number); the smallest label that is relevant (a reward, finite).
 
-    Every option is checked whatever the strategy (:mod:`cwlkit.support.checks`; a
-    :class:`ParamError` says what was expected), and ``judge``, ``pool_depth``, ``qrels`` or
-    ``gain`` given to a strategy that does not use them is refused.
     order : {"score", "rank", "file"}
         How each run is ranked (the Evaluator's option). ``"rank"`` takes the rank column's
         values themselves as the ranks for ``depth``, ``rbp`` and ``rrf``, gaps included, as
@@ -483,6 +480,12 @@ def pool(
     Returns
     -------
     Pool
+
+    Notes
+    -----
+    Every option is checked whatever the strategy (:mod:`cwlkit.support.checks`; a
+    :class:`ParamError` says what was expected), and ``judge``, ``pool_depth``, ``qrels`` or
+    ``gain`` given to a strategy that does not use them is refused.
 
     Examples
     --------
