@@ -236,34 +236,10 @@ def _codes(
 ) -> tuple[list[np.ndarray], list[str]]:
     """Each run's ranking as document codes int64[T, D] (-1 past the ranking; one dictionary
     for both runs) over the common topics, and the codes' strings."""
-    import pyarrow as pa
+    from ..core.doccodes import document_codes
 
-    cells = []
-    for b in batches:
-        got = b.doc_cells()
-        if got is None:  # pragma: no cover - keep_docs asks for them
-            raise ParamError("the rankings were read without their document ids")
-        r, c, ids = got
-        ids = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(ids, pa.string())
-        cells.append((np.asarray(r), np.asarray(c), ids.cast(pa.large_string())))
-    joined = pa.chunked_array(
-        [chunk for _, _, ids in cells for chunk in getattr(ids, "chunks", [ids])],
-        type=pa.large_string(),
-    ).combine_chunks()
-    encoded = joined.dictionary_encode()
-    codes_all = np.asarray(encoded.indices.fill_null(-1), dtype=np.int64)
-    strings = encoded.dictionary.to_pylist()
-    out, start = [], 0
-    for b, (r, c, ids), keep in zip(batches, cells, rows, strict=True):
-        where = np.full(b.n_topics, -1, dtype=np.int64)
-        where[keep] = np.arange(keep.size)
-        codes = np.full((keep.size, b.max_depth), -1, dtype=np.int64)
-        mine = codes_all[start : start + len(ids)]
-        start += len(ids)
-        sel = where[r] >= 0
-        codes[where[r[sel]], c[sel]] = mine[sel]
-        out.append(codes)
-    return out, strings
+    codes, dictionary = document_codes(batches, rows)
+    return codes, dictionary.to_pylist()
 
 
 def _shown(

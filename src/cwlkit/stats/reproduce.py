@@ -263,39 +263,19 @@ def _rankings(batches: list[Any], topics: list[str]) -> list[np.ndarray]:
     """Each run's rankings of ``topics`` as int64[T, D]: each document's place in the id
     order of both runs' documents (one code for one id in both), at its first rank only,
     -1 after the ranking."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
+    from ..core.doccodes import document_codes
     from ..support.arrays import first_occurrences
 
-    cells = []
+    rows = []
     for b in batches:
-        got = b.doc_cells()
-        if got is None:  # pragma: no cover - keep_docs asks for them
-            raise ParamError("the rankings were read without their document ids")
-        r, c, ids = got
-        ids = ids if isinstance(ids, (pa.Array, pa.ChunkedArray)) else pa.array(ids, pa.string())
-        cells.append(
-            (np.asarray(r), np.asarray(c), pa.chunked_array([ids]).cast(pa.large_string()))
-        )
-    joined = pa.chunked_array([ch for _, _, ids in cells for ch in ids.chunks]).combine_chunks()
-    enc = joined.dictionary_encode()
-    lex = np.empty(len(enc.dictionary), dtype=np.int64)
-    lex[np.asarray(pc.array_sort_indices(enc.dictionary))] = np.arange(len(enc.dictionary))
-    codes = lex[np.asarray(enc.indices, dtype=np.int64)]
-    out, start = [], 0
-    for b, (r, c, ids) in zip(batches, cells, strict=True):
         pos = {str(t): i for i, t in enumerate(b.topics)}
-        where = np.full(b.n_topics, -1, dtype=np.int64)
-        for j, t in enumerate(topics):
-            where[pos[t]] = j
-        mine = codes[start : start + len(ids)]
-        start += len(ids)
-        keep = where[r] >= 0
-        m = np.full((len(topics), b.max_depth), -1, dtype=np.int64)
-        m[where[r[keep]], c[keep]] = mine[keep]
-        out.append(first_occurrences(m))
-    return out
+        rows.append(np.array([pos[t] for t in topics], dtype=np.int64))
+    codes, dictionary = document_codes(batches, rows)
+    lex = np.empty(len(dictionary), dtype=np.int64)
+    lex[np.asarray(pc.array_sort_indices(dictionary))] = np.arange(len(dictionary))
+    return [first_occurrences(np.where(c >= 0, lex[np.maximum(c, 0)], -1)) for c in codes]
 
 
 def _ktu(lex_o: np.ndarray, lex_r: np.ndarray, k: int) -> np.ndarray:
