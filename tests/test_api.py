@@ -396,6 +396,18 @@ def test_evaluate_call_options_are_checked():
             call()
     with pytest.raises(ParamError, match=r"^name must be a str or None; got 3$"):
         ev.evaluate(r, name=3)
-    with pytest.raises(ParamError, match=r"^horizon must be an integer >= 1 or None; got 2.5$"):
+    with pytest.raises(ParamError, match=r"^horizon must be an integer from 1 to 1000000 or None; got 2.5$"):
         cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "RBP", "T1", horizon=2.5)
     assert ev.evaluate(r, progress=False, name="x").mean() == {"AP": pytest.approx(5 / 6)}
+
+
+def test_cwl_vectors_horizon_is_bounded():
+    """A horizon of 2^40 ranks would allocate terabytes (the generated bad-input test's
+    slow tier was killed for memory): past a million ranks it is refused."""
+    import cwlkit
+    from cwlkit.errors import ParamError
+
+    q, r = cwlkit.example("qrels"), cwlkit.example("run")
+    with pytest.raises(ParamError, match=r"^horizon must be an integer from 1 to 1000000"):
+        cwlkit.cwl_vectors(q, r, "RBP", "T1", horizon=2**40)
+    assert len(cwlkit.cwl_vectors(q, r, "RBP", "T1", horizon=50)["W"]) == 50

@@ -436,6 +436,10 @@ def _threshold(rel: Any) -> float:
     return value
 
 
+#: the most ranks :func:`cwl_vectors` computes
+MAX_HORIZON = 1_000_000
+
+
 def cwl_vectors(
     qrels: Any,
     run: Any,
@@ -457,7 +461,9 @@ def cwl_vectors(
     from .errors import CwlkitError
     from .measures.cwl import CWLMetric, weights
 
-    horizon = check_int("horizon", horizon, least=1, none=True)
+    # (the vectors hold every rank to the horizon: past a million ranks they would take
+    # gigabytes, and no continuation worth drawing needs them)
+    horizon = check_int("horizon", horizon, least=1, most=MAX_HORIZON, none=True)
     ev = Evaluator(qrels, [metric], **{"topics": "run", **options})
     asked = ev.measures[0]
     form = (asked, None) if isinstance(asked, CWLMetric) else asked.cwl_form()

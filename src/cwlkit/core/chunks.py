@@ -60,13 +60,14 @@ class RowLines:
 
 def check_chunk(chunk_topics: int | str | None, *, auto: bool = False) -> None:
     """A positive integer (or None; or, with ``auto``, the string ``"auto"``)."""
-    if auto and chunk_topics == "auto":
+    from ..support.checks import check_int
+
+    if auto and isinstance(chunk_topics, str) and chunk_topics == "auto":
         return
-    if chunk_topics is not None and (
-        isinstance(chunk_topics, bool) or not isinstance(chunk_topics, int) or chunk_topics < 1
-    ):
+    if isinstance(chunk_topics, str):
         also = " or 'auto'" if auto else ""
         raise ParamError(f"chunk_topics must be a positive integer{also}; got {chunk_topics!r}")
+    check_int("chunk_topics", chunk_topics, least=1, none=True)
 
 
 def widen(batch: RankingBatch, depth: int, judged: int) -> RankingBatch:

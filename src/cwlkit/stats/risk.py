@@ -210,8 +210,9 @@ def risk_table(
     alpha: float = 0.0,
 ) -> RiskTable:
     """The :class:`RiskTable` of a runs x topics matrix (``baseline`` one of ``runs``)."""
-    if baseline not in runs:
-        raise ParamError(f"baseline {baseline!r} is not one of the runs ({', '.join(runs)})")
+    if not isinstance(baseline, str) or baseline not in runs:
+        shown = baseline if isinstance(baseline, str) else type(baseline).__name__
+        raise ParamError(f"baseline {shown!r} is not one of the runs ({', '.join(runs)})")
     a = _alpha(alpha)
     x = np.asarray(scores, dtype=np.float64)
     b = x[runs.index(baseline)]
