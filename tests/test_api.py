@@ -396,7 +396,9 @@ def test_evaluate_call_options_are_checked():
             call()
     with pytest.raises(ParamError, match=r"^name must be a str or None; got 3$"):
         ev.evaluate(r, name=3)
-    with pytest.raises(ParamError, match=r"^horizon must be an integer from 1 to 1000000 or None; got 2.5$"):
+    with pytest.raises(
+        ParamError, match=r"^horizon must be an integer from 1 to 1000000 or None; got 2.5$"
+    ):
         cwlkit.cwl_vectors(cwlkit.example("qrels"), cwlkit.example("run"), "RBP", "T1", horizon=2.5)
     assert ev.evaluate(r, progress=False, name="x").mean() == {"AP": pytest.approx(5 / 6)}
 
