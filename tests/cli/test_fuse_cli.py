@@ -49,7 +49,7 @@ def test_report_takes_the_fused_run(cli, runs, tmp_path):
     assert cli("fuse", *runs, "-M", "mnz", "-o", out)[0] == 0
     rc, _, err = cli("report", QRELS, runs[0], out, "-m", "AP", "-o", tmp_path / "r.md")
     assert rc == 0, err
-    assert "fused.run" in (tmp_path / "r.md").read_text()
+    assert "| (b) fused |" in (tmp_path / "r.md").read_text()  # (report.run_names: no .run)
 
 
 @pytest.mark.parametrize(

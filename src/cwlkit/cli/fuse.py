@@ -25,7 +25,7 @@ def build_parser():
     from ._options import QL, QRELS, RM, examples
     from .main import ArgumentParser
 
-    out = '"${TMPDIR:-/tmp}"/fused.run'
+    out = "fused.run"  # (into the current folder)
 
     p = ArgumentParser(
         prog="cwlkit fuse",
