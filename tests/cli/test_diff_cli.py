@@ -38,7 +38,7 @@ def test_writes_the_page(cli, tmp_path):
 def test_errors_are_one_line(cli, tmp_path):
     q, a, b = _files(tmp_path)
     for args, match in (
-        (["--depth", "0"], "depth must be an integer >= 1; got 0"),
+        (["--depth", "0"], "depth must be an integer from 1 to 10000; got 0"),
         (["-m", "nope"], "unknown measure 'nope'"),
         (["--docs", str(tmp_path / "none.tsv")], "no such file"),
     ):

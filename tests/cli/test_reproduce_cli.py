@@ -37,4 +37,4 @@ def test_text_and_errors(cli, tmp_path):
     rc, out, err = cli("reproduce", q, "--orig", o, o, "--rep", r)
     assert (rc, out) == (2, "") and "the same runs" in err and err.count("\n") == 1
     rc, out, err = cli("reproduce", q, "--orig", o, "--rep", r, "--cutoff", "0")
-    assert (rc, out) == (2, "") and "cutoffs must be an integer >= 1; got 0" in err
+    assert (rc, out) == (2, "") and "cutoffs must be an integer from 1 to 100000; got 0" in err

@@ -137,8 +137,8 @@ def test_names():
 @pytest.mark.parametrize(
     ("kwargs", "error", "match"),
     [
-        ({"depth": 0}, ParamError, r"^depth must be an integer >= 1; got 0$"),
-        ({"depth": 2.5}, ParamError, r"^depth must be an integer >= 1; got 2.5$"),
+        ({"depth": 0}, ParamError, r"^depth must be an integer from 1 to 10000; got 0$"),
+        ({"depth": 2.5}, ParamError, r"^depth must be an integer from 1 to 10000; got 2.5$"),
         ({"p": 1}, ParamError, r"^p must be a number in \(0, 1\); got 1$"),
         ({"measure": ["AP", "P@2"]}, ParamError, r"one measure; got 2"),
         ({"queries": 42}, CwlkitError, r"queries must be a file name or 'irds:ID'; got 42"),

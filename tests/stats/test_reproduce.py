@@ -129,7 +129,7 @@ def test_replicability_is_unpaired():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({"cutoffs": [0]}, r"^cutoffs must be an integer >= 1; got 0$"),
+        ({"cutoffs": [0]}, r"^cutoffs must be an integer from 1 to 100000; got 0$"),
         ({"cutoffs": "x"}, r"cutoffs must be"),
         ({"p": 1.5}, r"^p must be a number in \(0, 1\); got 1.5$"),
         ({"orig_advanced": {"1": {"a": 1.0}}}, r"give both advanced runs"),

@@ -184,6 +184,11 @@ def report(
         :class:`cwlkit.Evaluator`'s options (``topics``, ``gain``, ``order``, ...).
     """
     from ..stats.report import report_table
+    from ..support.checks import check_bool
+
+    curves = check_bool("curves", curves)
+    if progress is not None:
+        progress = check_bool("progress", progress)
 
     if isinstance(runs, Mapping) and runs and all(isinstance(v, Results) for v in runs.values()):
         results = {str(k): v for k, v in runs.items()}

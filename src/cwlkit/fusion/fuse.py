@@ -182,7 +182,7 @@ _SCALARS = {
     "sigma": lambda v: check_number("sigma", v, least=0.0, most=1.0),
     "k": lambda v: check_number("k", v, least=0.0),
     "phi": lambda v: check_number("phi", v, least=0.0, most=1.0, open_low=True, open_high=True),
-    "w": lambda v: check_int("w", v, least=0),
+    "w": lambda v: check_int("w", v, least=0, most=100_000),  # (a window of ranks)
     "n_segments": lambda v: check_int("n_segments", v, least=1),
 }
 

@@ -108,6 +108,9 @@ def _configs(method: Method, n_runs: int, step: float, grid: dict[str, Any] | No
                 )
             values = np.round(np.arange(count) * step, 10).tolist()
             grids["weights"] = [list(w) for w in itertools.product(values, repeat=n_runs) if any(w)]
+    if grid and not all(isinstance(k, str) for k in grid):
+        bad = next(k for k in grid if not isinstance(k, str))
+        raise refuse("grid", "a dict of parameter names (str) to lists of values", bad)
     unknown = set(grid or {}) - set(grids)
     if unknown:
         raise ParamError(

@@ -43,6 +43,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Diff", "diff"]
 
+#: the most ranks a diff page shows per run (the page holds them all)
+MAX_DEPTH = 10_000
+
 
 class Diff(DiffData):
     """Two runs compared topic by topic (see :class:`~cwlkit.rundiff.model.DiffData` for
@@ -96,7 +99,7 @@ def diff(
     """
     from ..api import Evaluator
 
-    k = check_int("depth", depth, least=1)
+    k = check_int("depth", depth, least=1, most=MAX_DEPTH)
     assert k is not None
     persistence = check_probability("p", p)
     assert persistence is not None

@@ -51,6 +51,8 @@ __all__ = ["Reproducibility", "reproducibility"]
 #: repro_eval's defaults: RBO's persistence and the cutoffs it trims runs to
 RBO_P = 0.95
 CUTOFFS = (5, 10, 20, 50, 100, 1000)
+#: the deepest cutoff (the measures hold topics x cutoff matrices)
+MAX_CUTOFF = 100_000
 
 
 @dataclass
@@ -184,7 +186,7 @@ def reproducibility(
 def _cutoffs(cutoffs: Any) -> list[int]:
     values = [cutoffs] if isinstance(cutoffs, int) else cutoffs
     try:
-        ks = [check_int("cutoffs", k, least=1) for k in values]
+        ks = [check_int("cutoffs", k, least=1, most=MAX_CUTOFF) for k in values]
     except TypeError:
         raise ParamError(f"cutoffs must be integers >= 1; got {cutoffs!r}") from None
     if not ks:
