@@ -87,10 +87,14 @@ def _axes(ax: Any, width: float = 6.0, height: float = 3.5, **kw: Any) -> Any:
 
 
 def short_names(runs: Sequence[str]) -> list[str]:
-    """Run names without the first and last dot-separated parts they all share
-    (``web2012.ql.cata.run`` -> ``ql.cata``; a ``.gz`` they all end with goes first:
-    ``web2012.ql.cata.run.gz`` -> ``ql.cata``), when what remains is distinct and non-empty."""
+    """Run names (file names, for paths) without the first and last dot-separated parts they
+    all share (``web2012.ql.cata.run`` -> ``ql.cata``; a ``.gz`` they all end with goes
+    first: ``web2012.ql.cata.run.gz`` -> ``ql.cata``), when what remains is distinct and
+    non-empty."""
     names = [str(r) for r in runs]
+    base = [n.rsplit("/", 1)[-1] for n in names]  # (paths: their file names, when distinct)
+    if any("/" in n for n in names) and len(set(base)) == len(base) and all(base):
+        names = base
     if len(names) < 2 or not all("." in n for n in names):
         return names
     out = list(names)
