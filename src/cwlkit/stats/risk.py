@@ -303,9 +303,16 @@ def risk(
         from ..errors import NoTopicsError
 
         raise NoTopicsError("no topics to compare: the runs share no scored topic")
-    x = np.array([[results[r].per_topic(name)[t] for t in topics] for r in names])
+    x = np.stack([_row(results[r], name, topics) for r in names])
     base = names[0] if baseline is None else baseline
     return risk_table(x, names, topics, measure=name, baseline=base, alpha=a)
+
+
+def _row(res: Any, name: str, topics: list[str]) -> np.ndarray:
+    """float64[T]: one measure of a run's Results at ``topics``."""
+    pos = {t: i for i, t in enumerate(res.topics)}
+    values = np.asarray(res.select([name]).values[0], dtype=np.float64)
+    return values[np.array([pos[t] for t in topics], dtype=np.int64)]
 
 
 def _one_measure(results: dict[str, Any], measure: Any) -> str:
