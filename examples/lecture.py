@@ -17,7 +17,6 @@ import numpy as np
 from _seedtable import at_precision, out_dir, show
 
 import cwlkit
-from cwlkit.core.batch import build_batch
 
 
 def ranking(spec: dict[str, tuple[set[int], int, int]]) -> tuple[dict, dict]:
@@ -34,7 +33,7 @@ def ranking(spec: dict[str, tuple[set[int], int, int]]) -> tuple[dict, dict]:
 
 def curve(spec):
     q, r = ranking(spec)
-    return cwlkit.pr_curve(build_batch(cwlkit.as_qrels(q), cwlkit.as_run(r)))
+    return cwlkit.pr_curve(q, r)
 
 
 # The P@n slide ranks ten documents and marks three relevant in blue (lost in the text); its
