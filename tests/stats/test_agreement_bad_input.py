@@ -245,3 +245,19 @@ def test_rbo_of_a_tiny_p_is_finite(p):
         warnings.simplefilter("error")
         r = cwlkit.rbo(["a", "b"], ["b", "a"], p)
     assert (r.min, r.ext, r.max) == (pytest.approx(p, rel=1e-9),) * 3
+
+
+@pytest.mark.parametrize("p", [1e-8, 1e-5, 1e-3, 0.5, 0.9])
+def test_rbo_min_of_a_small_p_has_its_digits(p):
+    """abc against bcd: X = 0, 1, 2, and RBO_min's tail ``2 (1 - p) sum_{d > 3} p^(d-1) / d``
+    summed in exact fractions (the terms beyond those summed are below 1e-30 of it). Taken
+    as ``-ln(1 - p)`` minus the head, the tail lost every digit to cancellation: at p = 1e-5
+    RBO_min came out above RBO_ext, at 1e-8 RBO_res was negative."""
+    from fractions import Fraction
+
+    P, n = Fraction(p), math.ceil(70 / -math.log(p))  # p^n < 1e-30
+    tail = sum(P ** (d - 1) / d for d in range(4, 4 + n))
+    head = sum(Fraction(x, d) * (1 - P) * P ** (d - 1) for d, x in ((1, 0), (2, 1), (3, 2)))
+    r = cwlkit.rbo(list("abc"), list("bcd"), p)
+    assert r.min == pytest.approx(float(head + 2 * (1 - P) * tail), rel=1e-15, abs=0)
+    assert r.min <= r.ext <= r.max and r.res >= 0.0

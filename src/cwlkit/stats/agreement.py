@@ -113,6 +113,23 @@ def _id(name: str, item: Any) -> Hashable:
     return item
 
 
+def _tail_sum(p: float, l_: int, head: float) -> float:
+    """``sum_{d > l} p^(d-1) / d``, the weight of the depths beyond both prefixes.
+
+    Summed term by term (ratio ``p``) when ``p^n`` falls below ``e^-40`` within 100,000
+    terms: ``(-ln(1 - p) - head) / p`` with ``head = sum_{d <= l} p^d / d`` loses every digit
+    to cancellation when the tail is small (``p = 1e-5`` put ``RBO_min`` above ``RBO_ext``).
+    For ``p`` closer to 1 that difference is used, held within the tail's exact bounds
+    ``p^l / (l + 1) <= tail <= p^l / ((l + 1)(1 - p))``.
+    """
+    n = math.ceil(40.0 / -math.log(p))
+    if n <= 100_000:
+        j = np.arange(n, dtype=np.float64)
+        return float((p ** (l_ + j) / (l_ + 1.0 + j)).sum())
+    lowest = p**l_ / (l_ + 1.0)
+    return min(max((-math.log1p(-p) - head) / p, lowest), lowest / (1.0 - p))
+
+
 def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     """Rank-biased overlap of two rankings, with its bounds (Webber, Moffat and Zobel, TOIS
     2010).
@@ -186,8 +203,7 @@ def rbo(a: Sequence[Any], b: Sequence[Any], p: float = 0.9) -> RBO:
     nL = np.cumsum(np.bincount(eL, minlength=l_ + 1)[1:]).astype(np.float64)
     denom = nS + nL
     Xl = X[-1]
-    # sum_{d > l} p^(d-1) / d = (-ln(1 - p) - sum_{d <= l} p^d / d) / p
-    tail_sum = max(-math.log1p(-p) - float((pd / d).sum()), 0.0) / p
+    tail_sum = _tail_sum(p, l_, float((pd / d).sum()))
     rbo_min = float((2.0 * X / denom * w).sum()) + Xl * (1.0 - p) * tail_sum
     # max: the unseen items of S (depths s+1..d) match L's items not in S, seen by depth d
     tail = np.arange(l_) >= s
