@@ -153,3 +153,37 @@ def test_bad_input_one_line(call, message):
     with pytest.raises(cwlkit.CwlkitError, match=message) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+INF = float("inf")
+
+
+@pytest.mark.parametrize("norm", ["min-max", "min-max-inverted", "max", "sum", "zmuv"])
+def test_an_infinite_score_that_a_normalisation_scales_is_refused(norm):
+    """inf - inf and inf / inf are not numbers: these normalisations gave NaN fused scores,
+    silently (the normalised score of 'a' was NaN, fused as NaN)."""
+    runs = [{"q": {"a": INF, "b": 1.0, "d": 0.5}}, {"q": {"a": 2.0, "c": 1.0}}]
+    with pytest.raises(cwlkit.CwlkitError, match=rf"run 1, topic 'q': the '{norm}' norm") as e:
+        cwlkit.fuse(runs, "wsum", norm)
+    assert "\n" not in str(e.value)
+    far = [{"q": {"a": 1e308, "b": -1e308}}, {"q": {"a": 2.0, "c": 1.0}}]  # 1e308 - -1e308 = inf
+    with pytest.raises(cwlkit.CwlkitError, match=r"from -1e\+308 to 1e\+308 is not a number"):
+        cwlkit.fuse(far, "wsum", "min-max")
+
+
+def test_infinite_scores_are_ranked_where_no_arithmetic_meets_them():
+    """rank, borda and the rank-based methods take infinite scores: +inf ranks first, -inf
+    last; comb_max/min keep them. A sum of +inf and -inf (or inf weighted 0) is refused."""
+    runs = [{"q": {"a": INF, "b": 1.0}}, {"q": {"a": -INF, "c": 1.0}}]
+    assert (
+        cwlkit.fuse(runs, "rrf", None).to_dict()
+        == cwlkit.fuse(
+            [{"q": {"a": 2.0, "b": 1.0}}, {"q": {"a": 0.0, "c": 1.0}}], "rrf", None
+        ).to_dict()
+    )
+    assert cwlkit.fuse(runs, "max", None).to_dict() == {"q": {"a": INF, "c": 1.0, "b": 1.0}}
+    assert list(cwlkit.fuse(runs, "sum", "rank").to_dict()["q"]) == ["a", "c", "b"]
+    for method, params in (("wsum", {}), ("mnz", {}), ("wsum", {"weights": [0, 1]})):
+        bad = runs if not params else [runs[0], {"q": {"a": 3.0, "c": 1.0}}]
+        with pytest.raises(cwlkit.CwlkitError, match=r"score of document 'a' for topic 'q' is"):
+            cwlkit.fuse(bad, method, None, **params)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -48,22 +49,21 @@ def as_runs(runs: Any, what: str = "runs") -> list[Run]:
 def _from_score_dict(d: Mapping) -> Run | None:
     """The topic, document and score columns of a pytrec_eval dict of string document ids
     and finite or infinite scores, converted at C speed (what fusion reads); None for
-    anything else, which :func:`~cwlkit.io.inputs.as_run` then reads (and reports)."""
-    counts = []
-    docs: list = []
-    scores: list = []
-    for inner in d.values():
-        if not isinstance(inner, Mapping):
-            return None
-        counts.append(len(inner))
-        docs.extend(inner)
-        scores.extend(inner.values())
+    anything else, which :func:`~cwlkit.io.inputs.as_run` then reads (and reports). The ids
+    and scores are streamed into their arrays, with no list of them in between."""
+    inners = list(d.values())
+    if not all(isinstance(inner, Mapping) for inner in inners):
+        return None
+    counts = np.fromiter((len(inner) for inner in inners), dtype=np.int64, count=len(inners))
+    n = int(counts.sum())
     try:
-        doc_col = pa.array(docs, pa.string())
-        values = np.array(scores, dtype=np.float64)
+        doc_col = pa.array(chain.from_iterable(inners), pa.string(), size=n)
+        values = np.fromiter(
+            chain.from_iterable(inner.values() for inner in inners), np.float64, count=n
+        )
     except (pa.ArrowException, TypeError, ValueError, OverflowError):
         return None
-    if values.shape != (len(docs),) or np.isnan(values).any() or doc_col.null_count:
+    if len(doc_col) != n or np.isnan(values).any() or doc_col.null_count:
         return None
     if any(not isinstance(q, (str, int)) or isinstance(q, bool) for q in d):
         return None
@@ -72,7 +72,7 @@ def _from_score_dict(d: Mapping) -> Run | None:
     table = pa.table(
         {"topic": pc.take(names, from_numpy(codes)), "doc": doc_col, "score": from_numpy(values)}
     )
-    return Run(table, np.arange(1, len(docs) + 1, dtype=np.int64), "<dict>")
+    return Run(table, np.arange(1, n + 1, dtype=np.int64), "<dict>")
 
 
 def check_weights(weights: Any, n_runs: int, name: str = "weights") -> np.ndarray:
@@ -130,7 +130,29 @@ def train(method: Method, al: Aligned, qrels: Any, n_segments: int) -> Any:
 
 
 def fused_scores(method: Method, al: Aligned, params: dict[str, Any]) -> np.ndarray:
-    """The fused score of every cell of ``al`` (parameters checked)."""
+    """The fused score of every cell of ``al`` (parameters checked).
+
+    Raises
+    ------
+    InputError
+        A fused score that is not a number: infinite scores (left so by ``norm='none'``)
+        of both signs for one document, or one weighted 0.
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = _method_scores(method, al, params)
+    if np.isnan(out).any():
+        cell = int(np.flatnonzero(np.isnan(out))[0])
+        raise InputError(
+            f"the {method.name!r} score of document "
+            f"{al.docs[int(al.cell_doc[cell])].as_py()!r} for topic "
+            f"{al.topics[int(al.cell_topic[cell])].as_py()!r} is not a number (infinite "
+            f"scores of both signs, or one weighted 0): normalise the scores (norm='min-max' "
+            f"needs them finite; 'rank' or 'borda' ranks them)"
+        )
+    return out
+
+
+def _method_scores(method: Method, al: Aligned, params: dict[str, Any]) -> np.ndarray:
     m, p = method.name, params
     simple = {
         "sum": score.comb_sum,

@@ -103,7 +103,9 @@ class Aligned:
             )
         starts = out.block_starts()
         sizes = np.diff(np.append(starts, out.run.size))
-        out.rank = np.arange(out.run.size, dtype=np.int64) - np.repeat(starts, sizes)
+        rank = np.arange(out.run.size, dtype=np.int64)
+        rank -= np.repeat(starts, sizes)
+        out.rank = rank
         return out
 
     def select_topics(self, keep: np.ndarray) -> Aligned:
@@ -141,10 +143,7 @@ def rank_order(
         distinct = int(np.count_nonzero(np.bincount(group)))
         contiguous = int(change.sum()) + 1 == distinct
     if contiguous:
-        same = ~change
-        dv = value[1:] - value[:-1]
-        ordered = (dv[same] < 0) | ((dv[same] == 0) & (doc[1:][same] < doc[:-1][same]))
-        if ordered.all():
+        if _in_order(change, value, doc):
             return None
         seg = np.concatenate(([0], np.cumsum(change)))
     else:
@@ -158,59 +157,96 @@ def rank_order(
     return order
 
 
-def _sorted_codes(column: pa.Array) -> tuple[np.ndarray, pa.Array]:
-    """int64 codes of ``column`` into its distinct values sorted (so codes order as strings)."""
+def _in_order(change: np.ndarray, value: np.ndarray, doc: np.ndarray) -> bool:
+    """Whether every row is by decreasing value, then decreasing document, within its group
+    (``change[i]``: rows ``i`` and ``i + 1`` are in different groups). Checked a million rows
+    at a time, so that the temporary arrays stay small."""
+    step = 1 << 20
+    for lo in range(0, change.size, step):
+        hi = min(lo + step, change.size)
+        same = ~change[lo:hi]
+        after, before = value[lo + 1 : hi + 1][same], value[lo:hi][same]
+        tie = after == before
+        ordered = after < before
+        if tie.any():
+            ordered[tie] = doc[lo + 1 : hi + 1][same][tie] < doc[lo:hi][same][tie]
+        if not ordered.all():
+            return False
+    return True
+
+
+def _sorted_codes(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
+    """int64 codes of ``column`` into its distinct values sorted (so codes order as strings).
+
+    The chunks are encoded as they are (one dictionary for all of them), with no copy of
+    their strings put end to end."""
     enc = pc.dictionary_encode(column)
-    dictionary = enc.dictionary
+    chunks = enc.chunks
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), pa.array([], pa.string())
+    dictionary = chunks[-1].dictionary
     order = np.asarray(pc.sort_indices(dictionary), dtype=np.int64)
     where = np.empty(order.size, dtype=np.int64)
     where[order] = np.arange(order.size, dtype=np.int64)
-    codes = where[np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)]
+    codes = np.concatenate([where[c.indices.to_numpy(zero_copy_only=False)] for c in chunks])
     return codes, pc.take(dictionary, pa.array(order))
+
+
+def _strings(tables: list[pa.Table], name: str) -> pa.ChunkedArray:
+    """Column ``name`` of every table, as one chunked array of strings."""
+    chunks = []
+    for t in tables:
+        col = t.column(name)
+        if not pa.types.is_string(col.type):  # pragma: no cover - tables hold strings
+            col = pc.cast(col, pa.string())
+        chunks.extend(col.chunks)
+    return pa.chunked_array(chunks, pa.string())
 
 
 def align(runs: list) -> Aligned:
     """Align :class:`~cwlkit.io.trec.Run` objects (at least one) for fusion.
 
     Topics are the union of the runs' topics (a run without a topic retrieved nothing for it);
-    they must share at least one.
+    they must share at least one. ``runs`` is emptied as it is read, so that the runs' strings
+    are freed once encoded (the caller's inputs are its own and are kept).
 
     Raises
     ------
     InputError
         Runs with no topic in common.
     """
+    n_runs = len(runs)
     tables = [r.table.select(["topic", "doc", "score"]) for r in runs]
+    runs.clear()
     sizes = np.array([t.num_rows for t in tables], dtype=np.int64)
-    topic_col = pa.chunked_array([c for t in tables for c in t.column("topic").chunks], pa.string())
-    doc_col = pa.chunked_array([c for t in tables for c in t.column("doc").chunks], pa.string())
-    topic_col = topic_col.combine_chunks() if topic_col.num_chunks != 1 else topic_col.chunk(0)
-    doc_col = doc_col.combine_chunks() if doc_col.num_chunks != 1 else doc_col.chunk(0)
-    if pa.types.is_dictionary(topic_col.type):  # pragma: no cover - tables hold strings
-        topic_col = topic_col.cast(pa.string())
-    topic, topics = _sorted_codes(topic_col)
-    doc, docs = _sorted_codes(doc_col)
-    del topic_col, doc_col  # (the codes hold what is needed: free the strings)
     score = np.concatenate(
         [t.column("score").to_numpy().astype(np.float64, copy=False) for t in tables]
     )
-    run = np.repeat(np.arange(len(runs), dtype=np.int64), sizes)
+    topic_col, doc_col = _strings(tables, "topic"), _strings(tables, "doc")
+    del tables
+    topic, topics = _sorted_codes(topic_col)
+    del topic_col
+    doc, docs = _sorted_codes(doc_col)
+    del doc_col
+    run = np.repeat(np.arange(n_runs, dtype=np.int64), sizes)
     n_topics = len(topics)
-    seen = np.zeros((len(runs), n_topics), dtype=bool)
+    seen = np.zeros((n_runs, n_topics), dtype=bool)
     seen[run, topic] = True
     if n_topics and not seen.all(axis=0).any():
-        raise InputError(f"the {len(runs)} runs have no topic in common")
+        raise InputError(f"the {n_runs} runs have no topic in common")
     if n_topics == 0:
         raise InputError("the runs retrieved nothing: no topic to fuse")
     key = topic * np.int64(len(docs)) + doc
+    del doc
     enc = pc.dictionary_encode(pa.array(key))
+    del key
     cell = np.asarray(enc.indices.to_numpy(zero_copy_only=False), dtype=np.int64)
     cell_key = enc.dictionary.to_numpy()
-    del enc, key
+    del enc
     out = Aligned(
         topics,
         docs,
-        len(runs),
+        n_runs,
         run,
         topic,
         cell,

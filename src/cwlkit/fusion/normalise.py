@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import InputError
 from .layout import Aligned
 
 NORMS = ("min-max", "min-max-inverted", "max", "sum", "zmuv", "rank", "borda", "none")
@@ -35,35 +36,66 @@ _FLOOR = 1e-9
 
 def normalise(al: Aligned, norm: str) -> Aligned:
     """The rows of ``al`` with their values normalised by ``norm`` (one of :data:`NORMS`),
-    ranked again where the normalisation changes the order."""
+    ranked again where the normalisation changes the order.
+
+    Raises
+    ------
+    InputError
+        An infinite score that ``norm`` scales (``min-max``, ``min-max-inverted``, ``max``,
+        ``sum``, ``zmuv``): ``inf - inf`` and ``inf / inf`` are not numbers. ``rank``,
+        ``borda`` and ``none`` take infinite scores (they rank them first or last).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):
+        out = _normalised(al, norm)
+    if norm not in ("none", "rank", "borda") and np.isnan(out.value).any():
+        row = int(np.flatnonzero(np.isnan(out.value))[0])
+        run, topic = int(out.run[row]), int(out.topic[row])
+        scores = al.value[(al.run == run) & (al.topic == topic)]
+        raise InputError(
+            f"run {run + 1}, topic {al.topics[topic].as_py()!r}: the {norm!r} normalisation "
+            f"of scores from {scores.min()} to {scores.max()} is not a number (it needs "
+            f"finite scores less than 1.8e308 apart; norm='rank' or 'borda' ranks them)"
+        )
+    return out
+
+
+def _normalised(al: Aligned, norm: str) -> Aligned:
     if norm == "none":
         return al
     if norm == "borda":
         return _borda(al)
     starts = al.block_starts()
     sizes = np.diff(np.append(starts, al.value.size))
-    v = al.value
     if norm == "rank":
-        n = np.repeat(sizes, sizes).astype(np.float64)
-        return al.with_values(1.0 - al.rank / n, reorder=False)
-    lo = np.repeat(np.minimum.reduceat(v, starts), sizes)
-    hi = np.repeat(np.maximum.reduceat(v, starts), sizes)
-    if norm == "min-max":
-        return al.with_values((v - lo) / np.maximum(hi - lo, _FLOOR), reorder=False)
-    if norm == "min-max-inverted":
-        return al.with_values((hi - v) / np.maximum(hi - lo, _FLOOR), reorder=True)
+        out = al.rank / np.repeat(sizes.astype(np.float64), sizes)
+        return al.with_values(np.subtract(1.0, out, out=out), reorder=False)
+    # per (run, topic) block: its statistics, repeated over its rows only where used, and the
+    # rows' arithmetic done in place (the same operations, element by element, as
+    # ``(v - lo) / max(hi - lo, 1e-9)`` written out: the same bits, a third of the memory)
+    v = al.value
+    n = sizes.astype(np.float64)
+    lo = np.minimum.reduceat(v, starts)
+    if norm in ("min-max", "min-max-inverted"):
+        hi = np.maximum.reduceat(v, starts)
+        if norm == "min-max":
+            out = v - np.repeat(lo, sizes)
+        else:
+            out = np.repeat(hi, sizes) - v
+        out /= np.repeat(np.maximum(hi - lo, _FLOOR), sizes)
+        return al.with_values(out, reorder=norm == "min-max-inverted")
     if norm == "max":
-        return al.with_values(v / np.maximum(hi, _FLOOR), reorder=False)
+        hi = np.maximum.reduceat(v, starts)
+        return al.with_values(v / np.repeat(np.maximum(hi, _FLOOR), sizes), reorder=False)
     if norm == "sum":
-        total = np.repeat(np.add.reduceat(v, starts), sizes)
-        n = np.repeat(sizes, sizes).astype(np.float64)
-        return al.with_values((v - lo) / np.maximum(total - n * lo, _FLOOR), reorder=False)
+        total = np.add.reduceat(v, starts)
+        out = v - np.repeat(lo, sizes)
+        out /= np.repeat(np.maximum(total - n * lo, _FLOOR), sizes)
+        return al.with_values(out, reorder=False)
     if norm == "zmuv":
-        n = np.repeat(sizes, sizes).astype(np.float64)
-        mean = np.repeat(np.add.reduceat(v, starts), sizes) / n
-        dev = v - mean
-        sd = np.sqrt(np.repeat(np.add.reduceat(dev * dev, starts), sizes) / n)
-        return al.with_values(dev / np.maximum(sd, _FLOOR), reorder=False)
+        dev = v - np.repeat(np.add.reduceat(v, starts) / n, sizes)
+        sd = np.sqrt(np.add.reduceat(dev * dev, starts) / n)
+        dev /= np.repeat(np.maximum(sd, _FLOOR), sizes)
+        return al.with_values(dev, reorder=False)
     raise AssertionError(norm)  # pragma: no cover - checked by the caller
 
 
