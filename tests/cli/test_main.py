@@ -84,3 +84,36 @@ def test_version_names_the_release(flag):
     except PackageNotFoundError:  # running from a source tree that is not installed
         return
     assert installed == VERSION
+
+
+@pytest.mark.parametrize(
+    ("args", "want"),
+    [
+        (
+            ["evaluate", "example:qrels", "example:run", "-m", "AP", "--depth", "-1"],
+            "--depth must be an integer >= 0; got -1",
+        ),
+        (
+            ["fuse", "example:run", "example:run", "-M", "rrf", "--depth", "0", "-o", "f.run"],
+            "--depth must be an integer >= 1; got 0",
+        ),
+        (
+            ["fuse", "example:run", "example:run", "-M", "wsum", "--weights", "1", "-o", "f.run"],
+            "--weights must be 2 numbers (one per run); got 1: [1.0]",
+        ),
+        (
+            ["pool", "example:run", "-d", "5", "--pool-depth", "-1"],
+            "--pool-depth must be an integer >= 1; got -1",
+        ),
+        # an API name with no flag of its own is left as it is (rrf's k, given by --param)
+        (
+            ["fuse", "example:run", "example:run", "-M", "rrf", "--param", "k=-1", "-o", "f.run"],
+            "k must be a number >= 0; got -1.0",
+        ),
+    ],
+)
+def test_an_option_error_names_the_flag(cli, tmp_path, monkeypatch, args, want):
+    """The API's checks name its options (``depth``, ``pool_depth``, "or None" for not
+    given); on the command line the error names the flag the user typed."""
+    monkeypatch.chdir(tmp_path)
+    assert cli(*args) == (2, "", f"cwlkit: error: {want}\n")

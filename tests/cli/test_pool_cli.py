@@ -115,10 +115,10 @@ def test_bandit_pools_take_the_qrels_as_oracle(cli):
 @pytest.mark.parametrize(
     ("flag", "value", "match"),
     [
-        ("-p", "-1", "p must be a number in (0, 1); got -1.0"),
-        ("-k", "-1", "k must be a number > -1; got -1.0"),
-        ("--rel", "nan", "rel must be a finite number; got nan"),
-        ("--pool-depth", "-1", "pool_depth must be an integer >= 1 or None; got -1"),
+        ("-p", "-1", "-p must be a number in (0, 1); got -1.0"),
+        ("-k", "-1", "-k must be a number > -1; got -1.0"),
+        ("--rel", "nan", "--rel must be a finite number; got nan"),
+        ("--pool-depth", "-1", "--pool-depth must be an integer >= 1; got -1"),
     ],
 )
 def test_an_option_out_of_range_is_refused_whatever_the_strategy(cli, flag, value, match):

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterator
 from typing import NoReturn
@@ -143,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         with _one_line_warnings():
             return int(mod.main(args) or 0)
     except CwlkitError as exc:
-        return _error(str(exc))
+        return _error(_with_flags(str(exc), SUBCOMMANDS[name][0]))
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -180,6 +181,31 @@ def _one_line_warnings() -> Iterator[None]:
 
         warnings.showwarning = show
         yield
+
+
+_NAMED = re.compile(r"([A-Za-z_]\w*)(\[\d+\])? must be ")
+
+
+def _with_flags(text: str, module: str) -> str:
+    """An option's error in the words of the command line: ``depth must be an integer >= 1
+    or None; got 0`` (the API's option name) -> ``--depth must be an integer >= 1; got 0``,
+    when the subcommand has a flag for that option (None, the API's "not given", is no
+    value of a flag). Other messages are returned as they are."""
+    named = _NAMED.match(text)
+    if named is None:
+        return text
+    try:
+        actions = importlib.import_module(module).build_parser()._actions
+    except (AttributeError, ImportError):  # pragma: no cover - every subcommand has one
+        return text
+    flags = [a.option_strings for a in actions if a.dest == named.group(1) and a.option_strings]
+    if not flags:
+        return text
+    rest = text[named.end(1) :]
+    cut = rest.find("; got ")
+    if cut > 0:
+        rest = rest[:cut].replace(" or None", "") + rest[cut:]
+    return max(flags[0], key=len) + rest
 
 
 def _error(text: str) -> int:
