@@ -11,7 +11,6 @@ exits non-zero (its last lines of stderr shown), 0 when all pass.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -20,7 +19,7 @@ from pathlib import Path
 
 def main() -> int:
     import cwlkit
-    from cwlkit.cli.help_examples import all_examples
+    from cwlkit.cli.help_examples import all_examples, run_example
 
     here = Path(__file__).resolve().parent.parent
     if Path(cwlkit.__file__).resolve().is_relative_to(here):
@@ -36,18 +35,8 @@ def main() -> int:
             work.mkdir()
             tmp.mkdir()
             env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CWLKIT_REPO")}
-            env.update(PATH=f"{bindir}{os.pathsep}{env.get('PATH', '')}", TMPDIR=str(tmp))
-            env["MPLBACKEND"] = "Agg"
             start = time.perf_counter()
-            proc = subprocess.run(
-                ["bash", "-e", "-o", "pipefail", "-c", command],
-                cwd=work,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=900,
-                stdin=subprocess.DEVNULL,
-            )
+            proc = run_example(command, str(work), str(tmp), bindir, env, timeout=900)
             took = time.perf_counter() - start
         status = "ok" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
         print(f"{status:>18}  {took:6.1f} s  [{page}]  {command}", flush=True)

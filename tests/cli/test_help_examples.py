@@ -20,7 +20,7 @@ import sys
 import pytest
 from conftest import REPO
 
-from cwlkit.cli.help_examples import all_examples, examples, help_text, pages
+from cwlkit.cli.help_examples import all_examples, examples, help_text, pages, run_example
 from cwlkit.cli.main import SUBCOMMANDS
 
 #: the subcommands that keep an anchor's flags, and the anchor their --help names
@@ -123,21 +123,10 @@ def test_example_runs(page, command, tmp_path):
     tmp, work = tmp_path / "tmp", tmp_path / "work"
     tmp.mkdir()
     work.mkdir()
-    env = dict(os.environ)
-    env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
+    env = {k: v for k, v in os.environ.items() if k != "CWLKIT_DOCS_TMP"}
     env["PYTHONPATH"] = str(REPO / "src")
-    env["TMPDIR"] = str(tmp)
-    env["MPLBACKEND"] = "Agg"
-    env.pop("CWLKIT_DOCS_TMP", None)
     before = _tree()
-    proc = subprocess.run(
-        ["bash", "-e", "-o", "pipefail", "-c", command],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run_example(command, str(work), str(tmp), str(bindir), env, timeout=600)
     assert proc.returncode == 0, f"{command}\n{proc.stderr[-2000:]}"
     written = [p for p in work.rglob("*") if p.is_file() and p.stat().st_size > 0]
     assert proc.stdout.strip() or written, f"{command}: no output"

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
+import subprocess
 
 #: the line that opens a help's examples: ``examples:`` or ``examples (where to run them):``
 HEAD = re.compile(r"^examples\b[^\n]*:[ \t]*$", re.M)
@@ -53,3 +55,22 @@ def all_examples() -> list[tuple[str, str]]:
     """(page, command) for every example of every ``--help``, pages in :func:`pages`'
     order."""
     return [(" ".join(w), x) for w in pages() for x in examples(help_text(*w))]
+
+
+def run_example(
+    command: str, work: str, tmp: str, bindir: str, env: dict[str, str], timeout: float
+) -> subprocess.CompletedProcess:
+    """Run ``command`` as a reader pastes it: ``bash -e -o pipefail`` in the folder ``work``,
+    with ``bindir`` (where ``cwlkit`` is) first on the PATH, ``TMPDIR`` set to ``tmp`` and
+    matplotlib drawing into files; ``env`` is the rest of the environment."""
+    env = {**env, "PATH": f"{bindir}{os.pathsep}{env.get('PATH', '')}", "TMPDIR": tmp}
+    env["MPLBACKEND"] = "Agg"
+    return subprocess.run(
+        ["bash", "-e", "-o", "pipefail", "-c", command],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+    )
