@@ -297,12 +297,14 @@ def _ktu(lex_o: np.ndarray, lex_r: np.ndarray, k: int) -> np.ndarray:
     ranks = np.where(np.take_along_axis(valid, order, axis=1), ranks, 0)
     concordant = smaller_before(ranks).sum(axis=1)
     out = np.full(n.size, np.nan)
-    for t in np.flatnonzero(n >= 2).tolist():  # (scipy's arithmetic, then Python's round)
-        size = int(n[t])
-        tot = size * (size - 1) // 2
-        dis = tot - int(concordant[t])
-        tau = (tot - 2 * dis) / np.sqrt(tot) / np.sqrt(tot)
-        out[t] = round(float(np.minimum(1.0, max(-1.0, tau))), 14)
+    some = n >= 2
+    tot = (n * (n - 1) // 2)[some]
+    dis = tot - concordant[some]
+    # scipy's arithmetic, element by element; then Python's round (correctly rounded, which
+    # numpy's multiply-round-divide is not)
+    root = np.sqrt(tot.astype(np.float64))
+    tau = np.clip((tot - 2 * dis) / root / root, -1.0, 1.0)
+    out[some] = [round(v, 14) for v in tau.tolist()]
     return out
 
 
