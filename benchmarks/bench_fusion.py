@@ -89,6 +89,15 @@ def measured(call):
     peak[0] = max(peak[0], rss())
     del out
     return dt, (peak[0] - base) / 2**20
+
+def high_water():
+    """MiB: this process's peak resident set (VmHWM: unlike getrusage's ru_maxrss, which
+    Linux carries over fork and exec, so that a child started by a large process reports
+    the parent's peak, it is this program's own)."""
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
 '''
 
 SERVER = (
@@ -104,8 +113,7 @@ built = None
 for line in sys.stdin:
     req = json.loads(line)
     if req.get("maxrss"):
-        import resource
-        print(json.dumps({"mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+        print(json.dumps({"mib": high_water()}))
         sys.stdout.flush()
         continue
     method, params = req["method"], req["params"]
@@ -225,12 +233,10 @@ def bench(size: str, ranx_python: str, repeat: int, methods: list[str]) -> list[
             "ranx_first_s": first["seconds"],
         }
         rows.append(row)
-    import resource
-
     server.stdin.write(json.dumps({"maxrss": True}) + "\n")
     server.stdin.flush()
     theirs_rss = json.loads(server.stdout.readline())["mib"]
-    mine_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    mine_rss = ns["high_water"]()
     print(
         f"{size:>14} process peak RSS (dicts included): cwlkit {mine_rss:.0f} MiB, "
         f"ranx {theirs_rss:.0f} MiB",
