@@ -15,6 +15,8 @@ output is the same every time.
 from __future__ import annotations
 
 from functools import cmp_to_key
+from itertools import compress
+from operator import lt
 
 import numpy as np
 
@@ -36,11 +38,10 @@ def condorcet(al: Aligned, weights: np.ndarray | None = None) -> np.ndarray:
     rows = ranks[order].tolist()
     w = [1.0] * al.n_runs if weights is None else [float(x) for x in weights]
     total = sum(w)
-    runs = range(al.n_runs)
 
     def compare(a: int, b: int) -> int:
-        ra, rb = rows[a], rows[b]
-        votes = sum(w[q] for q in runs if ra[q] < rb[q])
+        # the weights of the runs ranking a above b, summed in run order (C-level iteration)
+        votes = sum(compress(w, map(lt, rows[a], rows[b])), 0.0)
         return -1 if votes >= total - votes else 1
 
     key = cmp_to_key(compare)
