@@ -148,7 +148,9 @@ def test_a_parameter_that_overflows_is_one_line_and_no_warning(files):
 
 def test_an_infinite_cost_bound_is_refused(cli, files, monkeypatch):
     monkeypatch.chdir(files)
-    _one_error(cli, "cwl", "q.txt", "r.txt", "--max-cost", "inf", match="--max-cost must be a finite")
+    _one_error(
+        cli, "cwl", "q.txt", "r.txt", "--max-cost", "inf", match="--max-cost must be a finite"
+    )
 
 
 def test_an_error_naming_a_file_with_a_newline_is_one_line(cli, files, monkeypatch):
