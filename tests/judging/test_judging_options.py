@@ -213,9 +213,9 @@ W = DATA / "web2012"
 QL, RM = str(W / "runs" / "web2012.ql.cata.run.gz"), str(W / "runs" / "web2012.rm.cata.run.gz")
 QRELS = str(W / "qrels.web.151-200.txt")
 CLI = [
-    (("compare-runs", QL, RM, "--depth", "-1"), "depth must be an integer >= 1 or None; got -1"),
-    (("compare-runs", QL, RM, "-p", "1"), "p must be a number in (0, 1); got 1.0"),
-    (("compare-runs", QL, RM, "-p", "nan"), "p must be a number in (0, 1); got nan"),
+    (("compare-runs", QL, RM, "--depth", "-1"), "--depth must be an integer >= 1; got -1"),
+    (("compare-runs", QL, RM, "-p", "1"), "-p must be a number in (0, 1); got 1.0"),
+    (("compare-runs", QL, RM, "-p", "nan"), "-p must be a number in (0, 1); got nan"),
     (
         ("compare-runs", QL, RM, "--depth", "1.5"),
         "cwlkit compare-runs: argument --depth/-d: invalid int value: '1.5' "
@@ -223,29 +223,31 @@ CLI = [
     ),
     (
         ("pool", QL, RM, "-s", "residual", "--budget", "-3"),
-        "budget must be an integer >= 0 or None; got -3",
+        "--budget must be an integer >= 0; got -3",
     ),
-    (("pool", QL, RM, "--depth", "-1"), f"depth must be {DEPTH}; got -1"),
-    (("pool", QL, RM, "-s", "rbp", "-p", "1.5"), "p must be a number in (0, 1); got 1.5"),
-    (("pool", QL, RM, "-s", "rrf", "-k", "-2"), "k must be a number > -1; got -2.0"),
+    (("pool", QL, RM, "--depth", "-1"), "--depth must be an integer >= 0; got -1"),
+    (("pool", QL, RM, "-s", "rbp", "-p", "1.5"), "-p must be a number in (0, 1); got 1.5"),
+    (("pool", QL, RM, "-s", "rrf", "-k", "-2"), "-k must be a number > -1; got -2.0"),
     (
         ("pool", QL, RM, "-s", "mtf", "--qrels", QRELS, "--pool-depth", "0"),
-        "pool_depth must be an integer >= 1 or None; got 0",
+        "--pool-depth must be an integer >= 1; got 0",
     ),
     (
         ("pool", "simulate", QRELS, QL, RM, "-s", "depth", "-b", "1,-2"),
-        "budgets[1] must be an integer >= 0; got -2",
+        "--budgets[1] must be an integer >= 0; got -2",
     ),
     (
         ("pool", "simulate", QRELS, QL, RM, "-s", "rbpp", "-b", "1"),
-        f"strategy must be one of {STRATEGIES}; got 'rbpp' (did you mean 'rbp'?)",
+        f"--strategy must be one of {STRATEGIES}; got 'rbpp' (did you mean 'rbp'?)",
     ),
-    (("reusability", QRELS, QL, RM, "-d", "0"), "depth must be an integer >= 1; got 0"),
+    (("reusability", QRELS, QL, RM, "-d", "0"), "--depth must be an integer >= 1; got 0"),
 ]
 
 
 @pytest.mark.parametrize(("argv", "message"), CLI, ids=[m for _, m in CLI])
 def test_cli_refuses_in_one_line(cli, argv, message):
+    """The API's refusal in the command line's words: the flag typed, and neither "or None"
+    nor a mapping (values of the API only)."""
     rc, out, err = cli(*argv)
     assert (rc, out, err) == (2, "", f"cwlkit: error: {message}\n")
 

@@ -190,7 +190,7 @@ def _with_flags(text: str, module: str) -> str:
     """An option's error in the words of the command line: ``depth must be an integer >= 1
     or None; got 0`` (the API's option name) -> ``--depth must be an integer >= 1; got 0``,
     when the subcommand has a flag for that option (None, the API's "not given", is no
-    value of a flag). Other messages are returned as they are."""
+    value of a flag, nor is a mapping). Other messages are returned as they are."""
     named = _NAMED.match(text)
     if named is None:
         return text
@@ -203,8 +203,9 @@ def _with_flags(text: str, module: str) -> str:
         return text
     rest = text[named.end(1) :]
     cut = rest.find("; got ")
-    if cut > 0:
-        rest = rest[:cut].replace(" or None", "") + rest[cut:]
+    if cut > 0:  # (None and mappings are values of the API only)
+        expected = re.sub(r", a mapping \{[^}]*\}", "", rest[:cut]).replace(" or None", "")
+        rest = expected + rest[cut:]
     return max(flags[0], key=len) + rest
 
 
